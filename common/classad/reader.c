@@ -1,0 +1,334 @@
+/*
+ * reader.c: reading ads from text: old syntax ("Name = value" lines, as
+ * condor_q -l and condor_status -l print them), new syntax ("[ ... ]") and
+ * JSON, one ad or a sequence of them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "classad_int.h"
+
+static bool space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	       c == '\r';
+}
+
+/* Does the line [s, e) hold only white space? */
+static bool blank(const char *s, const char *e)
+{
+	for (; s < e; s++)
+		if (!space(*s))
+			return false;
+	return true;
+}
+
+/* A comment line: '#' first after spaces and tabs. */
+static bool comment(const char *s, const char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	return s < e && *s == '#';
+}
+
+classad *ca_parse_ad_old(const char *text, size_t len, size_t *used,
+			 int line0, classad_cache *cache, struct ks_err *err)
+{
+	classad *ad = classad_new();
+	const char *p = text, *end = text + len;
+	int line = line0;
+	ks_err_clear(err);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *next = nl ? nl + 1 : end;
+		if (memchr(p, '\0', (size_t)(le - p))) {
+			ks_err_set(err, KS_EPARSE, line, 1, (size_t)(p - text),
+				   "line %d: a NUL byte in the text", line);
+			goto fail;
+		}
+		if (blank(p, le)) {
+			/* A blank line ends the ad; blank lines before it do
+			 * not start one. */
+			if (classad_size(ad) > 0) {
+				p = next;
+				break;
+			}
+			p = next;
+			line++;
+			continue;
+		}
+		if (comment(p, le)) {
+			p = next;
+			line++;
+			continue;
+		}
+		const char *s = p;
+		while (s < le && space(*s))
+			s++;
+		const char *eq = memchr(s, '=', (size_t)(le - s));
+		if (!eq) {
+			ks_err_set(err, KS_EPARSE, line, (int)(s - p) + 1,
+				   (size_t)(s - text),
+				   "line %d: expected 'Name = value', found "
+				   "'%.40s'",
+				   line, s);
+			goto fail;
+		}
+		const char *ne = eq;
+		while (ne > s && (ne[-1] == ' ' || ne[-1] == '\t'))
+			ne--;
+		if (ne == s) {
+			ks_err_set(err, KS_EPARSE, line, (int)(s - p) + 1,
+				   (size_t)(s - text),
+				   "line %d: an attribute name is missing "
+				   "before '='",
+				   line);
+			goto fail;
+		}
+		const char *v = eq + 1;
+		while (v < le && *v == ' ')
+			v++;
+		const char *ve = le;
+		while (ve > v && space(ve[-1]))
+			ve--;
+		if (v == ve) {
+			ks_err_set(err, KS_EPARSE, line, (int)(eq - p) + 1,
+				   (size_t)(eq - text),
+				   "line %d: attribute '%.*s' has no value", line,
+				   (int)(ne - s > 60 ? 60 : ne - s), s);
+			goto fail;
+		}
+		struct ks_err sub;
+		classad_expr *e = ca_cache_expr(cache, v, (size_t)(ve - v), &sub);
+		if (!e) {
+			int col = (int)(v - p) + sub.col;
+			ks_err_set(err, KS_EPARSE, line, col,
+				   (size_t)(v - text) + sub.offset,
+				   "line %d, column %d: in the value of '%.*s': %s",
+				   line, col, (int)(ne - s > 60 ? 60 : ne - s), s,
+				   sub.msg);
+			goto fail;
+		}
+		if (ca_ad_insert(ad, ca_cache_name(cache, s, (size_t)(ne - s)),
+				 e) != 0) {
+			ks_err_set(err, KS_ERANGE, line, 1, (size_t)(p - text),
+				   "line %d: too many attributes in one ad",
+				   line);
+			goto fail;
+		}
+		p = next;
+		line++;
+	}
+	*used = (size_t)(p - text);
+	ca_ad_compact(ad);
+	return ad;
+fail:
+	classad_free(ad);
+	return NULL;
+}
+
+/* Skips white space and comments of new syntax and JSON. */
+static size_t skip_blank(const char *t, size_t len, size_t pos)
+{
+	for (;;) {
+		while (pos < len && space(t[pos]))
+			pos++;
+		if (pos + 1 < len && t[pos] == '/' && t[pos + 1] == '/') {
+			while (pos < len && t[pos] != '\n')
+				pos++;
+		} else if (pos + 1 < len && t[pos] == '/' && t[pos + 1] == '*') {
+			size_t p = pos + 2;
+			while (p + 1 < len && !(t[p] == '*' && t[p + 1] == '/'))
+				p++;
+			if (p + 1 >= len)
+				return pos;
+			pos = p + 2;
+		} else {
+			return pos;
+		}
+	}
+}
+
+/* Positions in err from a sub-parse of text + base become positions in
+ * the whole text. */
+static void rebase(const char *text, size_t base, struct ks_err *err)
+{
+	if (!err || !err->code)
+		return;
+	err->offset += base;
+	ca_text_position(text, err->offset, &err->line, &err->col);
+	char msg[sizeof(err->msg)];
+	memcpy(msg, err->msg, sizeof(msg));
+	int n = snprintf(err->msg, sizeof(err->msg), "line %d, column %d: ",
+			 err->line, err->col);
+	if (n > 0 && (size_t)n < sizeof(err->msg))
+		snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, "%.*s",
+			 (int)(sizeof(err->msg) - (size_t)n - 1), msg);
+}
+
+struct classad_reader {
+	const char *text;
+	size_t len;
+	size_t pos;
+	enum classad_format fmt;
+	classad_cache *cache;
+	int line;         /* old syntax: the line at pos */
+	bool json_array;  /* inside a JSON [ ... ] */
+	bool started;
+	bool done;
+};
+
+classad_reader *classad_reader_new(const char *text, size_t len,
+				   enum classad_format fmt,
+				   classad_cache *cache)
+{
+	classad_reader *r = ca_xcalloc(1, sizeof(*r));
+	r->text = text;
+	r->len = len;
+	r->fmt = fmt;
+	r->cache = cache;
+	r->line = 1;
+	return r;
+}
+
+void classad_reader_free(classad_reader *r)
+{
+	free(r);
+}
+
+static int count_lines(const char *s, size_t n)
+{
+	int k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '\n')
+			k++;
+	return k;
+}
+
+static int next_old(classad_reader *r, classad **out, struct ks_err *err)
+{
+	/* Skip blank and comment lines between ads. */
+	while (r->pos < r->len) {
+		const char *p = r->text + r->pos, *end = r->text + r->len;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		if (!blank(p, le) && !comment(p, le))
+			break;
+		r->pos = (size_t)((nl ? nl + 1 : end) - r->text);
+		r->line++;
+	}
+	if (r->pos >= r->len)
+		return 0;
+	size_t used;
+	classad *ad = ca_parse_ad_old(r->text + r->pos, r->len - r->pos, &used,
+				      r->line, r->cache, err);
+	if (!ad)
+		return err ? err->code : KS_EPARSE;
+	r->line += count_lines(r->text + r->pos, used);
+	r->pos += used;
+	*out = ad;
+	return 1;
+}
+
+static int next_structured(classad_reader *r, classad **out,
+			   struct ks_err *err)
+{
+	const char *t = r->text;
+	size_t pos = skip_blank(t, r->len, r->pos);
+	if (r->fmt == CLASSAD_FMT_JSON && !r->started && pos < r->len &&
+	    t[pos] == '[') {
+		r->json_array = true;
+		pos = skip_blank(t, r->len, pos + 1);
+	}
+	r->started = true;
+	if (r->json_array) {
+		if (pos < r->len && t[pos] == ',')
+			pos = skip_blank(t, r->len, pos + 1);
+		if (pos < r->len && t[pos] == ']') {
+			r->pos = skip_blank(t, r->len, pos + 1);
+			r->done = true;
+			if (r->pos < r->len) {
+				int line, col;
+				ca_text_position(t, r->pos, &line, &col);
+				return ks_err_set(err, KS_EPARSE, line, col,
+						  r->pos,
+						  "line %d, column %d: text "
+						  "after the end of the JSON "
+						  "array",
+						  line, col);
+			}
+			return 0;
+		}
+	}
+	if (pos >= r->len || t[pos] == '\0') {
+		r->pos = pos;
+		if (r->json_array) {
+			int line, col;
+			ca_text_position(t, pos, &line, &col);
+			return ks_err_set(err, KS_EPARSE, line, col, pos,
+					  "line %d, column %d: the JSON array "
+					  "is not closed with ']'",
+					  line, col);
+		}
+		return 0;
+	}
+	size_t used = 0;
+	classad *ad = r->fmt == CLASSAD_FMT_JSON
+			      ? ca_parse_ad_json(t + pos, r->len - pos, &used, err)
+			      : ca_parse_ad_new(t + pos, r->len - pos, &used, err);
+	if (!ad) {
+		rebase(t, pos, err);
+		return err ? err->code : KS_EPARSE;
+	}
+	r->pos = pos + used;
+	*out = ad;
+	return 1;
+}
+
+int classad_reader_next(classad_reader *r, classad **out, struct ks_err *err)
+{
+	*out = NULL;
+	ks_err_clear(err);
+	if (r->done)
+		return 0;
+	int rc = r->fmt == CLASSAD_FMT_OLD ? next_old(r, out, err)
+					   : next_structured(r, out, err);
+	if (rc <= 0)
+		r->done = true;
+	return rc;
+}
+
+classad *classad_parse(const char *text, size_t len, enum classad_format fmt,
+		       classad_cache *cache, struct ks_err *err)
+{
+	classad_reader r = {.text = text, .len = len, .fmt = fmt,
+			    .cache = cache, .line = 1};
+	classad *ad = NULL, *extra = NULL;
+	int rc = classad_reader_next(&r, &ad, err);
+	if (rc < 0)
+		return NULL;
+	if (rc == 0) {
+		if (fmt == CLASSAD_FMT_OLD)
+			return classad_new(); /* an empty ad */
+		ks_err_set(err, KS_EPARSE, 1, 1, 0,
+			   "no ad in the text (expected '%s')",
+			   fmt == CLASSAD_FMT_JSON ? "{" : "[");
+		return NULL;
+	}
+	size_t at = r.pos;
+	rc = classad_reader_next(&r, &extra, err);
+	if (rc != 0) {
+		classad_free(extra);
+		classad_free(ad);
+		if (rc > 0) {
+			int line, col;
+			ca_text_position(text, at, &line, &col);
+			ks_err_set(err, KS_EPARSE, line, col, at,
+				   "line %d: more than one ad in the text",
+				   line);
+		}
+		return NULL;
+	}
+	return ad;
+}

@@ -1,0 +1,163 @@
+/*
+ * str.c: allocation, reference-counted strings, hashing and text buffers.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "classad_int.h"
+
+static void ca_oom(size_t n)
+{
+	fprintf(stderr, "classad: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *ca_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		ca_oom(n);
+	return p;
+}
+
+void *ca_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		ca_oom(n * size);
+	return p;
+}
+
+void *ca_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		ca_oom(n);
+	return q;
+}
+
+char *ca_xstrndup(const char *s, size_t n)
+{
+	char *p = ca_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+uint32_t ca_hash_ci(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		h = (h ^ c) * 16777619u;
+	}
+	return h;
+}
+
+uint64_t ca_hash_bytes(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
+	while (len >= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x100000001b3ull;
+		h ^= h >> 29;
+		s += 8;
+		len -= 8;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 32;
+	return h;
+}
+
+struct ca_str *ca_str_new(const char *s, size_t len)
+{
+	if (len > UINT32_MAX - 16)
+		ca_oom(len);
+	struct ca_str *p = ca_xmalloc(sizeof(*p) + len + 1);
+	p->refs = 1;
+	p->len = (uint32_t)len;
+	p->hash = ca_hash_ci(s, len);
+	if (len)
+		memcpy(p->s, s, len);
+	p->s[len] = '\0';
+	return p;
+}
+
+void ca_str_unref(struct ca_str *s)
+{
+	if (s && --s->refs == 0)
+		free(s);
+}
+
+void ca_buf_reserve(struct classad_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	b->data = ca_xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void ca_buf_add(struct classad_buf *b, const char *s, size_t n)
+{
+	ca_buf_reserve(b, n);
+	if (n)
+		memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void ca_buf_printf(struct classad_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char tmp[128];
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(tmp)) {
+		ca_buf_add(b, tmp, (size_t)n);
+		return;
+	}
+	ca_buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void ca_buf_add_int(struct classad_buf *b, int64_t i)
+{
+	char tmp[24];
+	char *p = tmp + sizeof(tmp);
+	/* Work in unsigned so that INT64_MIN negates without overflow. */
+	uint64_t u = i < 0 ? (uint64_t)0 - (uint64_t)i : (uint64_t)i;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (i < 0)
+		*--p = '-';
+	ca_buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+char *ca_buf_take(struct classad_buf *b)
+{
+	char *s = b->data;
+	if (!s)
+		s = ca_xstrndup("", 0);
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
