@@ -399,7 +399,10 @@ static classad_expr *parse_call(struct parser *p, struct ca_str *name,
 	consume(p); /* '(' */
 	classad_expr **args = NULL;
 	uint32_t n = 0, cap = 0;
-	while (peek(p) != T_RPAREN) {
+	/* As in HTCondor, a separator must be followed by an argument:
+	 * "f(1,)" is an error. */
+	bool more = peek(p) != T_RPAREN;
+	while (more) {
 		classad_expr *a = parse_expr(p, false);
 		if (!a) {
 			free_args(args, n);
@@ -415,7 +418,9 @@ static classad_expr *parse_call(struct parser *p, struct ca_str *name,
 		/* Old-ClassAd semantics allow ';' between arguments. */
 		if (t == T_COMMA || t == T_SEMI) {
 			consume(p);
-		} else if (t != T_RPAREN) {
+		} else if (t == T_RPAREN) {
+			more = false;
+		} else {
 			expected(p, "',' or ')' in the arguments of a function");
 			free_args(args, n);
 			ca_str_unref(name);
@@ -440,7 +445,9 @@ static classad_expr *parse_list(struct parser *p)
 	consume(p); /* '{' */
 	classad_expr **items = NULL;
 	uint32_t n = 0, cap = 0;
-	while (peek(p) != T_RBRACE) {
+	/* "{1,}" is an error, as in HTCondor. */
+	bool more = peek(p) != T_RBRACE;
+	while (more) {
 		classad_expr *a = parse_expr(p, false);
 		if (!a) {
 			free_args(items, n);
@@ -454,7 +461,9 @@ static classad_expr *parse_list(struct parser *p)
 		int t = peek(p);
 		if (t == T_COMMA) {
 			consume(p);
-		} else if (t != T_RBRACE) {
+		} else if (t == T_RBRACE) {
+			more = false;
+		} else {
 			expected(p, "',' or '}' in a list");
 			free_args(items, n);
 			return NULL;
@@ -720,7 +729,8 @@ static classad_expr *json_array(struct parser *p)
 	uint32_t n = 0, cap = 0;
 	if (too_deep(p))
 		goto fail;
-	while (peek(p) != T_RBOX) {
+	bool more = peek(p) != T_RBOX;
+	while (more) {
 		classad_expr *a = json_value(p);
 		if (!a)
 			goto fail;
@@ -732,7 +742,9 @@ static classad_expr *json_array(struct parser *p)
 		int t = peek(p);
 		if (t == T_COMMA) {
 			consume(p);
-		} else if (t != T_RBOX) {
+		} else if (t == T_RBOX) {
+			more = false;
+		} else {
 			expected(p, "',' or ']' in a JSON array");
 			goto fail;
 		}

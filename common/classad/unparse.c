@@ -281,10 +281,20 @@ static void up_op(struct up *u, const struct ca_opnode *o)
 	case CA_OP_UPLUS:
 	case CA_OP_UMINUS:
 	case CA_OP_NOT:
-	case CA_OP_BITNOT:
+	case CA_OP_BITNOT: {
 		ca_buf_adds(b, op_text[op]);
+		size_t at = b->len;
 		up_expr(u, o->a[0]);
+		/* " -5" would read back as the literal -5: for a minus
+		 * before a number write " - 5". */
+		char c0 = b->len > at ? b->data[at] : 0;
+		if (op == CA_OP_UMINUS && ((c0 >= '0' && c0 <= '9') || c0 == '.')) {
+			ca_buf_addc(b, ' ');
+			memmove(b->data + at + 1, b->data + at, b->len - at - 1);
+			b->data[at] = ' ';
+		}
 		return;
+	}
 	case CA_OP_TERNARY:
 		up_expr(u, o->a[0]);
 		ca_buf_adds(b, " ? ");
