@@ -57,9 +57,37 @@ size_t classad_size(const classad *ad)
 	return ad ? ad->live : 0;
 }
 
+#define TAG(h) ((h) & 0xffff0000u)
+
+static void index_put(classad *ad, uint32_t hash, uint32_t entry)
+{
+	uint32_t h = hash & ad->imask;
+	while (ad->index[h])
+		h = (h + 1) & ad->imask;
+	ad->index[h] = TAG(hash) | (entry + 1);
+}
+
+/* (Re)builds the index for the current capacity. */
+static void build_index(classad *ad)
+{
+	free(ad->index);
+	ad->index = NULL;
+	ad->imask = 0;
+	if (ad->cap <= SMALL_AD)
+		return;
+	uint32_t size = 16;
+	while (size < ad->cap * 4 / 3 + 1)
+		size *= 2;
+	ad->index = ca_xcalloc(size, sizeof(uint32_t));
+	ad->imask = size - 1;
+	for (uint32_t i = 0; i < ad->n; i++)
+		if (ad->ents[i].name)
+			index_put(ad, ad->ents[i].name->hash, i);
+}
+
 /* Rebuilds entries (dropping deleted ones) and the index for at least
- * `want` entries. */
-static void rebuild(classad *ad, uint32_t want)
+ * `want` entries (exactly `want` if exact). */
+static void rebuild_to(classad *ad, uint32_t want, bool exact)
 {
 	uint32_t j = 0;
 	for (uint32_t i = 0; i < ad->n; i++)
@@ -69,7 +97,7 @@ static void rebuild(classad *ad, uint32_t want)
 	if (want < j)
 		want = j;
 	if (want > ad->cap || ad->cap == 0) {
-		uint32_t cap = ad->cap ? ad->cap : 4;
+		uint32_t cap = exact && want ? want : ad->cap ? ad->cap : 4;
 		while (cap < want)
 			cap *= 2;
 		if (cap > CA_AD_MAX)
@@ -77,22 +105,12 @@ static void rebuild(classad *ad, uint32_t want)
 		ad->ents = ca_xrealloc(ad->ents, cap * sizeof(*ad->ents));
 		ad->cap = cap;
 	}
-	free(ad->index);
-	ad->index = NULL;
-	ad->imask = 0;
-	if (ad->cap <= SMALL_AD)
-		return;
-	uint32_t size = 16;
-	while (size < ad->cap * 4 / 3 + 1)
-		size *= 2;
-	ad->index = ca_xcalloc(size, sizeof(uint16_t));
-	ad->imask = size - 1;
-	for (uint32_t i = 0; i < ad->n; i++) {
-		uint32_t h = ad->ents[i].name->hash & ad->imask;
-		while (ad->index[h])
-			h = (h + 1) & ad->imask;
-		ad->index[h] = (uint16_t)(i + 1);
-	}
+	build_index(ad);
+}
+
+static void rebuild(classad *ad, uint32_t want)
+{
+	rebuild_to(ad, want, false);
 }
 
 /* The entry number of the name (s, len, hash) in ad, or -1. */
@@ -103,20 +121,23 @@ static int32_t find_entry(const classad *ad, const char *s, uint32_t len,
 		for (uint32_t i = 0; i < ad->n; i++) {
 			const struct ca_str *n = ad->ents[i].name;
 			if (n && n->hash == hash && n->len == len &&
-			    strncasecmp(n->s, s, len) == 0)
+			    (n->s == s || ca_bytes_ieq(n->s, s, len)))
 				return (int32_t)i;
 		}
 		return -1;
 	}
-	uint32_t h = hash & ad->imask;
+	uint32_t h = hash & ad->imask, tag = TAG(hash);
 	for (;;) {
-		uint16_t slot = ad->index[h];
+		uint32_t slot = ad->index[h];
 		if (!slot)
 			return -1;
-		const struct ca_str *n = ad->ents[slot - 1].name;
-		if (n && n->hash == hash && n->len == len &&
-		    (n->s == s || strncasecmp(n->s, s, len) == 0))
-			return slot - 1;
+		if ((slot & 0xffff0000u) == tag) {
+			uint32_t i = (slot & 0xffff) - 1;
+			const struct ca_str *n = ad->ents[i].name;
+			if (n && n->hash == hash && n->len == len &&
+			    (n->s == s || ca_bytes_ieq(n->s, s, len)))
+				return (int32_t)i;
+		}
 		h = (h + 1) & ad->imask;
 	}
 }
@@ -166,14 +187,10 @@ int ca_ad_insert(classad *ad, struct ca_str *name, classad_expr *e)
 	ad->ents[idx].name = name;
 	ad->ents[idx].expr = e;
 	ad->live++;
-	if (ad->index) {
-		uint32_t h = name->hash & ad->imask;
-		while (ad->index[h])
-			h = (h + 1) & ad->imask;
-		ad->index[h] = (uint16_t)(idx + 1);
-	} else if (ad->cap > SMALL_AD) {
-		rebuild(ad, ad->cap);
-	}
+	if (ad->index)
+		index_put(ad, name->hash, idx);
+	else if (ad->cap > SMALL_AD)
+		build_index(ad);
 	return 0;
 }
 
@@ -188,24 +205,16 @@ void ca_ad_compact(classad *ad)
 	ad->n = j;
 	ad->ents = ca_xrealloc(ad->ents, j * sizeof(*ad->ents));
 	ad->cap = j;
-	/* The index depends only on entry numbers, which are unchanged when
-	 * nothing was deleted; otherwise rebuild it. */
-	free(ad->index);
-	ad->index = NULL;
-	ad->imask = 0;
-	if (ad->cap > SMALL_AD) {
-		uint32_t size = 16;
-		while (size < ad->cap * 4 / 3 + 1)
-			size *= 2;
-		ad->index = ca_xcalloc(size, sizeof(uint16_t));
-		ad->imask = size - 1;
-		for (uint32_t i = 0; i < ad->n; i++) {
-			uint32_t h = ad->ents[i].name->hash & ad->imask;
-			while (ad->index[h])
-				h = (h + 1) & ad->imask;
-			ad->index[h] = (uint16_t)(i + 1);
-		}
-	}
+	build_index(ad);
+}
+
+void ca_ad_reserve(classad *ad, uint32_t n)
+{
+	if (n > CA_AD_MAX)
+		n = CA_AD_MAX;
+	if (n <= ad->cap)
+		return;
+	rebuild_to(ad, n, true);
 }
 
 int classad_insert(classad *ad, const char *name, classad_expr *e)

@@ -14,8 +14,9 @@
 
 struct expr_slot {
 	uint64_t hash;
-	char *text; /* NULL: empty */
+	const char *text; /* NULL: empty; the key */
 	uint32_t len;
+	bool owned;       /* text is a copy to free (else the literal's own) */
 	classad_expr *e;
 };
 
@@ -42,7 +43,8 @@ void classad_cache_free(classad_cache *c)
 		return;
 	for (size_t i = 0; i < c->nslots; i++) {
 		if (c->slots[i].text) {
-			free(c->slots[i].text);
+			if (c->slots[i].owned)
+				free((char *)c->slots[i].text);
 			classad_expr_free(c->slots[i].e);
 		}
 	}
@@ -128,25 +130,50 @@ static bool plain_int(const char *s, size_t len, int64_t *out)
 	return true;
 }
 
-/* Worth a cache entry: anything but numbers, booleans and short strings
- * (HTCondor does not cache literals either); lists and ads are never
- * shared, as in HTCondor. */
+/* A string with nothing to unescape, old syntax or new: its bytes are the
+ * text between the quotes. */
+static bool plain_string(const char *s, size_t len)
+{
+	if (len < 2 || s[0] != '"' || s[len - 1] != '"')
+		return false;
+	for (size_t i = 1; i + 1 < len; i++)
+		if (s[i] == '"' || s[i] == '\\')
+			return false;
+	return true;
+}
+
+/* Worth sharing: expressions, strings, and short numbers (counts and
+ * sizes repeat across ads; long ones such as times rarely do).  Lists and
+ * ads are never shared, as in HTCondor. */
 static bool cacheable(const char *rhs, size_t len)
 {
 	if (rhs[0] == '[' || rhs[0] == '{')
 		return false;
-	if (rhs[0] == '"')
-		return len > 24;
-	return !(digit(rhs[0]) || rhs[0] == '-' || rhs[0] == '.');
+	if (digit(rhs[0]) || rhs[0] == '-' || rhs[0] == '.')
+		return len <= 6;
+	return true;
+}
+
+static bool slot_matches(const struct expr_slot *s, uint64_t hash,
+			 const char *rhs, size_t len)
+{
+	if (s->hash != hash)
+		return false;
+	if (s->owned)
+		return s->len == len && memcmp(s->text, rhs, len) == 0;
+	/* the key is the literal string, without its quotes */
+	return s->len + 2 == len && rhs[0] == '"' &&
+	       memcmp(s->text, rhs + 1, s->len) == 0 && rhs[len - 1] == '"';
 }
 
 classad_expr *ca_cache_expr(classad_cache *c, const char *rhs, size_t len,
 			    struct ks_err *err)
 {
 	int64_t i;
-	if (plain_int(rhs, len, &i))
-		return ca_lit_int(i);
 	bool use = c && len > 0 && cacheable(rhs, len);
+	bool is_int = plain_int(rhs, len, &i);
+	if (!use && is_int)
+		return ca_lit_int(i);
 	uint64_t hash = 0;
 	size_t h = 0;
 	if (use) {
@@ -154,19 +181,34 @@ classad_expr *ca_cache_expr(classad_cache *c, const char *rhs, size_t len,
 		h = hash & (c->nslots - 1);
 		for (struct expr_slot *s; (s = &c->slots[h])->text;
 		     h = (h + 1) & (c->nslots - 1))
-			if (s->hash == hash && s->len == len &&
-			    memcmp(s->text, rhs, len) == 0)
+			if (slot_matches(s, hash, rhs, len))
 				return classad_expr_ref(s->e);
 	}
-	/* Old syntax, and (as HTCondor) text after the expression is
-	 * ignored. */
-	classad_expr *e = ca_parse_expr(rhs, len, CA_LEX_OLD, false, err);
+	classad_expr *e;
+	bool simple = !is_int && plain_string(rhs, len);
+	if (is_int) {
+		e = ca_lit_int(i);
+	} else if (simple) {
+		e = ca_lit_string(rhs + 1, len - 2);
+	} else {
+		/* Old syntax, and (as HTCondor) text after the expression
+		 * is ignored. */
+		e = ca_parse_expr_in(rhs, len, CA_LEX_OLD, false, c, err);
+	}
 	if (!e || !use)
 		return e;
 	struct expr_slot *s = &c->slots[h];
 	s->hash = hash;
-	s->text = ca_xstrndup(rhs, len);
-	s->len = (uint32_t)len;
+	if (simple) {
+		const struct ca_str *str = ca_as_lit(e)->v.u.s;
+		s->text = str->s;
+		s->len = str->len;
+		s->owned = false;
+	} else {
+		s->text = ca_xstrndup(rhs, len);
+		s->len = (uint32_t)len;
+		s->owned = true;
+	}
 	s->e = classad_expr_ref(e);
 	if (++c->used * 4 > c->nslots * 3)
 		grow_exprs(c);
@@ -184,7 +226,8 @@ size_t classad_cache_purge(classad_cache *c)
 		if (!old[i].text)
 			continue;
 		if (old[i].e->refs == 1) {
-			free(old[i].text);
+			if (old[i].owned)
+				free((char *)old[i].text);
 			classad_expr_free(old[i].e);
 			dropped++;
 			continue;

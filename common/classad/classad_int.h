@@ -45,11 +45,25 @@ uint32_t ca_hash_ci(const char *s, size_t len);
 /* Byte hash for cache keys. */
 uint64_t ca_hash_bytes(const void *p, size_t len);
 
+/* ASCII case-insensitive equality of len bytes (names are short: a loop
+ * beats a call). */
+static inline bool ca_bytes_ieq(const char *a, const char *b, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+		if (x == y)
+			continue;
+		if ((x | 0x20) != (y | 0x20) || (x | 0x20) < 'a' ||
+		    (x | 0x20) > 'z')
+			return false;
+	}
+	return true;
+}
+
 static inline bool ca_name_eq(const struct ca_str *a, const struct ca_str *b)
 {
-	return a == b ||
-	       (a->hash == b->hash && a->len == b->len &&
-		strncasecmp(a->s, b->s, a->len) == 0);
+	return a == b || (a->hash == b->hash && a->len == b->len &&
+			  ca_bytes_ieq(a->s, b->s, a->len));
 }
 
 /* ---- text buffers ---------------------------------------------------- */
@@ -129,6 +143,12 @@ struct classad_expr {
 
 #define CA_LIT_RELTIME 0x1 /* a relTime("...") literal: evaluates to a real */
 #define CA_ATTR_ABSOLUTE 0x1 /* ".name": looked up from the root scope */
+/* Bits 1-3 of an attribute reference's flags: which special name it is
+ * (toplevel/root, self/my, parent, CurrentTime), computed once. */
+#define CA_ATTR_SPECIAL_SHIFT 1
+#define CA_ATTR_SPECIAL_MASK 0xe
+enum { CA_SP_NONE, CA_SP_ROOT, CA_SP_SELF, CA_SP_PARENT, CA_SP_TIME };
+int ca_special_name(const struct ca_str *n);
 
 struct ca_lit {
 	struct classad_expr h;
@@ -251,7 +271,9 @@ struct classad {
 	uint32_t cap;
 	uint32_t imask; /* index size - 1, 0 without an index */
 	struct ca_entry *ents;
-	uint16_t *index; /* 0: empty; else entry number + 1 */
+	/* 0: empty; else (hash >> 16) << 16 | (entry number + 1), so that a
+	 * probe rarely has to look at the entry itself. */
+	uint32_t *index;
 	struct classad *chain;
 	struct ca_scope root;
 };
@@ -264,6 +286,8 @@ const classad_expr *ca_ad_lookup(const classad *ad, const struct ca_str *name);
 int ca_ad_insert(classad *ad, struct ca_str *name, classad_expr *e);
 /* Shrinks storage to fit (after parsing). */
 void ca_ad_compact(classad *ad);
+/* Makes room for n entries in all (before parsing n lines). */
+void ca_ad_reserve(classad *ad, uint32_t n);
 
 void ca_match_ref(classad_match *m);
 void ca_match_unref(classad_match *m);
@@ -278,7 +302,18 @@ struct ca_frame {
 	const classad_expr *e;
 };
 
+/* A resolved unscoped name: where (start, name) led.  Ads do not change
+ * during an evaluation, so a lookup's result can be reused. */
+struct ca_resolved {
+	const struct ca_scope *start;
+	const struct ca_str *name;
+	const classad_expr *expr;
+	struct ca_scope *scope;
+};
+#define CA_RESOLVED 16
+
 struct ca_state {
+	struct ca_resolved resolved[CA_RESOLVED];
 	struct ca_scope *cur;  /* where unscoped names start */
 	struct ca_scope *root; /* where ".name" starts; topmost scope */
 	const classad_env *env;
@@ -357,6 +392,54 @@ bool ca_external_refs(struct ca_state *st, const classad_expr *e,
 
 /* ---- values ---------------------------------------------------------- */
 
+/* classad_value_clear() without a call when there is nothing to free. */
+static inline void ca_value_clear(classad_value *v)
+{
+	if (v->type >= CLASSAD_STRING && v->type <= CLASSAD_AD)
+		classad_value_clear(v);
+	else
+		v->type = CLASSAD_UNDEFINED;
+}
+
+static inline void ca_set_undef(classad_value *v)
+{
+	ca_value_clear(v);
+}
+
+static inline void ca_set_error(classad_value *v)
+{
+	ca_value_clear(v);
+	v->type = CLASSAD_ERROR;
+}
+
+static inline void ca_set_bool(classad_value *v, bool b)
+{
+	ca_value_clear(v);
+	v->type = CLASSAD_BOOLEAN;
+	v->u.b = b;
+}
+
+static inline void ca_set_int(classad_value *v, int64_t i)
+{
+	ca_value_clear(v);
+	v->type = CLASSAD_INTEGER;
+	v->u.i = i;
+}
+
+static inline void ca_set_real(classad_value *v, double r)
+{
+	ca_value_clear(v);
+	v->type = CLASSAD_REAL;
+	v->u.r = r;
+}
+
+static inline void ca_set_reltime(classad_value *v, double r)
+{
+	ca_value_clear(v);
+	v->type = CLASSAD_RELTIME;
+	v->u.r = r;
+}
+
 static inline void ca_value_move(classad_value *dst, classad_value *src)
 {
 	*dst = *src;
@@ -423,6 +506,11 @@ enum ca_lexmode { CA_LEX_NEW, CA_LEX_OLD, CA_LEX_JSON };
  * text, plus line_base/col_base when given). */
 classad_expr *ca_parse_expr(const char *text, size_t len, int mode,
 			    bool full, struct ks_err *err);
+/* The same, interning identifiers through cache (NULL allowed) so that
+ * names in expressions and ads share storage. */
+classad_expr *ca_parse_expr_in(const char *text, size_t len, int mode,
+			       bool full, classad_cache *cache,
+			       struct ks_err *err);
 
 /* Parses a new-syntax ad "[...]" starting at text; *used gets the bytes
  * consumed. */

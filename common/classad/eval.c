@@ -32,6 +32,7 @@ void ca_state_init(struct ca_state *st, struct ca_scope *scope,
 	st->stack = stack;
 	st->nstack = 0;
 	st->debug = false;
+	memset(st->resolved, 0, sizeof(st->resolved));
 }
 
 static bool fail(classad_value *out)
@@ -50,26 +51,26 @@ struct found {
 	classad_value v;          /* the value when expr is NULL */
 };
 
-enum special { SP_NONE, SP_ROOT, SP_SELF, SP_PARENT, SP_TIME };
-
-static enum special special_name(const struct ca_str *n)
+int ca_special_name(const struct ca_str *n)
 {
 	switch (n->len) {
 	case 2:
-		return strcasecmp(n->s, "my") == 0 ? SP_SELF : SP_NONE;
+		return strcasecmp(n->s, "my") == 0 ? CA_SP_SELF : CA_SP_NONE;
 	case 4:
 		if (strcasecmp(n->s, "self") == 0)
-			return SP_SELF;
-		return strcasecmp(n->s, "root") == 0 ? SP_ROOT : SP_NONE;
+			return CA_SP_SELF;
+		return strcasecmp(n->s, "root") == 0 ? CA_SP_ROOT : CA_SP_NONE;
 	case 6:
-		return strcasecmp(n->s, "parent") == 0 ? SP_PARENT : SP_NONE;
+		return strcasecmp(n->s, "parent") == 0 ? CA_SP_PARENT
+						       : CA_SP_NONE;
 	case 8:
-		return strcasecmp(n->s, "toplevel") == 0 ? SP_ROOT : SP_NONE;
+		return strcasecmp(n->s, "toplevel") == 0 ? CA_SP_ROOT
+							 : CA_SP_NONE;
 	case 11:
-		return strcasecmp(n->s, "currenttime") == 0 ? SP_TIME
-							   : SP_NONE;
+		return strcasecmp(n->s, "currenttime") == 0 ? CA_SP_TIME
+							   : CA_SP_NONE;
 	}
-	return SP_NONE;
+	return CA_SP_NONE;
 }
 
 static void set_ad(classad_value *v, struct ca_scope *s)
@@ -79,7 +80,7 @@ static void set_ad(classad_value *v, struct ca_scope *s)
 }
 
 static int lookup(struct ca_state *st, struct ca_scope *start,
-		  const struct ca_str *name, struct found *f)
+		  const struct ca_str *name, int special, struct found *f)
 {
 	struct ca_scope *s = start;
 	while (s) {
@@ -91,26 +92,26 @@ static int lookup(struct ca_state *st, struct ca_scope *start,
 			return FIND_OK;
 		}
 		struct ca_scope *super = s == st->root ? NULL : s->parent;
-		switch (special_name(name)) {
-		case SP_NONE:
+		switch (special) {
+		case CA_SP_NONE:
 			s = super;
 			if (s == start)
 				return FIND_UNDEF;
 			continue;
-		case SP_ROOT:
+		case CA_SP_ROOT:
 			if (!st->root)
 				return FIND_FAIL;
 			set_ad(&f->v, st->root);
 			return FIND_OK;
-		case SP_SELF:
+		case CA_SP_SELF:
 			set_ad(&f->v, s);
 			return FIND_OK;
-		case SP_PARENT:
+		case CA_SP_PARENT:
 			if (!super)
 				return FIND_UNDEF;
 			set_ad(&f->v, super);
 			return FIND_OK;
-		case SP_TIME:
+		default: /* CA_SP_TIME */
 			f->v.type = CLASSAD_INTEGER;
 			f->v.u.i = (int64_t)time(NULL);
 			return FIND_OK;
@@ -120,11 +121,17 @@ static int lookup(struct ca_state *st, struct ca_scope *start,
 }
 
 static bool select_from(struct ca_state *st, const classad_value *base,
-			const struct ca_str *name, struct found *f, int *rc);
+			const struct ca_str *name, int special, struct found *f,
+			int *rc);
 static bool finish(struct ca_state *st, int rc, struct found *f,
 		   classad_value *out);
 
 /* Finds what attribute reference a names (HTCondor's FindExpr). */
+static int attr_special(const struct ca_attr *a)
+{
+	return (a->h.flags & CA_ATTR_SPECIAL_MASK) >> CA_ATTR_SPECIAL_SHIFT;
+}
+
 static int find_expr(struct ca_state *st, const struct ca_attr *a,
 		     struct found *f, classad_value *basev)
 {
@@ -134,10 +141,27 @@ static int find_expr(struct ca_state *st, const struct ca_attr *a,
 		if (!start)
 			return (a->h.flags & CA_ATTR_ABSOLUTE) ? FIND_FAIL
 							       : FIND_UNDEF;
-		int rc = lookup(st, start, a->name, f);
+		struct ca_resolved *r =
+			&st->resolved[(((uintptr_t)start >> 4) ^
+				       ((uintptr_t)a->name >> 4)) &
+				      (CA_RESOLVED - 1)];
+		if (r->start == start && r->name == a->name) {
+			f->expr = r->expr;
+			f->scope = st->cur = r->scope;
+			return FIND_OK;
+		}
+		int sp = attr_special(a);
+		int rc = lookup(st, start, a->name, sp, f);
 		if (rc == FIND_UNDEF && !(a->h.flags & CA_ATTR_ABSOLUTE) &&
 		    start->alt)
-			rc = lookup(st, start->alt, a->name, f);
+			rc = lookup(st, start->alt, a->name, sp, f);
+		if (rc == FIND_OK && f->expr &&
+		    !(a->h.flags & CA_ATTR_ABSOLUTE)) {
+			r->start = start;
+			r->name = a->name;
+			r->expr = f->expr;
+			r->scope = f->scope;
+		}
 		return rc;
 	}
 	if (st->depth <= 0)
@@ -148,21 +172,22 @@ static int find_expr(struct ca_state *st, const struct ca_attr *a,
 	if (!ok)
 		return FIND_FAIL;
 	int rc;
-	if (!select_from(st, basev, a->name, f, &rc))
+	if (!select_from(st, basev, a->name, attr_special(a), f, &rc))
 		return FIND_FAIL;
 	return rc;
 }
 
 /* "base.name" once base is evaluated; false on a hard failure. */
 static bool select_from(struct ca_state *st, const classad_value *base,
-			const struct ca_str *name, struct found *f, int *rc)
+			const struct ca_str *name, int special, struct found *f,
+			int *rc)
 {
 	switch (base->type) {
 	case CLASSAD_UNDEFINED:
 		*rc = FIND_UNDEF;
 		return true;
 	case CLASSAD_AD:
-		*rc = lookup(st, base->u.ad, name, f);
+		*rc = lookup(st, base->u.ad, name, special, f);
 		return true;
 	case CLASSAD_LIST:
 		break;
@@ -182,15 +207,15 @@ static bool select_from(struct ca_state *st, const classad_value *base,
 		if (ok) {
 			struct found g = {0};
 			int grc;
-			ok = select_from(st, &iv, name, &g, &grc);
+			ok = select_from(st, &iv, name, special, &g, &grc);
 			if (ok)
 				ok = finish(st, grc, &g, &r);
 			st->cur = saved;
-			classad_value_clear(&g.v);
+			ca_value_clear(&g.v);
 		}
-		classad_value_clear(&iv);
+		ca_value_clear(&iv);
 		if (!ok) {
-			classad_value_clear(&r);
+			ca_value_clear(&r);
 			for (uint32_t k = 0; k < i; k++)
 				classad_expr_free(items[k]);
 			free(items);
@@ -253,8 +278,8 @@ static bool eval_attr(struct ca_state *st, const struct ca_attr *a,
 	classad_value basev = CLASSAD_VALUE_INIT;
 	int rc = find_expr(st, a, &f, &basev);
 	bool ok = finish(st, rc, &f, out);
-	classad_value_clear(&f.v);
-	classad_value_clear(&basev);
+	ca_value_clear(&f.v);
+	ca_value_clear(&basev);
 	st->cur = saved;
 	return ok;
 }
@@ -269,7 +294,7 @@ static void subscript(struct ca_state *st, const classad_value *a,
 		const struct ca_scope *s = a->u.ad;
 		const classad_expr *e = ca_ad_lookup(s->ad, i->u.s);
 		if (!e) {
-			classad_value_set_undefined(out);
+			ca_set_undef(out);
 			return;
 		}
 		/* HTCondor evaluates it as a fresh top-level evaluation of
@@ -278,7 +303,8 @@ static void subscript(struct ca_state *st, const classad_value *a,
 		struct ca_state sub;
 		ca_state_init(&sub, a->u.ad, st->env, stack);
 		struct found f = {0};
-		int rc = lookup(&sub, a->u.ad, i->u.s, &f);
+		int rc = lookup(&sub, a->u.ad, i->u.s, ca_special_name(i->u.s),
+				&f);
 		bool ok = true;
 		if (rc == FIND_OK && f.expr) {
 			sub.cur = f.scope;
@@ -286,11 +312,11 @@ static void subscript(struct ca_state *st, const classad_value *a,
 		} else if (rc == FIND_OK) {
 			ca_value_move(out, &f.v);
 		} else {
-			classad_value_set_undefined(out);
+			ca_set_undef(out);
 		}
-		classad_value_clear(&f.v);
+		ca_value_clear(&f.v);
 		if (!ok)
-			classad_value_set_error(out);
+			ca_set_error(out);
 		return;
 	}
 	if (a->type == CLASSAD_LIST && i->type == CLASSAD_INTEGER) {
@@ -298,11 +324,11 @@ static void subscript(struct ca_state *st, const classad_value *a,
 		/* HTCondor reads the index into an int. */
 		int32_t idx = (int32_t)(uint32_t)(uint64_t)i->u.i;
 		if (idx < 0 || (uint32_t)idx >= l->n) {
-			classad_value_set_error(out);
+			ca_set_error(out);
 			return;
 		}
 		if (st->depth <= 0) {
-			classad_value_set_error(out);
+			ca_set_error(out);
 			return;
 		}
 		struct ca_scope *saved = st->cur;
@@ -314,7 +340,7 @@ static void subscript(struct ca_state *st, const classad_value *a,
 		st->depth++;
 		return;
 	}
-	classad_value_set_error(out);
+	ca_set_error(out);
 }
 
 static bool eval_op(struct ca_state *st, const struct ca_opnode *o,
@@ -342,7 +368,7 @@ static bool eval_op(struct ca_state *st, const struct ca_opnode *o,
 	case CA_OP_OR:
 	case CA_OP_AND:
 		if (ca_value_bool_equiv(&v1, &b) && b == (op == CA_OP_OR)) {
-			classad_value_set_bool(out, b);
+			ca_set_bool(out, b);
 			ok = true;
 			goto out;
 		}
@@ -399,9 +425,9 @@ static bool eval_op(struct ca_state *st, const struct ca_opnode *o,
 		ca_operate(op, &v1, o->a[1] ? &v2 : NULL, out);
 	}
 out:
-	classad_value_clear(&v1);
-	classad_value_clear(&v2);
-	classad_value_clear(&v3);
+	ca_value_clear(&v1);
+	ca_value_clear(&v2);
+	ca_value_clear(&v3);
 	st->depth++;
 	return ok;
 }
@@ -565,7 +591,7 @@ bool classad_eval_int(const classad *ad, const char *name,
 	case CLASSAD_BOOLEAN: *out = v.u.b; break;
 	default: ok = false; break;
 	}
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return ok;
 }
 
@@ -578,7 +604,7 @@ bool classad_eval_real(const classad *ad, const char *name,
 	bool ok = ca_value_number(&v, &r);
 	if (ok)
 		*out = r;
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return ok;
 }
 
@@ -591,7 +617,7 @@ bool classad_eval_bool(const classad *ad, const char *name,
 	bool ok = ca_value_bool_equiv(&v, &b);
 	if (ok)
 		*out = b;
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return ok;
 }
 
@@ -603,7 +629,7 @@ bool classad_eval_string(const classad *ad, const char *name,
 	bool ok = v.type == CLASSAD_STRING;
 	if (ok)
 		*str = ca_xstrndup(v.u.s->s, v.u.s->len);
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return ok;
 }
 
@@ -622,8 +648,8 @@ int ca_deref(struct ca_state *st, const classad_expr *e,
 	 * value (MY, a projection) count as found but yield no expression. */
 	if (rc == FIND_OK)
 		*found = f.expr;
-	classad_value_clear(&f.v);
-	classad_value_clear(&basev);
+	ca_value_clear(&f.v);
+	ca_value_clear(&basev);
 	switch (rc) {
 	case FIND_FAIL: return CA_FIND_FAIL;
 	case FIND_ERROR: return CA_FIND_ERROR;
@@ -703,7 +729,7 @@ bool ca_external_refs(struct ca_state *st, const classad_expr *e,
 				return !(a->h.flags & CA_ATTR_ABSOLUTE);
 		} else {
 			if (!ca_eval(st, a->base, &bv)) {
-				classad_value_clear(&bv);
+				ca_value_clear(&bv);
 				return false;
 			}
 			if (bv.type == CLASSAD_UNDEFINED) {
@@ -716,14 +742,14 @@ bool ca_external_refs(struct ca_state *st, const classad_expr *e,
 				return true;
 			}
 			if (bv.type != CLASSAD_AD) {
-				classad_value_clear(&bv);
+				ca_value_clear(&bv);
 				return false;
 			}
 			start = bv.u.ad;
 		}
 		struct ca_scope *saved = st->cur;
 		struct found f = {0};
-		int rc = lookup(st, start, a->name, &f);
+		int rc = lookup(st, start, a->name, attr_special(a), &f);
 		bool ok = true;
 		if (rc == FIND_UNDEF) {
 			ca_names_add(refs, a->name->s, a->name->len);
@@ -739,8 +765,8 @@ bool ca_external_refs(struct ca_state *st, const classad_expr *e,
 				ok = ext_ad(st, f.v.u.ad->ad, refs);
 			st->depth++;
 		}
-		classad_value_clear(&f.v);
-		classad_value_clear(&bv);
+		ca_value_clear(&f.v);
+		ca_value_clear(&bv);
 		st->cur = saved;
 		return ok;
 	}

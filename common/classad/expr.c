@@ -85,6 +85,7 @@ classad_expr *ca_attr_new(classad_expr *base, struct ca_str *name,
 	a->name = name;
 	if (absolute)
 		a->h.flags |= CA_ATTR_ABSOLUTE;
+	a->h.flags |= (uint16_t)(ca_special_name(name) << CA_ATTR_SPECIAL_SHIFT);
 	return &a->h;
 }
 
@@ -148,7 +149,7 @@ static void node_free(classad_expr *e)
 {
 	switch (e->kind) {
 	case CA_K_LIT:
-		classad_value_clear(&((struct ca_lit *)e)->v);
+		ca_value_clear(&((struct ca_lit *)e)->v);
 		break;
 	case CA_K_ATTR: {
 		struct ca_attr *a = (struct ca_attr *)e;

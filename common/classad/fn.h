@@ -57,13 +57,16 @@ static inline bool ca_is_name(const struct ca_call *c, const char *name)
 }
 
 /* StringTokenIterator: tokens of s separated by any of delims, white space
- * trimmed, empty tokens skipped.  Returns false at the end. */
+ * trimmed, empty tokens skipped. */
 struct ca_tokens {
 	const char *s;
 	size_t len;
 	size_t pos;
-	const char *delims;
+	uint8_t delim[32]; /* bit set of the delimiter bytes */
 };
+void ca_tokens_init(struct ca_tokens *t, const char *s, size_t len,
+		    const char *delims);
+/* The next token; false at the end. */
 bool ca_token_next(struct ca_tokens *t, const char **tok, size_t *len);
 
 /* The RNG of random(): seeded per environment or per evaluation. */

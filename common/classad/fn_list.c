@@ -31,13 +31,13 @@ CA_FN(ca_fn_member)
 		   (!identical && a[0].type == CLASSAD_ERROR)) {
 		out->type = CLASSAD_ERROR;
 	} else {
-		classad_value_set_bool(out, false);
+		ca_set_bool(out, false);
 		uint32_t n = list_len(&a[1]);
 		for (uint32_t i = 0; i < n; i++) {
 			classad_value item = CLASSAD_VALUE_INIT,
 				      r = CLASSAD_VALUE_INIT;
 			if (!ca_eval_item(st, &a[1], i, &item)) {
-				classad_value_clear(&item);
+				ca_value_clear(&item);
 				classad_value_clear(out);
 				ok = ca_fail(out);
 				break;
@@ -45,12 +45,12 @@ CA_FN(ca_fn_member)
 			ca_operate_inplace(identical ? CA_OP_META_EQ
 						     : CA_OP_EQ,
 					   &item, &a[0], &r);
-			classad_value_clear(&item);
+			ca_value_clear(&item);
 			if (r.type == CLASSAD_BOOLEAN && r.u.b) {
-				classad_value_set_bool(out, true);
+				ca_set_bool(out, true);
 				break;
 			}
-			classad_value_clear(&r);
+			ca_value_clear(&r);
 		}
 	}
 	ca_clear_n(a, 2);
@@ -63,26 +63,26 @@ CA_FN(ca_fn_size)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	switch (v.type) {
 	case CLASSAD_UNDEFINED:
 		break;
 	case CLASSAD_LIST:
-		classad_value_set_int(out, list_len(&v));
+		ca_set_int(out, list_len(&v));
 		break;
 	case CLASSAD_AD:
-		classad_value_set_int(out, (int64_t)classad_size(v.u.ad->ad));
+		ca_set_int(out, (int64_t)classad_size(v.u.ad->ad));
 		break;
 	case CLASSAD_STRING:
-		classad_value_set_int(out, v.u.s->len);
+		ca_set_int(out, v.u.s->len);
 		break;
 	default:
 		out->type = CLASSAD_ERROR;
 		break;
 	}
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return true;
 }
 
@@ -124,21 +124,21 @@ CA_FN(ca_fn_sum_avg)
 		return rc == 0;
 	bool avg = ca_is_name(c, "avg");
 	classad_value acc = CLASSAD_VALUE_INIT;
-	classad_value_set_int(&acc, 0);
+	ca_set_int(&acc, 0);
 	bool first = true, ok = true;
 	int64_t len = 0;
 	uint32_t n = list_len(&list);
 	for (uint32_t i = 0; i < n; i++) {
 		classad_value item = CLASSAD_VALUE_INIT;
 		if (!ca_eval_item(st, &list, i, &item)) {
-			classad_value_clear(&item);
+			ca_value_clear(&item);
 			ok = ca_fail(out);
 			goto done;
 		}
 		if (item.type == CLASSAD_UNDEFINED)
 			continue;
 		if (!is_number(&item)) {
-			classad_value_clear(&item);
+			ca_value_clear(&item);
 			out->type = CLASSAD_ERROR;
 			goto done;
 		}
@@ -146,16 +146,16 @@ CA_FN(ca_fn_sum_avg)
 		if (first) {
 			/* The first item is taken as it is, so that
 			 * sum({true}) is true. */
-			classad_value_clear(&acc);
+			ca_value_clear(&acc);
 			ca_value_move(&acc, &item);
 			first = false;
 		} else {
 			classad_value r = CLASSAD_VALUE_INIT;
 			ca_operate(CA_OP_ADD, &acc, &item, &r);
-			classad_value_clear(&acc);
+			ca_value_clear(&acc);
 			ca_value_move(&acc, &r);
 		}
-		classad_value_clear(&item);
+		ca_value_clear(&item);
 	}
 	if (avg && len > 0) {
 		classad_value d = {.type = CLASSAD_REAL, .u.r = (double)len};
@@ -165,8 +165,8 @@ CA_FN(ca_fn_sum_avg)
 		ca_value_move(out, &acc);
 	}
 done:
-	classad_value_clear(&acc);
-	classad_value_clear(&list);
+	ca_value_clear(&acc);
+	ca_value_clear(&list);
 	return ok;
 }
 
@@ -183,16 +183,16 @@ CA_FN(ca_fn_min_max)
 	for (uint32_t i = 0; i < n; i++) {
 		classad_value item = CLASSAD_VALUE_INIT;
 		if (!ca_eval_item(st, &list, i, &item)) {
-			classad_value_clear(&item);
-			classad_value_clear(&best);
+			ca_value_clear(&item);
+			ca_value_clear(&best);
 			ok = ca_fail(out);
 			goto done;
 		}
 		if (item.type == CLASSAD_UNDEFINED)
 			continue;
 		if (!is_number(&item)) {
-			classad_value_clear(&item);
-			classad_value_clear(&best);
+			ca_value_clear(&item);
+			ca_value_clear(&best);
 			out->type = CLASSAD_ERROR;
 			goto done;
 		}
@@ -203,14 +203,14 @@ CA_FN(ca_fn_min_max)
 		classad_value r = CLASSAD_VALUE_INIT;
 		ca_operate_inplace(cmp, &item, &best, &r);
 		if (r.type == CLASSAD_BOOLEAN && r.u.b) {
-			classad_value_clear(&best);
+			ca_value_clear(&best);
 			ca_value_move(&best, &item);
 		}
-		classad_value_clear(&item);
+		ca_value_clear(&item);
 	}
 	ca_value_move(out, &best);
 done:
-	classad_value_clear(&list);
+	ca_value_clear(&list);
 	return ok;
 }
 
@@ -261,37 +261,37 @@ CA_FN(ca_fn_list_compare)
 		goto done;
 	}
 	bool all = ca_is_name(c, "allCompare");
-	classad_value_set_bool(out, all);
+	ca_set_bool(out, all);
 	uint32_t n = list_len(&list);
 	for (uint32_t i = 0; i < n; i++) {
 		classad_value item = CLASSAD_VALUE_INIT, r = CLASSAD_VALUE_INIT;
 		if (!ca_eval_item(st, &list, i, &item)) {
-			classad_value_clear(&item);
+			ca_value_clear(&item);
 			ok = ca_fail(out);
 			goto done;
 		}
 		ca_operate_inplace(op, &item, &with, &r);
-		classad_value_clear(&item);
+		ca_value_clear(&item);
 		if (r.type == CLASSAD_UNDEFINED) {
 			/* HTCondor stops at the first undefined comparison:
 			 * false, whichever function. */
-			classad_value_set_bool(out, false);
+			ca_set_bool(out, false);
 			goto done;
 		}
 		if (r.type != CLASSAD_BOOLEAN) {
-			classad_value_clear(&r);
+			ca_value_clear(&r);
 			out->type = CLASSAD_ERROR;
 			goto done;
 		}
 		if (r.u.b != all) {
-			classad_value_set_bool(out, r.u.b);
+			ca_set_bool(out, r.u.b);
 			goto done;
 		}
 	}
 done:
-	classad_value_clear(&opv);
-	classad_value_clear(&list);
-	classad_value_clear(&with);
+	ca_value_clear(&opv);
+	ca_value_clear(&list);
+	ca_value_clear(&with);
 	return ok;
 }
 
@@ -310,14 +310,14 @@ static void eval_in_context(struct ca_state *st, const classad_expr *expr,
 {
 	classad_value ad = CLASSAD_VALUE_INIT;
 	if (!ca_eval(st, item, &ad)) {
-		classad_value_clear(&ad);
+		ca_value_clear(&ad);
 		out->type = CLASSAD_ERROR;
 		return;
 	}
 	if (ad.type != CLASSAD_AD) {
 		out->type = ad.type == CLASSAD_UNDEFINED ? CLASSAD_UNDEFINED
 							 : CLASSAD_ERROR;
-		classad_value_clear(&ad);
+		ca_value_clear(&ad);
 		return;
 	}
 	struct ca_scope *scope = ad.u.ad, *left, *right;
@@ -343,7 +343,7 @@ static void eval_in_context(struct ca_state *st, const classad_expr *expr,
 	}
 	if (tmp)
 		ca_scope_unref(tmp);
-	classad_value_clear(&ad);
+	ca_value_clear(&ad);
 }
 
 CA_FN(ca_fn_eval_in_each)
@@ -370,11 +370,11 @@ CA_FN(ca_fn_eval_in_each)
 			st->cur = saved;
 			if (each)
 				return ca_undef(out);
-			classad_value_set_int(out, 0);
+			ca_set_int(out, 0);
 			return true;
 		}
 		if (lv.type != CLASSAD_LIST) {
-			classad_value_clear(&lv);
+			ca_value_clear(&lv);
 			st->cur = saved;
 			return ca_err(out);
 		}
@@ -393,15 +393,15 @@ CA_FN(ca_fn_eval_in_each)
 			bool b;
 			if (ca_value_bool_equiv(&r, &b) && b)
 				count++;
-			classad_value_clear(&r);
+			ca_value_clear(&r);
 		}
 	}
 	if (each)
 		ca_value_list_take(out, items->n, results);
 	else
-		classad_value_set_int(out, count);
+		ca_set_int(out, count);
 	free(results);
-	classad_value_clear(&lv);
+	ca_value_clear(&lv);
 	st->cur = saved;
 	return true;
 }

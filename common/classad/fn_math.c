@@ -11,7 +11,7 @@ CA_FN(ca_fn_round)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT, r = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	if (v.type == CLASSAD_INTEGER) {
@@ -19,9 +19,9 @@ CA_FN(ca_fn_round)
 		return true;
 	}
 	bool ok = ca_to_real(&v, &r);
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	if (!ok) {
-		classad_value_clear(&r);
+		ca_value_clear(&r);
 		return ca_err(out);
 	}
 	double d = r.u.r, x;
@@ -31,7 +31,7 @@ CA_FN(ca_fn_round)
 		x = rint(d); /* halves to even, as HTCondor's rint() */
 	else
 		x = ceil(d);
-	classad_value_set_int(out, ca_double_to_i64(x));
+	ca_set_int(out, ca_double_to_i64(x));
 	return true;
 }
 
@@ -45,15 +45,15 @@ CA_FN(ca_fn_pow)
 	if (a[0].type == CLASSAD_INTEGER && a[1].type == CLASSAD_INTEGER &&
 	    a[1].u.i >= 0) {
 		double r = pow((double)a[0].u.i, (double)a[1].u.i) + 0.5;
-		classad_value_set_int(out, ca_double_to_i64(r));
+		ca_set_int(out, ca_double_to_i64(r));
 	} else {
 		classad_value x = CLASSAD_VALUE_INIT, y = CLASSAD_VALUE_INIT;
 		if (ca_to_real(&a[0], &x) && ca_to_real(&a[1], &y))
-			classad_value_set_real(out, pow(x.u.r, y.u.r));
+			ca_set_real(out, pow(x.u.r, y.u.r));
 		else
-			classad_value_set_error(out);
-		classad_value_clear(&x);
-		classad_value_clear(&y);
+			ca_set_error(out);
+		ca_value_clear(&x);
+		ca_value_clear(&y);
 	}
 	ca_clear_n(a, 2);
 	return true;
@@ -76,18 +76,18 @@ CA_FN(ca_fn_quantize)
 	if (a[1].type == CLASSAD_LIST) {
 		/* The first item at least as large, else quantize to the
 		 * last item.  An empty list means "don't quantize". */
-		classad_value_set_real(&base, 0.0);
+		ca_set_real(&base, 0.0);
 		rbase = 0.0;
 		uint32_t n = ca_as_list(a[1].u.l.list)->n;
 		for (uint32_t i = 0; i < n; i++) {
-			classad_value_clear(&base);
+			ca_value_clear(&base);
 			if (!ca_eval_item(st, &a[1], i, &base)) {
 				ok = ca_fail(out);
 				goto done;
 			}
 			classad_value r = CLASSAD_VALUE_INIT;
 			if (!ca_to_real(&base, &r)) {
-				classad_value_clear(&r);
+				ca_value_clear(&r);
 				out->type = CLASSAD_ERROR;
 				goto done;
 			}
@@ -97,12 +97,12 @@ CA_FN(ca_fn_quantize)
 				goto done;
 			}
 		}
-		classad_value_clear(&a[1]);
+		ca_value_clear(&a[1]);
 		ca_value_move(&a[1], &base);
 	} else {
 		classad_value r = CLASSAD_VALUE_INIT;
 		if (!ca_to_real(&a[1], &r)) {
-			classad_value_clear(&r);
+			ca_value_clear(&r);
 			out->type = CLASSAD_ERROR;
 			goto done;
 		}
@@ -119,22 +119,22 @@ CA_FN(ca_fn_quantize)
 			int64_t q = (num == INT64_MIN && ibase == -1)
 					    ? INT64_MIN
 					    : num / ibase;
-			classad_value_set_int(out,
+			ca_set_int(out,
 					      (int64_t)((uint64_t)q *
 							(uint64_t)ibase));
 		} else {
-			classad_value_set_real(out, ceil(rval / (double)ibase) *
+			ca_set_real(out, ceil(rval / (double)ibase) *
 							    (double)ibase);
 		}
 	} else if (rbase >= -1e-8 && rbase <= 1e-8) {
 		classad_value_copy(out, &a[0]);
 	} else {
-		classad_value_set_real(out, ceil(rval / rbase) * rbase);
+		ca_set_real(out, ceil(rval / rbase) * rbase);
 	}
 done:
 	ca_clear_n(a, 2);
-	classad_value_clear(&conv);
-	classad_value_clear(&base);
+	ca_value_clear(&conv);
+	ca_value_clear(&base);
 	return ok;
 }
 
@@ -144,9 +144,9 @@ CA_FN(ca_fn_random)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
 	if (c->n == 0) {
-		classad_value_set_real(&v, 1.0);
+		ca_set_real(&v, 1.0);
 	} else if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	/* HTCondor draws a 31-bit integer, like lrand48(). */
@@ -155,13 +155,13 @@ CA_FN(ca_fn_random)
 		int32_t max = (int32_t)(uint32_t)(uint64_t)v.u.i;
 		if (max <= 0)
 			return ca_fail(out); /* as HTCondor: a hard failure */
-		classad_value_set_int(out, draw % max);
+		ca_set_int(out, draw % max);
 	} else if (v.type == CLASSAD_REAL) {
 		if (v.u.r <= 0)
 			return ca_fail(out);
-		classad_value_set_real(out, v.u.r * (draw / 2147483647.0));
+		ca_set_real(out, v.u.r * (draw / 2147483647.0));
 	} else {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_err(out);
 	}
 	return true;

@@ -86,7 +86,7 @@ static void regex_helper(const char *pattern, const char *target,
 		full = all = false;
 	pcre2_code *re = compile(pattern, options);
 	if (!re) {
-		classad_value_set_error(out);
+		ca_set_error(out);
 		return;
 	}
 	size_t tlen = strlen(target), idx = 0;
@@ -140,9 +140,9 @@ static void regex_helper(const char *pattern, const char *target,
 	} while (!error && status >= 0 && all);
 	pcre2_code_free(re);
 	if (error || (status < 0 && status != PCRE2_ERROR_NOMATCH)) {
-		classad_value_set_error(out);
+		ca_set_error(out);
 	} else if (!replace) {
-		classad_value_set_bool(out, status >= 0);
+		ca_set_bool(out, status >= 0);
 	} else {
 		if (full && idx < tlen)
 			ca_buf_add(&o, target + idx, tlen - idx);
@@ -237,14 +237,14 @@ CA_FN(ca_fn_regexp_member)
 		ca_clear_n(a, 3);
 		return ca_err(out);
 	}
-	classad_value_set_bool(out, false);
+	ca_set_bool(out, false);
 	bool maybe_undef = false;
 	uint32_t n = ca_as_list(a[1].u.l.list)->n;
 	for (uint32_t i = 0; i < n; i++) {
 		classad_value item = CLASSAD_VALUE_INIT, m = CLASSAD_VALUE_INIT;
 		if (!ca_eval_item(st, &a[1], i, &item)) {
-			classad_value_clear(&item);
-			classad_value_set_error(out);
+			ca_value_clear(&item);
+			ca_set_error(out);
 			break;
 		}
 		if (item.type != CLASSAD_STRING) {
@@ -252,23 +252,23 @@ CA_FN(ca_fn_regexp_member)
 				maybe_undef = true;
 				continue;
 			}
-			classad_value_clear(&item);
-			classad_value_set_error(out);
+			ca_value_clear(&item);
+			ca_set_error(out);
 			break;
 		}
 		regex_helper(a[0].u.s->s, item.u.s->s, NULL,
 			     c->n == 3 ? a[2].u.s->s : NULL, &m);
-		classad_value_clear(&item);
+		ca_value_clear(&item);
 		/* A pattern that does not compile just never matches. */
 		bool hit = m.type == CLASSAD_BOOLEAN && m.u.b;
-		classad_value_clear(&m);
+		ca_value_clear(&m);
 		if (hit) {
-			classad_value_set_bool(out, true);
+			ca_set_bool(out, true);
 			break;
 		}
 	}
 	if (out->type == CLASSAD_BOOLEAN && !out->u.b && maybe_undef)
-		classad_value_set_undefined(out);
+		ca_set_undef(out);
 	ca_clear_n(a, 3);
 	return true;
 }
@@ -302,10 +302,10 @@ CA_FN(ca_fn_strlist_regexp_member)
 		ca_clear_n(a, 4);
 		return ca_err(out);
 	}
-	classad_value_set_bool(out, false);
+	ca_set_bool(out, false);
 	bool empty = true;
-	struct ca_tokens t = {a[1].u.s->s, a[1].u.s->len, 0,
-			      c->n >= 3 ? a[2].u.s->s : ", "};
+	struct ca_tokens t;
+	ca_tokens_init(&t, a[1].u.s->s, a[1].u.s->len, c->n >= 3 ? a[2].u.s->s : ", ");
 	const char *tok;
 	size_t len;
 	while (ca_token_next(&t, &tok, &len)) {
@@ -313,10 +313,10 @@ CA_FN(ca_fn_strlist_regexp_member)
 		bool m = false;
 		ca_regex_search(a[0].u.s->s, options, tok, len, &m);
 		if (m)
-			classad_value_set_bool(out, true);
+			ca_set_bool(out, true);
 	}
 	if (empty)
-		classad_value_set_undefined(out);
+		ca_set_undef(out);
 	ca_clear_n(a, 4);
 	return true;
 }

@@ -21,7 +21,7 @@ static int append_string(struct classad_buf *b, const classad_value *v)
 									    : -1;
 	if (rc == 1)
 		ca_buf_add(b, s.u.s->s, s.u.s->len);
-	classad_value_clear(&s);
+	ca_value_clear(&s);
 	return rc;
 }
 
@@ -52,7 +52,7 @@ CA_FN(ca_fn_strcat)
 			n = l->n + 1;
 		}
 		if (!ok) {
-			classad_value_clear(&lv);
+			ca_value_clear(&lv);
 			return ca_fail(out);
 		}
 	}
@@ -68,12 +68,12 @@ CA_FN(ca_fn_strcat)
 		ok = ca_eval(st, args[i], &v);
 		st->depth++;
 		if (!ok) {
-			classad_value_clear(&v);
+			ca_value_clear(&v);
 			break;
 		}
 		item.len = 0;
 		int rc = append_string(&item, &v);
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		if (rc < 0) {
 			error = true;
 			break;
@@ -109,7 +109,7 @@ CA_FN(ca_fn_strcat)
 	free(sep.data);
 	free(tmp);
 	classad_expr_free(empty);
-	classad_value_clear(&lv);
+	ca_value_clear(&lv);
 	return ok;
 }
 
@@ -119,15 +119,15 @@ CA_FN(ca_fn_change_case)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT, s = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	ca_to_string(&v, &s);
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	if (s.type != CLASSAD_STRING) {
 		out->type = s.type == CLASSAD_UNDEFINED ? CLASSAD_UNDEFINED
 							: CLASSAD_ERROR;
-		classad_value_clear(&s);
+		ca_value_clear(&s);
 		return true;
 	}
 	bool lower = ca_is_name(c, "toLower");
@@ -141,7 +141,7 @@ CA_FN(ca_fn_change_case)
 	}
 	r->hash = ca_hash_ci(r->s, r->len);
 	ca_value_str_take(out, r);
-	classad_value_clear(&s);
+	ca_value_clear(&s);
 	return true;
 }
 
@@ -227,7 +227,7 @@ CA_FN(ca_fn_strcmp)
 		int order = ca_is_name(c, "strcmp")
 				    ? strcmp(s[0].u.s->s, s[1].u.s->s)
 				    : strcasecmp(s[0].u.s->s, s[1].u.s->s);
-		classad_value_set_int(out, order < 0 ? -1 : order > 0);
+		ca_set_int(out, order < 0 ? -1 : order > 0);
 	}
 	return finish_two(rc, a, s, out);
 }
@@ -282,17 +282,17 @@ CA_FN(ca_fn_version_cmp)
 		int r = natural_cmp(s[0].u.s->s, s[1].u.s->s);
 		const char *n = c->name->s;
 		if (strcasecmp(n, "versioncmp") == 0)
-			classad_value_set_int(out, r);
+			ca_set_int(out, r);
 		else if (strcasecmp(n, "versionLE") == 0)
-			classad_value_set_bool(out, r <= 0);
+			ca_set_bool(out, r <= 0);
 		else if (strcasecmp(n, "versionLT") == 0)
-			classad_value_set_bool(out, r < 0);
+			ca_set_bool(out, r < 0);
 		else if (strcasecmp(n, "versionGE") == 0)
-			classad_value_set_bool(out, r >= 0);
+			ca_set_bool(out, r >= 0);
 		else if (strcasecmp(n, "versionGT") == 0)
-			classad_value_set_bool(out, r > 0);
+			ca_set_bool(out, r > 0);
 		else
-			classad_value_set_bool(out, r == 0);
+			ca_set_bool(out, r == 0);
 	}
 	return finish_two(rc, a, s, out);
 }
@@ -314,7 +314,7 @@ CA_FN(ca_fn_version_in_range)
 		   s[1].type == CLASSAD_STRING && s[2].type == CLASSAD_STRING) {
 		int l = natural_cmp(s[1].u.s->s, s[0].u.s->s);
 		int r = natural_cmp(s[0].u.s->s, s[2].u.s->s);
-		classad_value_set_bool(out, l <= 0 && r <= 0);
+		ca_set_bool(out, l <= 0 && r <= 0);
 	} else {
 		out->type = CLASSAD_ERROR;
 	}
@@ -382,11 +382,11 @@ CA_FN(ca_fn_split_at)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	if (v.type != CLASSAD_STRING) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_err(out);
 	}
 	const char *s = v.u.s->s;
@@ -404,6 +404,6 @@ CA_FN(ca_fn_split_at)
 		items[1] = ca_lit_string("", 0);
 	}
 	ca_value_list_take(out, 2, items);
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return true;
 }

@@ -37,14 +37,14 @@ CA_FN(ca_fn_strlist_size)
 	int rc = string_args(st, c, 1, 2, a, out);
 	if (rc <= 0)
 		return rc == 0;
-	struct ca_tokens t = {a[0].u.s->s, a[0].u.s->len, 0,
-			      c->n == 2 ? a[1].u.s->s : ", "};
+	struct ca_tokens t;
+	ca_tokens_init(&t, a[0].u.s->s, a[0].u.s->len, c->n == 2 ? a[1].u.s->s : ", ");
 	const char *tok;
 	size_t len;
 	int64_t n = 0;
 	while (ca_token_next(&t, &tok, &len))
 		n++;
-	classad_value_set_int(out, n);
+	ca_set_int(out, n);
 	ca_clear_n(a, 2);
 	return true;
 }
@@ -64,8 +64,8 @@ CA_FN(ca_fn_strlist_summarize)
 	double acc = (sum || avg) ? 0.0 : min ? FLT_MAX : FLT_MIN;
 	bool real = false;
 	int cnt = 0;
-	struct ca_tokens t = {a[0].u.s->s, a[0].u.s->len, 0,
-			      c->n == 2 ? a[1].u.s->s : ", "};
+	struct ca_tokens t;
+	ca_tokens_init(&t, a[0].u.s->s, a[0].u.s->len, c->n == 2 ? a[1].u.s->s : ", ");
 	const char *tok;
 	size_t len;
 	while (ca_token_next(&t, &tok, &len)) {
@@ -91,7 +91,7 @@ CA_FN(ca_fn_strlist_summarize)
 	}
 	if (cnt == 0) {
 		if (sum || avg)
-			classad_value_set_real(out, 0.0);
+			ca_set_real(out, 0.0);
 		else
 			out->type = CLASSAD_UNDEFINED;
 		goto done;
@@ -99,9 +99,9 @@ CA_FN(ca_fn_strlist_summarize)
 	if (avg)
 		acc /= cnt;
 	if (real)
-		classad_value_set_real(out, acc);
+		ca_set_real(out, acc);
 	else
-		classad_value_set_int(out, ca_double_to_i64(acc));
+		ca_set_int(out, ca_double_to_i64(acc));
 done:
 	ca_clear_n(a, 2);
 	return true;
@@ -111,7 +111,8 @@ done:
 static bool token_in(const char *s, size_t len, const char *list,
 		     size_t list_len, const char *delims, bool icase)
 {
-	struct ca_tokens t = {list, list_len, 0, delims};
+	struct ca_tokens t;
+	ca_tokens_init(&t, list, list_len, delims);
 	const char *tok;
 	size_t n;
 	while (ca_token_next(&t, &tok, &n)) {
@@ -162,7 +163,8 @@ CA_FN(ca_fn_strlist_member)
 		/* As HTCondor: false if item has no tokens, or the list
 		 * none, or any token is missing. */
 		result = false;
-		struct ca_tokens t = {item, ilen, 0, delims};
+		struct ca_tokens t;
+	ca_tokens_init(&t, item, ilen, delims);
 		const char *tok;
 		size_t n;
 		while (ca_token_next(&t, &tok, &n)) {
@@ -171,7 +173,7 @@ CA_FN(ca_fn_strlist_member)
 				break;
 		}
 	}
-	classad_value_set_bool(out, result);
+	ca_set_bool(out, result);
 	ca_clear_n(a, 3);
 	return true;
 }
@@ -222,7 +224,7 @@ CA_FN(ca_fn_strlists_intersect)
 			if (*s)
 				s++;
 		}
-		classad_value_set_bool(out, hit);
+		ca_set_bool(out, hit);
 	}
 	ca_clear_n(a, 3);
 	return true;

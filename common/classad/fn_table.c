@@ -166,21 +166,36 @@ bool ca_args(struct ca_state *st, const struct ca_call *c, uint32_t n,
 	return true;
 }
 
-static bool tok_space(char c)
+void ca_tokens_init(struct ca_tokens *t, const char *s, size_t len,
+		    const char *delims)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-	       c == '\r';
+	t->s = s;
+	t->len = len;
+	t->pos = 0;
+	memset(t->delim, 0, sizeof(t->delim));
+	for (const unsigned char *d = (const unsigned char *)delims; *d; d++)
+		t->delim[*d >> 3] |= (uint8_t)(1u << (*d & 7));
+}
+
+static bool tok_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static bool tok_delim(const struct ca_tokens *t, unsigned char c)
+{
+	return t->delim[c >> 3] & (1u << (c & 7));
 }
 
 bool ca_token_next(struct ca_tokens *t, const char **tok, size_t *len)
 {
+	const unsigned char *s = (const unsigned char *)t->s;
 	size_t ix = t->pos;
-	while (ix < t->len && t->s[ix] &&
-	       (strchr(t->delims, t->s[ix]) || tok_space(t->s[ix])))
+	while (ix < t->len && s[ix] && (tok_delim(t, s[ix]) || tok_space(s[ix])))
 		ix++;
 	size_t start = ix, end = ix;
-	while (ix < t->len && t->s[ix] && !strchr(t->delims, t->s[ix])) {
-		if (!tok_space(t->s[ix]))
+	while (ix < t->len && s[ix] && !tok_delim(t, s[ix])) {
+		if (!tok_space(s[ix]))
 			end = ix;
 		ix++;
 	}

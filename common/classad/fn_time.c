@@ -23,7 +23,7 @@ CA_FN(ca_fn_time)
 {
 	(void)st;
 	if (no_args(c, out))
-		classad_value_set_int(out, (int64_t)time(NULL));
+		ca_set_int(out, (int64_t)time(NULL));
 	return true;
 }
 
@@ -41,7 +41,7 @@ CA_FN(ca_fn_tz_offset)
 {
 	(void)st;
 	if (no_args(c, out))
-		classad_value_set_reltime(out,
+		ca_set_reltime(out,
 					  (double)ca_tz_offset(time(NULL)));
 	return true;
 }
@@ -54,7 +54,7 @@ CA_FN(ca_fn_day_time)
 	time_t now = time(NULL);
 	struct tm tm;
 	localtime_r(&now, &tm);
-	classad_value_set_reltime(out, tm.tm_hour * 3600 + tm.tm_min * 60 +
+	ca_set_reltime(out, tm.tm_hour * 3600 + tm.tm_min * 60 +
 					       tm.tm_sec);
 	return true;
 }
@@ -65,7 +65,7 @@ CA_FN(ca_fn_get_field)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	const char *f = c->name->s + 3; /* after "get" */
@@ -94,24 +94,24 @@ CA_FN(ca_fn_get_field)
 			r = tm.tm_sec;
 		else
 			return ca_err(out); /* getDays */
-		classad_value_set_int(out, r);
+		ca_set_int(out, r);
 		return true;
 	}
 	if (v.type == CLASSAD_RELTIME) {
 		int64_t s = ca_double_to_i64(v.u.r);
 		if (strcasecmp(f, "Days") == 0)
-			classad_value_set_int(out, s / 86400);
+			ca_set_int(out, s / 86400);
 		else if (strcasecmp(f, "Hours") == 0)
-			classad_value_set_int(out, (s % 86400) / 3600);
+			ca_set_int(out, (s % 86400) / 3600);
 		else if (strcasecmp(f, "Minutes") == 0)
-			classad_value_set_int(out, (s % 3600) / 60);
+			ca_set_int(out, (s % 3600) / 60);
 		else if (strcasecmp(f, "Seconds") == 0)
-			classad_value_set_int(out, s % 60);
+			ca_set_int(out, s % 60);
 		else
 			out->type = CLASSAD_ERROR;
 		return true;
 	}
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return ca_err(out);
 }
 
@@ -193,7 +193,7 @@ CA_FN(ca_fn_split_time)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	classad *ad = v.type == CLASSAD_AD ? NULL : split_time(&v);
@@ -203,7 +203,7 @@ CA_FN(ca_fn_split_time)
 		ca_value_ad_take(out, ad);
 	else
 		out->type = CLASSAD_ERROR;
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return true;
 }
 
@@ -212,7 +212,7 @@ static int ad_int(const classad *ad, const char *name, int dflt)
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_eval_attr(ad, name, NULL, &v);
 	int r = v.type == CLASSAD_INTEGER ? (int)(int32_t)v.u.i : dflt;
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return r;
 }
 
@@ -254,11 +254,11 @@ CA_FN(ca_fn_format_time)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT, f = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	classad *ad = v.type == CLASSAD_RELTIME ? NULL : split_time(&v);
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	if (!ad)
 		return ca_err(out);
 	tm.tm_sec = ad_int(ad, "Seconds", 0);
@@ -275,14 +275,14 @@ CA_FN(ca_fn_format_time)
 		return true;
 	}
 	if (!ca_arg(st, c, 1, &f)) {
-		classad_value_clear(&f);
+		ca_value_clear(&f);
 		return ca_fail(out);
 	}
 	if (f.type != CLASSAD_STRING)
 		out->type = CLASSAD_ERROR;
 	else
 		formatted(&tm, f.u.s->s, out);
-	classad_value_clear(&f);
+	ca_value_clear(&f);
 	return true;
 }
 
@@ -292,13 +292,13 @@ CA_FN(ca_fn_interval)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT, i = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	bool ok = ca_to_int(&v, &i) && i.type == CLASSAD_INTEGER;
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	if (!ok) {
-		classad_value_clear(&i);
+		ca_value_clear(&i);
 		return ca_err(out);
 	}
 	int tot = (int)(int32_t)(uint32_t)(uint64_t)i.u.i; /* an int */
@@ -331,15 +331,15 @@ CA_FN(ca_fn_conv_time)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT, v2 = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	bool have_off = c->n == 2;
 	int32_t off = 0;
 	if (have_off) {
 		if (!ca_arg(st, c, 1, &v2)) {
-			classad_value_clear(&v);
-			classad_value_clear(&v2);
+			ca_value_clear(&v);
+			ca_value_clear(&v2);
 			return ca_fail(out);
 		}
 		bool bad = rel;
@@ -349,9 +349,9 @@ CA_FN(ca_fn_conv_time)
 			off = (int32_t)ca_double_to_i64(v2.u.r);
 		else
 			bad = true;
-		classad_value_clear(&v2);
+		ca_value_clear(&v2);
 		if (bad) {
-			classad_value_clear(&v);
+			ca_value_clear(&v);
 			return ca_err(out);
 		}
 	}
@@ -363,7 +363,7 @@ CA_FN(ca_fn_conv_time)
 	case CLASSAD_INTEGER:
 		secs = (int32_t)(uint32_t)(uint64_t)v.u.i; /* an int */
 		if (rel) {
-			classad_value_set_reltime(out, (double)secs);
+			ca_set_reltime(out, (double)secs);
 		} else {
 			int64_t o = have_off ? off : ca_tz_offset(secs);
 			if (o == -1)
@@ -374,7 +374,7 @@ CA_FN(ca_fn_conv_time)
 		break;
 	case CLASSAD_REAL:
 		if (rel) {
-			classad_value_set_reltime(out, v.u.r);
+			ca_set_reltime(out, v.u.r);
 		} else {
 			secs = (int32_t)ca_double_to_i64(v.u.r);
 			classad_value_set_abstime(
@@ -386,13 +386,13 @@ CA_FN(ca_fn_conv_time)
 		/* HTCondor falls through to the absolute-time case with no
 		 * time read: relTime gives 0 and absTime the string. */
 		if (rel)
-			classad_value_set_reltime(out, 0.0);
+			ca_set_reltime(out, 0.0);
 		else
 			classad_value_copy(out, &v);
 		break;
 	case CLASSAD_ABSTIME:
 		if (rel)
-			classad_value_set_reltime(out, (double)v.u.abs.secs);
+			ca_set_reltime(out, (double)v.u.abs.secs);
 		else
 			classad_value_copy(out, &v);
 		break;
@@ -410,6 +410,6 @@ CA_FN(ca_fn_conv_time)
 		out->type = CLASSAD_ERROR;
 		break;
 	}
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return ok;
 }

@@ -15,7 +15,7 @@ CA_FN(ca_fn_is_type)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	/* The name after "is", e.g. "Undefined". */
@@ -34,8 +34,8 @@ CA_FN(ca_fn_is_type)
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strcasecmp(what, kinds[i].name) == 0)
 			want = kinds[i].type;
-	classad_value_set_bool(out, v.type == want);
-	classad_value_clear(&v);
+	ca_set_bool(out, v.type == want);
+	ca_value_clear(&v);
 	return true;
 }
 
@@ -45,7 +45,7 @@ CA_FN(ca_fn_if_then_else)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	bool b;
@@ -58,7 +58,7 @@ CA_FN(ca_fn_if_then_else)
 	case CLASSAD_UNDEFINED:
 		return ca_undef(out);
 	default:
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_err(out);
 	}
 	if (!ca_arg(st, c, b ? 1 : 2, out)) {
@@ -74,22 +74,22 @@ CA_FN(ca_fn_eval)
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT, s = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	bool is_str = ca_to_string(&v, &s) && s.type == CLASSAD_STRING;
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	if (!is_str) {
-		classad_value_clear(&s);
+		ca_value_clear(&s);
 		return ca_err(out);
 	}
 	if (st->depth <= 0) {
-		classad_value_clear(&s);
+		ca_value_clear(&s);
 		return ca_fail(out);
 	}
 	classad_expr *e = ca_parse_expr(s.u.s->s, s.u.s->len, CA_LEX_NEW, true,
 					NULL);
-	classad_value_clear(&s);
+	ca_value_clear(&s);
 	if (!e)
 		return ca_err(out);
 	st->depth--;
@@ -138,17 +138,17 @@ CA_FN(ca_fn_unresolved)
 	classad_value pat = CLASSAD_VALUE_INIT;
 	if (c->n == 2) {
 		if (!ca_arg(st, c, 1, &pat) || pat.type != CLASSAD_STRING) {
-			classad_value_clear(&pat);
+			ca_value_clear(&pat);
 			st->cur = saved;
 			return ca_fail(out);
 		}
 		pattern = pat.u.s->s;
 		if (!ca_regex_compile_ok(pattern, CA_RE_CASELESS)) {
-			classad_value_clear(&pat);
+			ca_value_clear(&pat);
 			st->cur = saved;
 			return ca_err(out);
 		}
-		classad_value_set_bool(out, false);
+		ca_set_bool(out, false);
 	}
 	struct ca_names refs = {0};
 	struct classad_buf list = {0};
@@ -163,7 +163,7 @@ CA_FN(ca_fn_unresolved)
 						CA_RE_CASELESS | CA_RE_NOTEMPTY, r,
 						strlen(r), &m);
 				if (m) {
-					classad_value_set_bool(out, true);
+					ca_set_bool(out, true);
 					break;
 				}
 			} else {
@@ -178,7 +178,7 @@ CA_FN(ca_fn_unresolved)
 					 list.len);
 	ca_names_free(&refs);
 	free(list.data);
-	classad_value_clear(&pat);
+	ca_value_clear(&pat);
 	st->cur = saved;
 	return true;
 }
@@ -222,11 +222,11 @@ static bool convert(struct ca_state *st, const struct ca_call *c,
 		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
 	if (!ca_arg(st, c, 0, &v)) {
-		classad_value_clear(&v);
+		ca_value_clear(&v);
 		return ca_fail(out);
 	}
 	conv(&v, out);
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return true;
 }
 
@@ -249,31 +249,31 @@ static bool to_bool(const classad_value *v, classad_value *out)
 {
 	switch (v->type) {
 	case CLASSAD_UNDEFINED:
-		classad_value_set_undefined(out);
+		ca_set_undef(out);
 		break;
 	case CLASSAD_BOOLEAN:
-		classad_value_set_bool(out, v->u.b);
+		ca_set_bool(out, v->u.b);
 		break;
 	case CLASSAD_INTEGER:
-		classad_value_set_bool(out, v->u.i != 0);
+		ca_set_bool(out, v->u.i != 0);
 		break;
 	case CLASSAD_REAL:
-		classad_value_set_bool(out, v->u.r != 0.0);
+		ca_set_bool(out, v->u.r != 0.0);
 		break;
 	case CLASSAD_STRING:
 		if (strcasecmp(v->u.s->s, "false") == 0)
-			classad_value_set_bool(out, false);
+			ca_set_bool(out, false);
 		else if (strcasecmp(v->u.s->s, "true") == 0)
-			classad_value_set_bool(out, true);
+			ca_set_bool(out, true);
 		else
-			classad_value_set_undefined(out);
+			ca_set_undef(out);
 		break;
 	case CLASSAD_RELTIME:
 		/* HTCondor reads it through a time_t. */
-		classad_value_set_bool(out, ca_double_to_i64(v->u.r) != 0);
+		ca_set_bool(out, ca_double_to_i64(v->u.r) != 0);
 		break;
 	default:
-		classad_value_set_error(out);
+		ca_set_error(out);
 		break;
 	}
 	return true;

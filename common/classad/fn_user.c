@@ -69,8 +69,8 @@ CA_FN(ca_fn_user_home)
 		else
 			out->type = CLASSAD_UNDEFINED;
 	}
-	classad_value_clear(&dv);
-	classad_value_clear(&name);
+	ca_value_clear(&dv);
+	ca_value_clear(&name);
 	return true;
 }
 
@@ -89,7 +89,7 @@ CA_FN(ca_fn_user_map)
 		ca_value_move(out, &a[3]);
 	if (a[0].type != CLASSAD_STRING || a[1].type != CLASSAD_STRING) {
 		if (a[0].type == CLASSAD_ERROR || a[1].type == CLASSAD_ERROR)
-			classad_value_set_error(out);
+			ca_set_error(out);
 		else if (c->n < 4)
 			out->type = CLASSAD_UNDEFINED;
 		ca_clear_n(a, 4);
@@ -108,7 +108,8 @@ CA_FN(ca_fn_user_map)
 	} else {
 		const char *pick = NULL, *tok;
 		size_t pick_len = 0, len;
-		struct ca_tokens t = {mapped, strlen(mapped), 0, ","};
+		struct ca_tokens t;
+	ca_tokens_init(&t, mapped, strlen(mapped), ",");
 		bool first = true;
 		while (ca_token_next(&t, &tok, &len)) {
 			if (first) {

@@ -234,7 +234,7 @@ static int lex_word(struct ca_lexer *lx, struct ca_token *t)
 		    strncasecmp(s, "undefined", 9) == 0)
 			return t->type = T_UNDEF;
 	}
-	t->s = ca_str_new(s, n);
+	t->s = lx->cache ? ca_cache_name(lx->cache, s, n) : ca_str_new(s, n);
 	return t->type = T_IDENT;
 }
 

@@ -75,6 +75,7 @@ struct ca_lexer {
 	bool peeked;
 	struct ca_token tok;
 	struct classad_buf scratch;
+	classad_cache *cache; /* interns identifiers when set */
 };
 
 void ca_lex_init(struct ca_lexer *lx, const char *text, size_t len,

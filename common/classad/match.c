@@ -12,7 +12,10 @@
  *   left)
  *
  * so TARGET in the left ad climbs to lctx and means .RIGHT, and an
- * unscoped name missing everywhere is looked up in the other ad.
+ * unscoped name missing everywhere is looked up in the other ad.  (The
+ * context ads hold the sides themselves rather than the references
+ * ".RIGHT" and ".LEFT": the same value, one lookup fewer for every TARGET
+ * in an expression.)
  */
 #include <stdlib.h>
 
@@ -96,14 +99,16 @@ classad_match *classad_match_new(const classad *left, const classad *right,
 	put(m->root_ad, "LEFT", scoperef(m, 2, &m->lscope));
 	put(m->root_ad, "RIGHT", scoperef(m, 3, &m->rscope));
 
-	put(m->lctx_ad, "other", absref("RIGHT"));
-	put(m->lctx_ad, "target", absref("RIGHT"));
-	put(m->lctx_ad, "my", absref("LEFT"));
-	put(m->lctx_ad, "ad", absref("LEFT"));
-	put(m->rctx_ad, "other", absref("LEFT"));
-	put(m->rctx_ad, "target", absref("LEFT"));
-	put(m->rctx_ad, "my", absref("RIGHT"));
-	put(m->rctx_ad, "ad", absref("RIGHT"));
+	classad_expr *l = m->refs_to_scopes[2];
+	classad_expr *r = m->refs_to_scopes[3];
+	put(m->lctx_ad, "other", classad_expr_ref(r));
+	put(m->lctx_ad, "target", classad_expr_ref(r));
+	put(m->lctx_ad, "my", classad_expr_ref(l));
+	put(m->lctx_ad, "ad", classad_expr_ref(l));
+	put(m->rctx_ad, "other", classad_expr_ref(l));
+	put(m->rctx_ad, "target", classad_expr_ref(l));
+	put(m->rctx_ad, "my", classad_expr_ref(r));
+	put(m->rctx_ad, "ad", classad_expr_ref(r));
 	return m;
 }
 
@@ -155,7 +160,7 @@ static bool eval_bool(classad_match *m, int which)
 	ca_eval_top(&m->root, m->attr[which], m->env, &v);
 	bool b = false;
 	bool ok = ca_value_bool_equiv(&v, &b) && b;
-	classad_value_clear(&v);
+	ca_value_clear(&v);
 	return ok;
 }
 

@@ -102,7 +102,7 @@ static void set_cmp(classad_value *out, int op, int cmp)
 	case CA_OP_GT: r = cmp > 0; break;
 	default: r = cmp >= 0; break;
 	}
-	classad_value_set_bool(out, r);
+	ca_set_bool(out, r);
 }
 
 static void cmp_reals(classad_value *out, int op, double x, double y)
@@ -118,7 +118,7 @@ static void cmp_reals(classad_value *out, int op, double x, double y)
 	case CA_OP_GT: r = x > y; break;
 	default: r = x >= y; break;
 	}
-	classad_value_set_bool(out, r);
+	ca_set_bool(out, r);
 }
 
 static void compare(int op, struct operand *a, struct operand *b,
@@ -128,18 +128,18 @@ static void compare(int op, struct operand *a, struct operand *b,
 	int kind = meta ? a->type : coerce(a, b);
 	if (meta) {
 		if (a->type != b->type) {
-			classad_value_set_bool(out, op == CA_OP_META_NE);
+			ca_set_bool(out, op == CA_OP_META_NE);
 			return;
 		}
 		if (a->type == CLASSAD_UNDEFINED || a->type == CLASSAD_ERROR) {
-			classad_value_set_bool(out, op == CA_OP_META_EQ);
+			ca_set_bool(out, op == CA_OP_META_EQ);
 			return;
 		}
 	}
 	switch (kind) {
 	case CLASSAD_STRING: {
 		if (a->type != CLASSAD_STRING || b->type != CLASSAD_STRING) {
-			classad_value_set_error(out);
+			ca_set_error(out);
 			return;
 		}
 		const char *x = a->v->u.s->s, *y = b->v->u.s->s;
@@ -155,21 +155,21 @@ static void compare(int op, struct operand *a, struct operand *b,
 		return;
 	case CLASSAD_BOOLEAN:
 		if (a->type != CLASSAD_BOOLEAN || b->type != CLASSAD_BOOLEAN) {
-			classad_value_set_error(out);
+			ca_set_error(out);
 			return;
 		}
 		set_cmp(out, op, (int)a->b - (int)b->b);
 		return;
 	case CLASSAD_ABSTIME: {
 		if (a->type != CLASSAD_ABSTIME || b->type != CLASSAD_ABSTIME) {
-			classad_value_set_error(out);
+			ca_set_error(out);
 			return;
 		}
 		int64_t x = a->v->u.abs.secs, y = b->v->u.abs.secs;
 		if (op == CA_OP_META_EQ || op == CA_OP_META_NE) {
 			bool same = x == y &&
 				    a->v->u.abs.offset == b->v->u.abs.offset;
-			classad_value_set_bool(out,
+			ca_set_bool(out,
 					       op == CA_OP_META_EQ ? same : !same);
 			return;
 		}
@@ -178,13 +178,13 @@ static void compare(int op, struct operand *a, struct operand *b,
 	}
 	case CLASSAD_RELTIME:
 		if (a->type != CLASSAD_RELTIME || b->type != CLASSAD_RELTIME) {
-			classad_value_set_error(out);
+			ca_set_error(out);
 			return;
 		}
 		cmp_reals(out, op, a->r, b->r);
 		return;
 	default: /* lists and ads */
-		classad_value_set_error(out);
+		ca_set_error(out);
 		return;
 	}
 }
@@ -217,14 +217,14 @@ static void time_arith(int op, struct operand *a, struct operand *b,
 			return;
 		}
 		if (ta == CLASSAD_RELTIME && tb == CLASSAD_RELTIME) {
-			classad_value_set_reltime(out, op == CA_OP_ADD
+			ca_set_reltime(out, op == CA_OP_ADD
 							       ? a->r + b->r
 							       : a->r - b->r);
 			return;
 		}
 		if (op == CA_OP_SUB && ta == CLASSAD_ABSTIME &&
 		    tb == CLASSAD_ABSTIME) {
-			classad_value_set_reltime(
+			ca_set_reltime(
 				out, (double)(a->v->u.abs.secs -
 					      b->v->u.abs.secs));
 			return;
@@ -234,24 +234,24 @@ static void time_arith(int op, struct operand *a, struct operand *b,
 		if (ta == CLASSAD_RELTIME &&
 		    (tb == CLASSAD_INTEGER || tb == CLASSAD_REAL)) {
 			double n = tb == CLASSAD_INTEGER ? (double)b->i : b->r;
-			classad_value_set_reltime(out, op == CA_OP_MUL ? a->r * n
+			ca_set_reltime(out, op == CA_OP_MUL ? a->r * n
 								       : a->r / n);
 			return;
 		}
 		if (op == CA_OP_MUL && tb == CLASSAD_RELTIME &&
 		    ta == CLASSAD_INTEGER) {
-			classad_value_set_reltime(out, (double)a->i * b->r);
+			ca_set_reltime(out, (double)a->i * b->r);
 			return;
 		}
 		if (op == CA_OP_MUL && tb == CLASSAD_RELTIME &&
 		    ta == CLASSAD_REAL) {
 			/* HTCondor reads the operands crosswise here and
 			 * multiplies by zero. */
-			classad_value_set_reltime(out, 0.0);
+			ca_set_reltime(out, 0.0);
 			return;
 		}
 	}
-	classad_value_set_error(out);
+	ca_set_error(out);
 }
 
 static bool arith_type(int t)
@@ -266,23 +266,23 @@ static void arith(int op, struct operand *a, struct operand *b,
 {
 	if (!arith_type(a->type) ||
 	    (op != CA_OP_UMINUS && !arith_type(b->type))) {
-		classad_value_set_error(out);
+		ca_set_error(out);
 		return;
 	}
 	if (op == CA_OP_UMINUS) {
 		switch (a->type) {
 		case CLASSAD_INTEGER:
-			classad_value_set_int(out,
+			ca_set_int(out,
 					      (int64_t)(0 - (uint64_t)a->i));
 			return;
 		case CLASSAD_REAL:
-			classad_value_set_real(out, -a->r);
+			ca_set_real(out, -a->r);
 			return;
 		case CLASSAD_RELTIME:
-			classad_value_set_reltime(out, -a->r);
+			ca_set_reltime(out, -a->r);
 			return;
 		default: /* booleans and absolute times */
-			classad_value_set_error(out);
+			ca_set_error(out);
 			return;
 		}
 	}
@@ -292,29 +292,29 @@ static void arith(int op, struct operand *a, struct operand *b,
 		uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
 		switch (op) {
 		case CA_OP_ADD:
-			classad_value_set_int(out, (int64_t)(ux + uy));
+			ca_set_int(out, (int64_t)(ux + uy));
 			return;
 		case CA_OP_SUB:
-			classad_value_set_int(out, (int64_t)(ux - uy));
+			ca_set_int(out, (int64_t)(ux - uy));
 			return;
 		case CA_OP_MUL:
-			classad_value_set_int(out, (int64_t)(ux * uy));
+			ca_set_int(out, (int64_t)(ux * uy));
 			return;
 		case CA_OP_DIV:
 			if (x == INT64_MIN && y == -1)
-				classad_value_set_int(out, INT64_MAX);
+				ca_set_int(out, INT64_MAX);
 			else if (y == 0)
-				classad_value_set_error(out);
+				ca_set_error(out);
 			else
-				classad_value_set_int(out, x / y);
+				ca_set_int(out, x / y);
 			return;
 		default: /* CA_OP_MOD */
 			if (x == INT64_MIN && y == -1)
-				classad_value_set_int(out, 0);
+				ca_set_int(out, 0);
 			else if (y == 0)
-				classad_value_set_error(out);
+				ca_set_error(out);
 			else
-				classad_value_set_int(out, x % y);
+				ca_set_int(out, x % y);
 			return;
 		}
 	}
@@ -326,13 +326,13 @@ static void arith(int op, struct operand *a, struct operand *b,
 		case CA_OP_MUL: r = a->r * b->r; break;
 		case CA_OP_DIV: r = a->r / b->r; break;
 		default:
-			classad_value_set_error(out);
+			ca_set_error(out);
 			return;
 		}
 		if (r == HUGE_VAL)
-			classad_value_set_error(out);
+			ca_set_error(out);
 		else
-			classad_value_set_real(out, r);
+			ca_set_real(out, r);
 		return;
 	}
 	default: /* absolute and relative times */
@@ -352,36 +352,36 @@ static void logical(int op, struct operand *a, struct operand *b,
 		tb = CLASSAD_BOOLEAN;
 	if (ta != CLASSAD_UNDEFINED && ta != CLASSAD_ERROR &&
 	    ta != CLASSAD_BOOLEAN) {
-		classad_value_set_error(out);
+		ca_set_error(out);
 		return;
 	}
 	if (op == CA_OP_NOT) {
 		if (ta == CLASSAD_BOOLEAN)
-			classad_value_set_bool(out, !x);
+			ca_set_bool(out, !x);
 		else
 			classad_value_copy(out, a->v);
 		return;
 	}
 	if (tb != CLASSAD_UNDEFINED && tb != CLASSAD_ERROR &&
 	    tb != CLASSAD_BOOLEAN) {
-		classad_value_set_error(out);
+		ca_set_error(out);
 		return;
 	}
 	bool is_or = op == CA_OP_OR;
 	if (ta == CLASSAD_BOOLEAN && x == is_or) {
-		classad_value_set_bool(out, is_or);
+		ca_set_bool(out, is_or);
 	} else if (ta == CLASSAD_ERROR) {
-		classad_value_set_error(out);
+		ca_set_error(out);
 	} else if (ta == CLASSAD_BOOLEAN || tb != CLASSAD_BOOLEAN) {
 		/* a is the neutral value, or b is undefined or error */
 		if (tb == CLASSAD_BOOLEAN)
-			classad_value_set_bool(out, y);
+			ca_set_bool(out, y);
 		else
 			classad_value_copy(out, b->v);
 	} else if (y == is_or) {
-		classad_value_set_bool(out, is_or); /* undefined op b */
+		ca_set_bool(out, is_or); /* undefined op b */
 	} else {
-		classad_value_set_undefined(out);
+		ca_set_undef(out);
 	}
 }
 
@@ -390,7 +390,7 @@ static void bitwise(int op, struct operand *a, struct operand *b,
 {
 	if (a->type != CLASSAD_INTEGER ||
 	    (op != CA_OP_BITNOT && b->type != CLASSAD_INTEGER)) {
-		classad_value_set_error(out);
+		ca_set_error(out);
 		return;
 	}
 	int64_t x = a->i, y = op == CA_OP_BITNOT ? 0 : b->i;
@@ -429,12 +429,83 @@ static void bitwise(int op, struct operand *a, struct operand *b,
 		}
 		break;
 	}
-	classad_value_set_int(out, r);
+	ca_set_int(out, r);
+}
+
+/* Two integers, or two reals, or an integer and a real: the common case,
+ * done without the general machinery (same results).  False if the
+ * operands or the operator are not of this kind. */
+static bool fast_numeric(int op, const classad_value *a, const classad_value *b,
+			 classad_value *out)
+{
+	int ta = a->type, tb = b->type;
+	if (ta == CLASSAD_INTEGER && tb == CLASSAD_INTEGER) {
+		int64_t x = a->u.i, y = b->u.i;
+		switch (op) {
+		case CA_OP_LT: ca_set_bool(out, x < y); return true;
+		case CA_OP_LE: ca_set_bool(out, x <= y); return true;
+		case CA_OP_GT: ca_set_bool(out, x > y); return true;
+		case CA_OP_GE: ca_set_bool(out, x >= y); return true;
+		case CA_OP_EQ:
+		case CA_OP_META_EQ: ca_set_bool(out, x == y); return true;
+		case CA_OP_NE:
+		case CA_OP_META_NE: ca_set_bool(out, x != y); return true;
+		case CA_OP_ADD:
+			ca_set_int(out, (int64_t)((uint64_t)x + (uint64_t)y));
+			return true;
+		case CA_OP_SUB:
+			ca_set_int(out, (int64_t)((uint64_t)x - (uint64_t)y));
+			return true;
+		case CA_OP_MUL:
+			ca_set_int(out, (int64_t)((uint64_t)x * (uint64_t)y));
+			return true;
+		default:
+			return false;
+		}
+	}
+	double x, y;
+	if (ta == CLASSAD_REAL && tb == CLASSAD_REAL) {
+		x = a->u.r;
+		y = b->u.r;
+	} else if (ta == CLASSAD_REAL && tb == CLASSAD_INTEGER &&
+		   op != CA_OP_META_EQ && op != CA_OP_META_NE) {
+		x = a->u.r;
+		y = (double)b->u.i;
+	} else if (ta == CLASSAD_INTEGER && tb == CLASSAD_REAL &&
+		   op != CA_OP_META_EQ && op != CA_OP_META_NE) {
+		x = (double)a->u.i;
+		y = b->u.r;
+	} else {
+		return false;
+	}
+	double r;
+	switch (op) {
+	case CA_OP_LT: ca_set_bool(out, x < y); return true;
+	case CA_OP_LE: ca_set_bool(out, x <= y); return true;
+	case CA_OP_GT: ca_set_bool(out, x > y); return true;
+	case CA_OP_GE: ca_set_bool(out, x >= y); return true;
+	case CA_OP_EQ:
+	case CA_OP_META_EQ: ca_set_bool(out, x == y); return true;
+	case CA_OP_NE:
+	case CA_OP_META_NE: ca_set_bool(out, x != y); return true;
+	case CA_OP_ADD: r = x + y; break;
+	case CA_OP_SUB: r = x - y; break;
+	case CA_OP_MUL: r = x * y; break;
+	case CA_OP_DIV: r = x / y; break;
+	default: return false;
+	}
+	if (r == HUGE_VAL)
+		ca_set_error(out);
+	else
+		ca_set_real(out, r);
+	return true;
 }
 
 void ca_operate(int op, const classad_value *va, const classad_value *vb,
 		classad_value *out)
 {
+	if (vb && fast_numeric(op, va, vb, out))
+		return;
 	struct operand a, b;
 	load(&a, va);
 	bool binary = vb != NULL;
@@ -449,7 +520,7 @@ void ca_operate(int op, const classad_value *va, const classad_value *vb,
 		if (a.type == CLASSAD_BOOLEAN || a.type == CLASSAD_STRING ||
 		    a.type == CLASSAD_LIST || a.type == CLASSAD_AD ||
 		    a.type == CLASSAD_ABSTIME)
-			classad_value_set_error(out);
+			ca_set_error(out);
 		else
 			classad_value_copy(out, va);
 		return;
@@ -457,12 +528,12 @@ void ca_operate(int op, const classad_value *va, const classad_value *vb,
 	if (is_strict(op)) {
 		if (a.type == CLASSAD_ERROR ||
 		    (binary && b.type == CLASSAD_ERROR)) {
-			classad_value_set_error(out);
+			ca_set_error(out);
 			return;
 		}
 		if (a.type == CLASSAD_UNDEFINED ||
 		    (binary && b.type == CLASSAD_UNDEFINED)) {
-			classad_value_set_undefined(out);
+			ca_set_undef(out);
 			return;
 		}
 	}
@@ -487,7 +558,7 @@ void ca_operate(int op, const classad_value *va, const classad_value *vb,
 		classad_value_copy(out, a.type == CLASSAD_UNDEFINED ? vb : va);
 		return;
 	default:
-		classad_value_set_error(out);
+		ca_set_error(out);
 		return;
 	}
 }
@@ -512,10 +583,10 @@ void ca_operate_inplace(int op, classad_value *a, classad_value *b,
 				classad_value *v[2] = {a, b};
 				for (int k = 0; k < 2; k++) {
 					if (o[k]->type == CLASSAD_INTEGER)
-						classad_value_set_int(v[k],
+						ca_set_int(v[k],
 								      o[k]->i);
 					else
-						classad_value_set_real(v[k],
+						ca_set_real(v[k],
 								       o[k]->r);
 				}
 			}

@@ -620,8 +620,16 @@ static void parser_init(struct parser *p, const char *text, size_t len,
 classad_expr *ca_parse_expr(const char *text, size_t len, int mode, bool full,
 			    struct ks_err *err)
 {
+	return ca_parse_expr_in(text, len, mode, full, NULL, err);
+}
+
+classad_expr *ca_parse_expr_in(const char *text, size_t len, int mode,
+			       bool full, classad_cache *cache,
+			       struct ks_err *err)
+{
 	struct parser p;
 	parser_init(&p, text, len, mode, err);
+	p.lx.cache = cache;
 	classad_expr *e = parse_expr(&p, full);
 	if (!e && !p.failed)
 		expected(&p, "an expression");

@@ -68,11 +68,12 @@ classad *ca_parse_ad_old(const char *text, size_t len, size_t *used,
 			s++;
 		const char *eq = memchr(s, '=', (size_t)(le - s));
 		if (!eq) {
+			int n = (int)(le - s > 40 ? 40 : le - s);
 			ks_err_set(err, KS_EPARSE, line, (int)(s - p) + 1,
 				   (size_t)(s - text),
 				   "line %d: expected 'Name = value', found "
-				   "'%.40s'",
-				   line, s);
+				   "'%.*s'",
+				   line, n, s);
 			goto fail;
 		}
 		const char *ne = eq;
