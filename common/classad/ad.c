@@ -166,7 +166,28 @@ const classad_expr *ca_ad_lookup(const classad *ad, const struct ca_str *name)
 
 int ca_ad_insert(classad *ad, struct ca_str *name, classad_expr *e)
 {
-	int32_t i = find_entry(ad, name->s, name->len, name->hash);
+	/* One probe finds the name or the empty slot for it. */
+	uint32_t slot_at = UINT32_MAX;
+	int32_t i = -1;
+	if (ad->index && ad->n < ad->cap) {
+		uint32_t h = name->hash & ad->imask, tag = TAG(name->hash);
+		for (;; h = (h + 1) & ad->imask) {
+			uint32_t slot = ad->index[h];
+			if (!slot) {
+				slot_at = h;
+				break;
+			}
+			if ((slot & 0xffff0000u) != tag)
+				continue;
+			const struct ca_str *n = ad->ents[(slot & 0xffff) - 1].name;
+			if (n && ca_name_eq(n, name)) {
+				i = (int32_t)(slot & 0xffff) - 1;
+				break;
+			}
+		}
+	} else {
+		i = find_entry(ad, name->s, name->len, name->hash);
+	}
 	if (i >= 0) {
 		struct ca_entry *en = &ad->ents[i];
 		classad_expr_free(en->expr);
@@ -181,13 +202,17 @@ int ca_ad_insert(classad *ad, struct ca_str *name, classad_expr *e)
 		classad_expr_free(e);
 		return KS_ERANGE;
 	}
-	if (ad->n >= ad->cap)
+	if (ad->n >= ad->cap) {
 		rebuild(ad, ad->live + 1 > ad->cap ? ad->cap * 2 : ad->cap);
+		slot_at = UINT32_MAX;
+	}
 	uint32_t idx = ad->n++;
 	ad->ents[idx].name = name;
 	ad->ents[idx].expr = e;
 	ad->live++;
-	if (ad->index)
+	if (ad->index && slot_at != UINT32_MAX)
+		ad->index[slot_at] = TAG(name->hash) | (idx + 1);
+	else if (ad->index)
 		index_put(ad, name->hash, idx);
 	else if (ad->cap > SMALL_AD)
 		build_index(ad);

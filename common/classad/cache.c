@@ -1,37 +1,130 @@
 /*
- * cache.c: sharing of parsed expressions and attribute names.
+ * cache.c: sharing of parsed expressions, literal values and names.
  *
  * Ads read from old syntax (collector updates, job queues, condor_q -l
- * text) repeat the same "Name = expression" lines over and over.  The
- * cache maps the text of a value to its parsed expression and interns
- * names, so that repeats cost a hash lookup instead of a parse and share
- * one copy in memory (HTCondor does the same, by default).  Plain numbers
- * and short strings are not worth a cache entry and are parsed directly.
+ * text) repeat the same lines over and over.  The cache lets a repeat cost
+ * a hash lookup instead of a parse, and share one copy in memory (HTCondor
+ * shares expressions the same way, by default).  Three tables:
+ *
+ *   names:  attribute names, interned, so that names in ads and in
+ *           expressions are usually the same object (lookups then compare
+ *           pointers);
+ *   values: literal values by their text ("LINUX", 64); a string's key is
+ *           the literal's own bytes, so it costs no copy;
+ *   lines:  whole lines "Name = expression" seen before, by their text,
+ *           with the interned name: one lookup gives both.
+ *
+ * Unlike HTCondor, lists and nested ads are shared too: expressions here
+ * are immutable and do not point back at the ad that holds them.
  */
 #include <stdlib.h>
 
 #include "classad_int.h"
 
-struct expr_slot {
+struct slot {
 	uint64_t hash;
-	const char *text; /* NULL: empty; the key */
+	const char *text;    /* the key; NULL: an empty slot */
 	uint32_t len;
-	bool owned;       /* text is a copy to free (else the literal's own) */
+	bool owned;          /* text is a copy to free */
+	bool quoted;         /* values: a string's bytes, without quotes */
+	struct ca_str *name; /* lines only */
 	classad_expr *e;
 };
 
+struct table {
+	struct slot *slots;
+	size_t n, used;
+};
+
 struct classad_cache {
-	struct expr_slot *slots;
-	size_t nslots, used;
+	struct table values, lines;
 	struct ca_str **names;
 	size_t nnames, names_used;
 };
 
+static void table_init(struct table *t, size_t n)
+{
+	t->n = n;
+	t->used = 0;
+	t->slots = ca_xcalloc(n, sizeof(*t->slots));
+}
+
+static void slot_release(struct slot *s)
+{
+	if (s->owned)
+		free((char *)s->text);
+	if (s->name)
+		ca_str_unref(s->name);
+	classad_expr_free(s->e);
+}
+
+static void table_free(struct table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->slots[i].text)
+			slot_release(&t->slots[i]);
+	free(t->slots);
+}
+
+/* Moves the entries of t into a table of n slots, dropping those that
+ * drop() picks; returns how many were dropped. */
+static size_t table_rehash(struct table *t, size_t n,
+			   bool (*drop)(const struct slot *))
+{
+	struct slot *old = t->slots;
+	size_t oldn = t->n, dropped = 0;
+	table_init(t, n);
+	for (size_t i = 0; i < oldn; i++) {
+		if (!old[i].text)
+			continue;
+		if (drop && drop(&old[i])) {
+			slot_release(&old[i]);
+			dropped++;
+			continue;
+		}
+		size_t h = old[i].hash & (t->n - 1);
+		while (t->slots[h].text)
+			h = (h + 1) & (t->n - 1);
+		t->slots[h] = old[i];
+		t->used++;
+	}
+	free(old);
+	return dropped;
+}
+
+static bool slot_matches(const struct slot *s, uint64_t hash, const char *key,
+			 size_t len)
+{
+	if (s->hash != hash)
+		return false;
+	if (!s->quoted)
+		return s->len == len && memcmp(s->text, key, len) == 0;
+	return s->len + 2 == len && memcmp(s->text, key + 1, s->len) == 0;
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static struct slot *table_find(struct table *t, uint64_t hash,
+			       const char *key, size_t len)
+{
+	size_t h = hash & (t->n - 1);
+	for (; t->slots[h].text; h = (h + 1) & (t->n - 1))
+		if (slot_matches(&t->slots[h], hash, key, len))
+			break;
+	return &t->slots[h];
+}
+
+/* After filling a slot found by table_find(). */
+static void table_added(struct table *t)
+{
+	if (++t->used * 4 > t->n * 3)
+		table_rehash(t, t->n * 2, NULL);
+}
+
 classad_cache *classad_cache_new(void)
 {
 	classad_cache *c = ca_xcalloc(1, sizeof(*c));
-	c->nslots = 1024;
-	c->slots = ca_xcalloc(c->nslots, sizeof(*c->slots));
+	table_init(&c->values, 1024);
+	table_init(&c->lines, 256);
 	c->nnames = 256;
 	c->names = ca_xcalloc(c->nnames, sizeof(*c->names));
 	return c;
@@ -41,35 +134,12 @@ void classad_cache_free(classad_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nslots; i++) {
-		if (c->slots[i].text) {
-			if (c->slots[i].owned)
-				free((char *)c->slots[i].text);
-			classad_expr_free(c->slots[i].e);
-		}
-	}
+	table_free(&c->values);
+	table_free(&c->lines);
 	for (size_t i = 0; i < c->nnames; i++)
 		ca_str_unref(c->names[i]);
-	free(c->slots);
 	free(c->names);
 	free(c);
-}
-
-static void grow_exprs(classad_cache *c)
-{
-	struct expr_slot *old = c->slots;
-	size_t n = c->nslots;
-	c->nslots *= 2;
-	c->slots = ca_xcalloc(c->nslots, sizeof(*c->slots));
-	for (size_t i = 0; i < n; i++) {
-		if (!old[i].text)
-			continue;
-		size_t h = old[i].hash & (c->nslots - 1);
-		while (c->slots[h].text)
-			h = (h + 1) & (c->nslots - 1);
-		c->slots[h] = old[i];
-	}
-	free(old);
 }
 
 static void grow_names(classad_cache *c)
@@ -111,7 +181,7 @@ static bool digit(char ch)
 	return ch >= '0' && ch <= '9';
 }
 
-/* A plain decimal integer (no leading zero), parsed without the lexer. */
+/* A plain decimal integer (no leading zero), read without the lexer. */
 static bool plain_int(const char *s, size_t len, int64_t *out)
 {
 	size_t i = 0;
@@ -130,6 +200,25 @@ static bool plain_int(const char *s, size_t len, int64_t *out)
 	return true;
 }
 
+/* [-]digits.digits: a real the lexer reads with strtod() alone. */
+static bool plain_real(const char *s, size_t len, double *out)
+{
+	size_t i = s[0] == '-' ? 1 : 0, d1 = 0, d2 = 0;
+	while (i < len && digit(s[i]))
+		i++, d1++;
+	if (i >= len || s[i] != '.' || !d1 || len > 60)
+		return false;
+	for (i++; i < len && digit(s[i]); i++)
+		d2++;
+	if (i != len || !d2)
+		return false;
+	char tmp[64];
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	*out = strtod(tmp, NULL);
+	return true;
+}
+
 /* A string with nothing to unescape, old syntax or new: its bytes are the
  * text between the quotes. */
 static bool plain_string(const char *s, size_t len)
@@ -142,103 +231,100 @@ static bool plain_string(const char *s, size_t len)
 	return true;
 }
 
-/* Worth sharing: expressions, strings, and short numbers (counts and
- * sizes repeat across ads; long ones such as times rarely do).  Lists and
- * ads are never shared, as in HTCondor. */
-static bool cacheable(const char *rhs, size_t len)
+/* A literal, shared by value: strings always (they repeat: "LINUX",
+ * "Idle"), numbers when short (counts and sizes repeat; times and other
+ * long numbers rarely do). */
+static classad_expr *literal(classad_cache *c, const char *rhs, size_t len,
+			     int kind, int64_t i, double r)
 {
-	if (rhs[0] == '[' || rhs[0] == '{')
-		return false;
-	if (digit(rhs[0]) || rhs[0] == '-' || rhs[0] == '.')
-		return len <= 6;
-	return true;
-}
-
-static bool slot_matches(const struct expr_slot *s, uint64_t hash,
-			 const char *rhs, size_t len)
-{
-	if (s->hash != hash)
-		return false;
-	if (s->owned)
-		return s->len == len && memcmp(s->text, rhs, len) == 0;
-	/* the key is the literal string, without its quotes */
-	return s->len + 2 == len && rhs[0] == '"' &&
-	       memcmp(s->text, rhs + 1, s->len) == 0 && rhs[len - 1] == '"';
-}
-
-classad_expr *ca_cache_expr(classad_cache *c, const char *rhs, size_t len,
-			    struct ks_err *err)
-{
-	int64_t i;
-	bool use = c && len > 0 && cacheable(rhs, len);
-	bool is_int = plain_int(rhs, len, &i);
-	if (!use && is_int)
-		return ca_lit_int(i);
+	bool share = c && (kind == 's' || len <= 6);
+	struct slot *s = NULL;
 	uint64_t hash = 0;
-	size_t h = 0;
-	if (use) {
+	if (share) {
 		hash = ca_hash_bytes(rhs, len);
-		h = hash & (c->nslots - 1);
-		for (struct expr_slot *s; (s = &c->slots[h])->text;
-		     h = (h + 1) & (c->nslots - 1))
-			if (slot_matches(s, hash, rhs, len))
-				return classad_expr_ref(s->e);
+		s = table_find(&c->values, hash, rhs, len);
+		if (s->text)
+			return classad_expr_ref(s->e);
 	}
-	classad_expr *e;
-	bool simple = !is_int && plain_string(rhs, len);
-	if (is_int) {
-		e = ca_lit_int(i);
-	} else if (simple) {
-		e = ca_lit_string(rhs + 1, len - 2);
-	} else {
-		/* Old syntax, and (as HTCondor) text after the expression
-		 * is ignored. */
-		e = ca_parse_expr_in(rhs, len, CA_LEX_OLD, false, c, err);
-	}
-	if (!e || !use)
+	classad_expr *e = kind == 'i'   ? ca_lit_int(i)
+			  : kind == 'r' ? ca_lit_real(r)
+					: ca_lit_string(rhs + 1, len - 2);
+	if (!share)
 		return e;
-	struct expr_slot *s = &c->slots[h];
 	s->hash = hash;
-	if (simple) {
+	s->e = classad_expr_ref(e);
+	if (kind == 's') {
 		const struct ca_str *str = ca_as_lit(e)->v.u.s;
 		s->text = str->s;
 		s->len = str->len;
-		s->owned = false;
+		s->quoted = true;
 	} else {
 		s->text = ca_xstrndup(rhs, len);
 		s->len = (uint32_t)len;
 		s->owned = true;
 	}
-	s->e = classad_expr_ref(e);
-	if (++c->used * 4 > c->nslots * 3)
-		grow_exprs(c);
+	table_added(&c->values);
 	return e;
+}
+
+int ca_cache_line(classad_cache *c, const char *name, size_t nlen,
+		  const char *rhs, size_t rlen, struct ca_str **name_out,
+		  classad_expr **expr_out, struct ks_err *err)
+{
+	int64_t i = 0;
+	double r = 0;
+	int kind = plain_int(rhs, rlen, &i)    ? 'i'
+		   : plain_real(rhs, rlen, &r) ? 'r'
+		   : plain_string(rhs, rlen)   ? 's'
+					       : 0;
+	if (kind) {
+		*expr_out = literal(c, rhs, rlen, kind, i, r);
+		*name_out = ca_cache_name(c, name, nlen);
+		return 0;
+	}
+	struct slot *s = NULL;
+	uint64_t hash = 0;
+	size_t llen = (size_t)(rhs + rlen - name);
+	if (c) {
+		hash = ca_hash_bytes(name, llen);
+		s = table_find(&c->lines, hash, name, llen);
+		if (s->text) {
+			*name_out = ca_str_ref(s->name);
+			*expr_out = classad_expr_ref(s->e);
+			return 0;
+		}
+	}
+	/* Old syntax, and (as HTCondor) text after the expression is
+	 * ignored. */
+	classad_expr *e = ca_parse_expr_in(rhs, rlen, CA_LEX_OLD, false, c, err);
+	if (!e)
+		return KS_EPARSE;
+	struct ca_str *n = ca_cache_name(c, name, nlen);
+	*name_out = n;
+	*expr_out = e;
+	if (c) {
+		/* The parse touched only the names table: s is still the
+		 * empty slot for this line. */
+		s->hash = hash;
+		s->text = ca_xstrndup(name, llen);
+		s->len = (uint32_t)llen;
+		s->owned = true;
+		s->name = ca_str_ref(n);
+		s->e = classad_expr_ref(e);
+		table_added(&c->lines);
+	}
+	return 0;
+}
+
+static bool unused(const struct slot *s)
+{
+	return s->e->refs == 1;
 }
 
 size_t classad_cache_purge(classad_cache *c)
 {
-	size_t dropped = 0;
-	struct expr_slot *old = c->slots;
-	size_t n = c->nslots;
-	c->slots = ca_xcalloc(n, sizeof(*c->slots));
-	c->used = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!old[i].text)
-			continue;
-		if (old[i].e->refs == 1) {
-			if (old[i].owned)
-				free((char *)old[i].text);
-			classad_expr_free(old[i].e);
-			dropped++;
-			continue;
-		}
-		size_t h = old[i].hash & (n - 1);
-		while (c->slots[h].text)
-			h = (h + 1) & (n - 1);
-		c->slots[h] = old[i];
-		c->used++;
-	}
-	free(old);
+	size_t dropped = table_rehash(&c->values, c->values.n, unused) +
+			 table_rehash(&c->lines, c->lines.n, unused);
 	/* Names held only by the cache go too. */
 	struct ca_str **names = c->names;
 	size_t nn = c->nnames;

@@ -455,7 +455,22 @@ void ca_value_ad_take(classad_value *v, classad *ad);
 
 /* Number-like tests, as HTCondor's Value::IsNumber / IsBooleanValueEquiv. */
 bool ca_value_number(const classad_value *v, double *r);
-bool ca_value_bool_equiv(const classad_value *v, bool *b);
+static inline bool ca_value_bool_equiv(const classad_value *v, bool *b)
+{
+	switch (v->type) {
+	case CLASSAD_BOOLEAN:
+		*b = v->u.b;
+		return true;
+	case CLASSAD_INTEGER:
+		*b = v->u.i != 0;
+		return true;
+	case CLASSAD_REAL:
+		*b = v->u.r != 0.0;
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* HTCondor's convertValueTo{String,Integer,Real}Value: out is the converted
  * value, or undefined/error; returns whether it converted. */
@@ -521,17 +536,24 @@ classad *ca_parse_ad_json(const char *text, size_t len, size_t *used,
 			  struct ks_err *err);
 
 /* Old syntax: parses "Name = value" lines until a blank line or the end;
- * *used gets the bytes consumed (through the blank line).  Returns a new
- * ad, or NULL with err set (line numbers counted from line0). */
+ * *used gets the bytes consumed (through the blank line) and *lines (NULL
+ * allowed) the lines.  Returns a new ad, or NULL with err set (line
+ * numbers counted from line0).  The text must not hold NUL bytes. */
 classad *ca_parse_ad_old(const char *text, size_t len, size_t *used,
-			 int line0, classad_cache *cache, struct ks_err *err);
+			 int line0, int *lines, classad_cache *cache,
+			 struct ks_err *err);
 
 /* Line and column (1-based) of offset in text. */
 void ca_text_position(const char *text, size_t offset, int *line, int *col);
 
 /* The cache: interned names and shared expressions. */
 struct ca_str *ca_cache_name(classad_cache *c, const char *s, size_t len);
-classad_expr *ca_cache_expr(classad_cache *c, const char *rhs, size_t len,
-			    struct ks_err *err);
+/* The name and expression of the old-syntax line "name = rhs" (name and
+ * rhs point into one line), shared with identical earlier lines through c
+ * (NULL allowed).  Returns 0, or KS_EPARSE with err set (positions within
+ * rhs). */
+int ca_cache_line(classad_cache *c, const char *name, size_t nlen,
+		  const char *rhs, size_t rlen, struct ca_str **name_out,
+		  classad_expr **expr_out, struct ks_err *err);
 
 #endif

@@ -126,43 +126,94 @@ static bool select_from(struct ca_state *st, const classad_value *base,
 static bool finish(struct ca_state *st, int rc, struct found *f,
 		   classad_value *out);
 
-/* Finds what attribute reference a names (HTCondor's FindExpr). */
 static int attr_special(const struct ca_attr *a)
 {
 	return (a->h.flags & CA_ATTR_SPECIAL_MASK) >> CA_ATTR_SPECIAL_SHIFT;
 }
 
+/* An unscoped or absolute name: where it leads from the current scope. */
+static int find_unscoped(struct ca_state *st, const struct ca_attr *a,
+			 struct found *f)
+{
+	struct ca_scope *start =
+		(a->h.flags & CA_ATTR_ABSOLUTE) ? st->root : st->cur;
+	if (!start)
+		return (a->h.flags & CA_ATTR_ABSOLUTE) ? FIND_FAIL : FIND_UNDEF;
+	struct ca_resolved *r =
+		&st->resolved[(((uintptr_t)start >> 4) ^
+			       ((uintptr_t)a->name >> 4)) &
+			      (CA_RESOLVED - 1)];
+	if (r->start == start && r->name == a->name) {
+		f->expr = r->expr;
+		f->scope = st->cur = r->scope;
+		return FIND_OK;
+	}
+	int sp = attr_special(a);
+	int rc = lookup(st, start, a->name, sp, f);
+	if (rc == FIND_UNDEF && !(a->h.flags & CA_ATTR_ABSOLUTE) && start->alt)
+		rc = lookup(st, start->alt, a->name, sp, f);
+	if (rc == FIND_OK && f->expr && !(a->h.flags & CA_ATTR_ABSOLUTE)) {
+		r->start = start;
+		r->name = a->name;
+		r->expr = f->expr;
+		r->scope = f->scope;
+	}
+	return rc;
+}
+
+static bool on_stack(const struct ca_state *st, const struct found *f)
+{
+	for (int i = 0; i < st->nstack; i++)
+		if (st->stack[i].e == f->expr && st->stack[i].scope == f->scope)
+			return true;
+	return false;
+}
+
+/* "NAME.x" where NAME leads straight to an ad (TARGET in a match, MY):
+ * the ad to search, without making a value of it.  NULL if NAME is
+ * anything else, and then nothing has been done. */
+static struct ca_scope *direct_base(struct ca_state *st,
+				    const struct ca_attr *base,
+				    classad_value *hold)
+{
+	if (base->base || st->depth <= 1 || st->steps < 3)
+		return NULL;
+	struct ca_scope *saved = st->cur;
+	struct found f = {0};
+	int rc = find_unscoped(st, base, &f);
+	st->cur = saved;
+	if (rc != FIND_OK) {
+		ca_value_clear(&f.v);
+		return NULL;
+	}
+	if (f.expr && f.expr->kind == CA_K_SCOPEREF &&
+	    ((const struct ca_scoperef *)f.expr)->scope && !on_stack(st, &f)) {
+		/* What evaluating the reference would have counted. */
+		st->steps -= 2;
+		return ((const struct ca_scoperef *)f.expr)->scope;
+	}
+	if (!f.expr && f.v.type == CLASSAD_AD) {
+		st->steps -= 2;
+		ca_value_move(hold, &f.v);
+		return hold->u.ad;
+	}
+	ca_value_clear(&f.v);
+	return NULL;
+}
+
+/* Finds what attribute reference a names (HTCondor's FindExpr). */
 static int find_expr(struct ca_state *st, const struct ca_attr *a,
 		     struct found *f, classad_value *basev)
 {
-	if (!a->base) {
-		struct ca_scope *start =
-			(a->h.flags & CA_ATTR_ABSOLUTE) ? st->root : st->cur;
-		if (!start)
-			return (a->h.flags & CA_ATTR_ABSOLUTE) ? FIND_FAIL
-							       : FIND_UNDEF;
-		struct ca_resolved *r =
-			&st->resolved[(((uintptr_t)start >> 4) ^
-				       ((uintptr_t)a->name >> 4)) &
-				      (CA_RESOLVED - 1)];
-		if (r->start == start && r->name == a->name) {
-			f->expr = r->expr;
-			f->scope = st->cur = r->scope;
-			return FIND_OK;
+	if (!a->base)
+		return find_unscoped(st, a, f);
+	if (a->base->kind == CA_K_ATTR) {
+		struct ca_scope *s =
+			direct_base(st, (const struct ca_attr *)a->base, basev);
+		if (s) {
+			st->steps--;
+			return lookup(st, s, a->name, attr_special(a), f);
 		}
-		int sp = attr_special(a);
-		int rc = lookup(st, start, a->name, sp, f);
-		if (rc == FIND_UNDEF && !(a->h.flags & CA_ATTR_ABSOLUTE) &&
-		    start->alt)
-			rc = lookup(st, start->alt, a->name, sp, f);
-		if (rc == FIND_OK && f->expr &&
-		    !(a->h.flags & CA_ATTR_ABSOLUTE)) {
-			r->start = start;
-			r->name = a->name;
-			r->expr = f->expr;
-			r->scope = f->scope;
-		}
-		return rc;
 	}
 	if (st->depth <= 0)
 		return FIND_ERROR;
@@ -253,11 +304,9 @@ static bool finish(struct ca_state *st, int rc, struct found *f,
 		ca_value_move(out, &f->v);
 		return true;
 	}
-	for (int i = 0; i < st->nstack; i++) {
-		if (st->stack[i].e == f->expr && st->stack[i].scope == f->scope) {
-			out->type = CLASSAD_UNDEFINED;
-			return true;
-		}
+	if (on_stack(st, f)) {
+		out->type = CLASSAD_UNDEFINED;
+		return true;
 	}
 	st->stack[st->nstack].e = f->expr;
 	st->stack[st->nstack].scope = f->scope;
@@ -343,6 +392,21 @@ static void subscript(struct ca_state *st, const classad_value *a,
 	ca_set_error(out);
 }
 
+/* ca_eval(), with literals (a third of all operands) done in place. */
+static inline bool eval_child(struct ca_state *st, const classad_expr *e,
+			      classad_value *out)
+{
+	if (e->kind == CA_K_LIT && ca_as_lit(e)->v.type < CLASSAD_STRING) {
+		if (--st->steps < 0) {
+			out->type = CLASSAD_ERROR;
+			return false;
+		}
+		*out = ca_as_lit(e)->v;
+		return true;
+	}
+	return ca_eval(st, e, out);
+}
+
 static bool eval_op(struct ca_state *st, const struct ca_opnode *o,
 		    classad_value *out)
 {
@@ -359,7 +423,7 @@ static bool eval_op(struct ca_state *st, const struct ca_opnode *o,
 		st->depth++;
 		return ok;
 	}
-	if (!ca_eval(st, o->a[0], &v1)) {
+	if (!eval_child(st, o->a[0], &v1)) {
 		ok = fail(out);
 		goto out;
 	}
@@ -397,11 +461,11 @@ static bool eval_op(struct ca_state *st, const struct ca_opnode *o,
 		}
 		break;
 	}
-	if (need2 && !ca_eval(st, o->a[1], &v2)) {
+	if (need2 && !eval_child(st, o->a[1], &v2)) {
 		ok = fail(out);
 		goto out;
 	}
-	if (need3 && !ca_eval(st, o->a[2], &v3)) {
+	if (need3 && !eval_child(st, o->a[2], &v3)) {
 		ok = fail(out);
 		goto out;
 	}

@@ -439,6 +439,26 @@ static bool fast_numeric(int op, const classad_value *a, const classad_value *b,
 			 classad_value *out)
 {
 	int ta = a->type, tb = b->type;
+	if (ta == CLASSAD_BOOLEAN && tb == CLASSAD_BOOLEAN) {
+		int c = (int)a->u.b - (int)b->u.b;
+		switch (op) {
+		case CA_OP_EQ:
+		case CA_OP_META_EQ: ca_set_bool(out, c == 0); return true;
+		case CA_OP_NE:
+		case CA_OP_META_NE: ca_set_bool(out, c != 0); return true;
+		case CA_OP_AND: ca_set_bool(out, a->u.b && b->u.b); return true;
+		case CA_OP_OR: ca_set_bool(out, a->u.b || b->u.b); return true;
+		default: return false;
+		}
+	}
+	if (ta == CLASSAD_STRING && tb == CLASSAD_STRING) {
+		bool meta = op == CA_OP_META_EQ || op == CA_OP_META_NE;
+		if (op < CA_OP_LT || op > CA_OP_META_NE)
+			return false;
+		const char *x = a->u.s->s, *y = b->u.s->s;
+		set_cmp(out, op, meta ? strcmp(x, y) : strcasecmp(x, y));
+		return true;
+	}
 	if (ta == CLASSAD_INTEGER && tb == CLASSAD_INTEGER) {
 		int64_t x = a->u.i, y = b->u.i;
 		switch (op) {

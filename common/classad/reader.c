@@ -31,102 +31,145 @@ static bool comment(const char *s, const char *e)
 	return s < e && *s == '#';
 }
 
-classad *ca_parse_ad_old(const char *text, size_t len, size_t *used,
-			 int line0, classad_cache *cache, struct ks_err *err)
+struct span {
+	const char *s, *e; /* a content line, without its newline */
+	int line;
+};
+
+/* Finds the content lines of the ad at text: up to the first blank line
+ * after some content.  Returns how many; *next is where reading stops. */
+static size_t scan_lines(const char *text, const char *end, int line0,
+			 struct span **spans, size_t *cap, bool *heap,
+			 const char **next, int *lines)
 {
-	classad *ad = classad_new();
-	const char *p = text, *end = text + len;
+	size_t n = 0;
 	int line = line0;
-	ks_err_clear(err);
+	const char *p = text;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
-		const char *next = nl ? nl + 1 : end;
-		if (memchr(p, '\0', (size_t)(le - p))) {
-			ks_err_set(err, KS_EPARSE, line, 1, (size_t)(p - text),
-				   "line %d: a NUL byte in the text", line);
-			goto fail;
-		}
-		if (blank(p, le)) {
-			/* A blank line ends the ad; blank lines before it do
-			 * not start one. */
-			if (classad_size(ad) > 0) {
-				p = next;
+		const char *q = nl ? nl + 1 : end;
+		line++;
+		const char *c = p;
+		while (c < le && (*c == ' ' || *c == '\t'))
+			c++;
+		if (c == le || blank(c, le)) {
+			if (n) {
+				p = q;
 				break;
 			}
-			p = next;
-			line++;
-			continue;
+		} else if (*c != '#') {
+			if (n == *cap) {
+				/* Move from the caller's stack buffer to the
+				 * heap on the first growth. */
+				struct span *bigger =
+					ca_xmalloc(*cap * 2 * sizeof(**spans));
+				memcpy(bigger, *spans, n * sizeof(**spans));
+				if (*heap)
+					free(*spans);
+				*spans = bigger;
+				*heap = true;
+				*cap *= 2;
+			}
+			(*spans)[n].s = c;
+			(*spans)[n].e = le;
+			(*spans)[n].line = line - 1;
+			n++;
 		}
-		if (comment(p, le)) {
-			p = next;
-			line++;
-			continue;
-		}
-		const char *s = p;
-		while (s < le && space(*s))
-			s++;
-		const char *eq = memchr(s, '=', (size_t)(le - s));
-		if (!eq) {
-			int n = (int)(le - s > 40 ? 40 : le - s);
-			ks_err_set(err, KS_EPARSE, line, (int)(s - p) + 1,
-				   (size_t)(s - text),
-				   "line %d: expected 'Name = value', found "
-				   "'%.*s'",
-				   line, n, s);
-			goto fail;
-		}
-		const char *ne = eq;
-		while (ne > s && (ne[-1] == ' ' || ne[-1] == '\t'))
-			ne--;
-		if (ne == s) {
-			ks_err_set(err, KS_EPARSE, line, (int)(s - p) + 1,
-				   (size_t)(s - text),
-				   "line %d: an attribute name is missing "
-				   "before '='",
-				   line);
-			goto fail;
-		}
-		const char *v = eq + 1;
-		while (v < le && *v == ' ')
-			v++;
-		const char *ve = le;
-		while (ve > v && space(ve[-1]))
-			ve--;
-		if (v == ve) {
-			ks_err_set(err, KS_EPARSE, line, (int)(eq - p) + 1,
-				   (size_t)(eq - text),
-				   "line %d: attribute '%.*s' has no value", line,
-				   (int)(ne - s > 60 ? 60 : ne - s), s);
-			goto fail;
-		}
-		struct ks_err sub;
-		classad_expr *e = ca_cache_expr(cache, v, (size_t)(ve - v), &sub);
-		if (!e) {
-			int col = (int)(v - p) + sub.col;
-			ks_err_set(err, KS_EPARSE, line, col,
-				   (size_t)(v - text) + sub.offset,
-				   "line %d, column %d: in the value of '%.*s': %s",
-				   line, col, (int)(ne - s > 60 ? 60 : ne - s), s,
-				   sub.msg);
-			goto fail;
-		}
-		if (ca_ad_insert(ad, ca_cache_name(cache, s, (size_t)(ne - s)),
-				 e) != 0) {
-			ks_err_set(err, KS_ERANGE, line, 1, (size_t)(p - text),
-				   "line %d: too many attributes in one ad",
-				   line);
-			goto fail;
-		}
-		p = next;
-		line++;
+		p = q;
 	}
-	*used = (size_t)(p - text);
+	*next = p;
+	*lines = line - line0;
+	return n;
+}
+
+static bool parse_line(classad *ad, const struct span *sp, const char *text,
+		       classad_cache *cache, struct ks_err *err)
+{
+	const char *s = sp->s, *le = sp->e, *p = sp->s;
+	int line = sp->line;
+	while (s < le && space(*s))
+		s++;
+	const char *eq = memchr(s, '=', (size_t)(le - s));
+	if (!eq) {
+		int n = (int)(le - s > 40 ? 40 : le - s);
+		ks_err_set(err, KS_EPARSE, line, 1, (size_t)(s - text),
+			   "line %d: expected 'Name = value', found '%.*s'",
+			   line, n, s);
+		return false;
+	}
+	const char *ne = eq;
+	while (ne > s && (ne[-1] == ' ' || ne[-1] == '\t'))
+		ne--;
+	if (ne == s) {
+		ks_err_set(err, KS_EPARSE, line, 1, (size_t)(s - text),
+			   "line %d: an attribute name is missing before '='",
+			   line);
+		return false;
+	}
+	int nlen = (int)(ne - s > 60 ? 60 : ne - s);
+	const char *v = eq + 1;
+	while (v < le && *v == ' ')
+		v++;
+	const char *ve = le;
+	while (ve > v && space(ve[-1]))
+		ve--;
+	if (v == ve) {
+		ks_err_set(err, KS_EPARSE, line, (int)(eq - p) + 1,
+			   (size_t)(eq - text),
+			   "line %d: attribute '%.*s' has no value", line, nlen,
+			   s);
+		return false;
+	}
+	struct ks_err sub;
+	struct ca_str *name;
+	classad_expr *e;
+	if (ca_cache_line(cache, s, (size_t)(ne - s), v, (size_t)(ve - v), &name,
+			  &e, &sub) != 0) {
+		int col = (int)(v - p) + sub.col;
+		ks_err_set(err, KS_EPARSE, line, col,
+			   (size_t)(v - text) + sub.offset,
+			   "line %d, column %d: in the value of '%.*s': %s", line,
+			   col, nlen, s, sub.msg);
+		return false;
+	}
+	if (ca_ad_insert(ad, name, e) != 0) {
+		ks_err_set(err, KS_ERANGE, line, 1, (size_t)(s - text),
+			   "line %d: too many attributes in one ad", line);
+		return false;
+	}
+	return true;
+}
+
+classad *ca_parse_ad_old(const char *text, size_t len, size_t *used,
+			 int line0, int *lines, classad_cache *cache,
+			 struct ks_err *err)
+{
+	ks_err_clear(err);
+	struct span local[192], *spans = local;
+	size_t cap = sizeof(local) / sizeof(local[0]);
+	bool heap = false;
+	const char *next;
+	int nlines;
+	size_t n = scan_lines(text, text + len, line0, &spans, &cap, &heap,
+			      &next, &nlines);
+	classad *ad = classad_new();
+	ca_ad_reserve(ad, (uint32_t)(n < CA_AD_MAX ? n : CA_AD_MAX));
+	for (size_t i = 0; i < n; i++) {
+		if (!parse_line(ad, &spans[i], text, cache, err)) {
+			classad_free(ad);
+			if (heap)
+				free(spans);
+			return NULL;
+		}
+	}
+	if (heap)
+		free(spans);
+	*used = (size_t)(next - text);
+	if (lines)
+		*lines = nlines;
 	ca_ad_compact(ad);
 	return ad;
-fail:
-	classad_free(ad);
-	return NULL;
 }
 
 /* Skips white space and comments of new syntax and JSON. */
@@ -186,7 +229,9 @@ classad_reader *classad_reader_new(const char *text, size_t len,
 {
 	classad_reader *r = ca_xcalloc(1, sizeof(*r));
 	r->text = text;
-	r->len = len;
+	/* A NUL byte ends the text, as it ends HTCondor's input. */
+	const char *nul = memchr(text, '\0', len);
+	r->len = nul ? (size_t)(nul - text) : len;
 	r->fmt = fmt;
 	r->cache = cache;
 	r->line = 1;
@@ -196,15 +241,6 @@ classad_reader *classad_reader_new(const char *text, size_t len,
 void classad_reader_free(classad_reader *r)
 {
 	free(r);
-}
-
-static int count_lines(const char *s, size_t n)
-{
-	int k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == '\n')
-			k++;
-	return k;
 }
 
 static int next_old(classad_reader *r, classad **out, struct ks_err *err)
@@ -222,11 +258,12 @@ static int next_old(classad_reader *r, classad **out, struct ks_err *err)
 	if (r->pos >= r->len)
 		return 0;
 	size_t used;
+	int lines;
 	classad *ad = ca_parse_ad_old(r->text + r->pos, r->len - r->pos, &used,
-				      r->line, r->cache, err);
+				      r->line, &lines, r->cache, err);
 	if (!ad)
 		return err ? err->code : KS_EPARSE;
-	r->line += count_lines(r->text + r->pos, used);
+	r->line += lines;
 	r->pos += used;
 	*out = ad;
 	return 1;
@@ -303,8 +340,12 @@ int classad_reader_next(classad_reader *r, classad **out, struct ks_err *err)
 classad *classad_parse(const char *text, size_t len, enum classad_format fmt,
 		       classad_cache *cache, struct ks_err *err)
 {
-	classad_reader r = {.text = text, .len = len, .fmt = fmt,
-			    .cache = cache, .line = 1};
+	const char *nul = memchr(text, '\0', len);
+	classad_reader r = {.text = text,
+			    .len = nul ? (size_t)(nul - text) : len,
+			    .fmt = fmt,
+			    .cache = cache,
+			    .line = 1};
 	classad *ad = NULL, *extra = NULL;
 	int rc = classad_reader_next(&r, &ad, err);
 	if (rc < 0)

@@ -47,14 +47,25 @@ char *ca_xstrndup(const char *s, size_t n)
 
 uint32_t ca_hash_ci(const char *s, size_t len)
 {
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 'A' && c <= 'Z')
-			c += 'a' - 'A';
-		h = (h ^ c) * 16777619u;
+	/* Eight bytes at a time, with bit 5 set in every byte so that the
+	 * two cases of a letter hash alike (other bytes may collide, which
+	 * the comparison after the hash sorts out). */
+	const uint64_t fold = 0x2020202020202020ull;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+	while (len >= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ (w | fold)) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+		s += 8;
+		len -= 8;
 	}
-	return h;
+	uint64_t w = 0;
+	memcpy(&w, s, len);
+	w |= fold & ((len == 0) ? 0 : (~0ull >> (64 - 8 * len)));
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 32;
+	return (uint32_t)h;
 }
 
 uint64_t ca_hash_bytes(const void *p, size_t len)

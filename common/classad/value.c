@@ -192,23 +192,6 @@ bool ca_value_number(const classad_value *v, double *r)
 	}
 }
 
-bool ca_value_bool_equiv(const classad_value *v, bool *b)
-{
-	switch (v->type) {
-	case CLASSAD_BOOLEAN:
-		*b = v->u.b;
-		return true;
-	case CLASSAD_INTEGER:
-		*b = v->u.i != 0;
-		return true;
-	case CLASSAD_REAL:
-		*b = v->u.r != 0.0;
-		return true;
-	default:
-		return false;
-	}
-}
-
 int64_t ca_double_to_i64(double d)
 {
 	/* The range test is written so that NaN fails it. */
