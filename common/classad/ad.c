@@ -269,6 +269,8 @@ int classad_insert_bool(classad *ad, const char *name, bool b)
 
 int classad_insert_string(classad *ad, const char *name, const char *s)
 {
+	if (!s)
+		return KS_EINVAL;
 	return classad_insert(ad, name, ca_lit_string(s, strlen(s)));
 }
 
@@ -281,6 +283,8 @@ int classad_insert_value(classad *ad, const char *name,
 int classad_insert_text(classad *ad, const char *name, const char *text,
 			struct ks_err *err)
 {
+	if (!text)
+		return ks_err_set(err, KS_EINVAL, 0, 0, 0, "no expression text");
 	classad_expr *e = classad_parse_expr(text, strlen(text), err);
 	if (!e)
 		return KS_EPARSE;
@@ -299,6 +303,8 @@ const classad_expr *classad_lookup(const classad *ad, const char *name)
 
 bool classad_delete(classad *ad, const char *name)
 {
+	if (!ad || !name)
+		return false;
 	size_t len = strlen(name);
 	if (len > UINT32_MAX)
 		return false;
@@ -369,15 +375,16 @@ void classad_update(classad *dst, const classad *src)
 	}
 }
 
-void classad_chain(classad *ad, classad *parent)
+int classad_chain(classad *ad, classad *parent)
 {
-	/* Refuse a chain that would loop back to ad. */
+	/* A loop would make every lookup that misses run forever. */
 	for (const classad *p = parent; p; p = p->chain)
 		if (p == ad)
-			return;
+			return KS_EINVAL;
 	classad *old = ad->chain;
 	ad->chain = classad_ref(parent);
 	classad_free(old);
+	return 0;
 }
 
 classad *classad_chained_parent(const classad *ad)

@@ -11,8 +11,9 @@
  * names the function that releases it.  Expressions are immutable once
  * built, so one expression may be shared by any number of ads.
  *
- * Threads.  Reference counts are not atomic: an ad, an expression, a cache
- * and everything reachable from them belong to one thread at a time.
+ * Threads.  Reference counts are not atomic: an ad, an expression, a cache,
+ * an environment (random() advances its generator) and everything reachable
+ * from them belong to one thread at a time.
  *
  * Errors.  Functions that can fail return 0 or a negative KS_E* code and
  * fill a caller-owned struct ks_err (NULL allowed) with the position and
@@ -130,7 +131,8 @@ classad_expr *classad_expr_ref(const classad_expr *e);
 void classad_expr_free(classad_expr *e);
 
 /* Parses one expression in new syntax from len bytes of text; the whole
- * text must be one expression.  Returns a new expression (free with
+ * text must be one expression -- except that, as in HTCondor, text after a
+ * complete conditional (a ? b : c) is not checked.  Returns a new expression (free with
  * classad_expr_free()) or NULL with err filled. */
 classad_expr *classad_parse_expr(const char *text, size_t len,
 				 struct ks_err *err);
@@ -147,7 +149,8 @@ classad_expr *classad_expr_literal(const classad_value *v);
  * string; free with free(). */
 char *classad_expr_unparse(const classad_expr *e, bool old);
 
-/* True if a and b are the same expression (same structure and literals). */
+/* True if a and b are the same expression: same structure, same literals,
+ * and attribute names spelled the same (case included). */
 bool classad_expr_same(const classad_expr *a, const classad_expr *b);
 
 /* If e is a literal, copies its value into out and returns true. */
@@ -164,7 +167,8 @@ classad *classad_ref(const classad *ad);
 /* Drops a reference; frees the ad when none remain.  NULL allowed. */
 void classad_free(classad *ad);
 
-/* A new ad with the same attributes (expressions are shared). */
+/* A new ad with the same attributes (expressions are shared) and the same
+ * chained parent. */
 classad *classad_copy(const classad *ad);
 
 /* Number of attributes (not counting a chained parent's). */
@@ -210,8 +214,9 @@ bool classad_next(const classad *ad, size_t *pos, const char **name,
 
 /* Makes parent the chained parent of ad (HTCondor's cluster ad under a proc
  * ad): lookups that miss in ad continue in parent.  Takes a reference to
- * parent; NULL unchains. */
-void classad_chain(classad *ad, classad *parent);
+ * parent; NULL unchains.  Returns 0, or KS_EINVAL (ad unchanged) if parent
+ * is ad or chains to it. */
+int classad_chain(classad *ad, classad *parent);
 
 /* The chained parent, or NULL.  Borrowed. */
 classad *classad_chained_parent(const classad *ad);
@@ -224,10 +229,12 @@ enum classad_format {
 	CLASSAD_FMT_JSON, /* {"a": 1, "b": "x"} */
 };
 
-/* Parses exactly one ad from len bytes of text.  For CLASSAD_FMT_OLD the ad
- * ends at the first blank line or the end of text.  cache (NULL allowed)
- * shares expressions with other ads parsed through it.  Returns a new ad or
- * NULL with err filled. */
+/* Parses exactly one ad from len bytes of text; a second ad after it is an
+ * error (classad_reader reads several).  Empty old-syntax text is an empty
+ * ad.  cache (NULL allowed) shares expressions and names with other ads
+ * parsed through it; it serves old syntax, where ads listed by condor_q -l
+ * repeat the same lines, and the other forms ignore it.  Returns a new ad
+ * or NULL with err filled. */
 classad *classad_parse(const char *text, size_t len, enum classad_format fmt,
 		       classad_cache *cache, struct ks_err *err);
 

@@ -510,7 +510,9 @@ int ca_parse_abstime(const char *s, size_t len, int64_t *secs,
 int ca_parse_reltime(const char *s, size_t len, double *secs);
 void ca_abstime_to_string(struct classad_buf *b, int64_t secs,
 			  int32_t offset);
-void ca_reltime_to_string(struct classad_buf *b, double secs);
+/* exact: text that reads back as the same value, where HTCondor's own
+ * (used for string() and when exact is false) would not. */
+void ca_reltime_to_string(struct classad_buf *b, double secs, bool exact);
 
 /* ---- parsing --------------------------------------------------------- */
 

@@ -81,6 +81,10 @@ void ca_lex_done(struct ca_lexer *lx)
 	lx->scratch.data = NULL;
 }
 
+/* Longer strings and names are refused (a string longer than 4 GiB could
+ * not even be stored). */
+#define MAX_TOKEN (256u << 20)
+
 static int fail(struct ca_token *t, const char *why)
 {
 	t->type = T_ERROR;
@@ -212,6 +216,8 @@ static int lex_word(struct ca_lexer *lx, struct ca_token *t)
 	}
 	const char *s = lx->text + start;
 	size_t n = lx->pos - start;
+	if (n > MAX_TOKEN)
+		return fail(t, "a name longer than 256 MiB");
 	if (!ident) {
 		if (n == 2 && strncasecmp(s, "is", 2) == 0)
 			return t->type = T_META_EQ;
@@ -356,6 +362,8 @@ static int lex_string_old(struct ca_lexer *lx, struct ca_token *t, int delim)
 			prev = cur(lx);
 			ca_buf_addc(b, (char)prev);
 			lx->pos++;
+			if (b->len > MAX_TOKEN)
+				return fail(t, "a string longer than 256 MiB");
 		}
 		if (cur(lx) != delim)
 			return fail(t, "unterminated string");
@@ -392,6 +400,8 @@ static int lex_string(struct ca_lexer *lx, struct ca_token *t, int delim)
 			prev = cur(lx);
 			ca_buf_addc(b, (char)prev);
 			lx->pos++;
+			if (b->len > MAX_TOKEN)
+				return fail(t, "a string longer than 256 MiB");
 		}
 		if (cur(lx) != delim)
 			return fail(t, "unterminated string");

@@ -94,8 +94,7 @@ static bool parse_line(classad *ad, const struct span *sp, const char *text,
 	if (!eq) {
 		int n = (int)(le - s > 40 ? 40 : le - s);
 		ks_err_set(err, KS_EPARSE, line, 1, (size_t)(s - text),
-			   "line %d: expected 'Name = value', found '%.*s'",
-			   line, n, s);
+			   "expected 'Name = value', found '%.*s'", n, s);
 		return false;
 	}
 	const char *ne = eq;
@@ -103,8 +102,7 @@ static bool parse_line(classad *ad, const struct span *sp, const char *text,
 		ne--;
 	if (ne == s) {
 		ks_err_set(err, KS_EPARSE, line, 1, (size_t)(s - text),
-			   "line %d: an attribute name is missing before '='",
-			   line);
+			   "an attribute name is missing before '='");
 		return false;
 	}
 	int nlen = (int)(ne - s > 60 ? 60 : ne - s);
@@ -116,9 +114,8 @@ static bool parse_line(classad *ad, const struct span *sp, const char *text,
 		ve--;
 	if (v == ve) {
 		ks_err_set(err, KS_EPARSE, line, (int)(eq - p) + 1,
-			   (size_t)(eq - text),
-			   "line %d: attribute '%.*s' has no value", line, nlen,
-			   s);
+			   (size_t)(eq - text), "attribute '%.*s' has no value",
+			   nlen, s);
 		return false;
 	}
 	struct ks_err sub;
@@ -129,13 +126,13 @@ static bool parse_line(classad *ad, const struct span *sp, const char *text,
 		int col = (int)(v - p) + sub.col;
 		ks_err_set(err, KS_EPARSE, line, col,
 			   (size_t)(v - text) + sub.offset,
-			   "line %d, column %d: in the value of '%.*s': %s", line,
-			   col, nlen, s, sub.msg);
+			   "in the value of '%.*s': %s", nlen, s, sub.msg);
 		return false;
 	}
 	if (ca_ad_insert(ad, name, e) != 0) {
 		ks_err_set(err, KS_ERANGE, line, 1, (size_t)(s - text),
-			   "line %d: too many attributes in one ad", line);
+			   "too many attributes in one ad (at most %d)",
+			   CA_AD_MAX);
 		return false;
 	}
 	return true;
@@ -202,13 +199,6 @@ static void rebase(const char *text, size_t base, struct ks_err *err)
 		return;
 	err->offset += base;
 	ca_text_position(text, err->offset, &err->line, &err->col);
-	char msg[sizeof(err->msg)];
-	memcpy(msg, err->msg, sizeof(msg));
-	int n = snprintf(err->msg, sizeof(err->msg), "line %d, column %d: ",
-			 err->line, err->col);
-	if (n > 0 && (size_t)n < sizeof(err->msg))
-		snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, "%.*s",
-			 (int)(sizeof(err->msg) - (size_t)n - 1), msg);
 }
 
 struct classad_reader {
@@ -291,10 +281,8 @@ static int next_structured(classad_reader *r, classad **out,
 				ca_text_position(t, r->pos, &line, &col);
 				return ks_err_set(err, KS_EPARSE, line, col,
 						  r->pos,
-						  "line %d, column %d: text "
-						  "after the end of the JSON "
-						  "array",
-						  line, col);
+						  "text after the end of the "
+						  "JSON array");
 			}
 			return 0;
 		}
@@ -305,9 +293,8 @@ static int next_structured(classad_reader *r, classad **out,
 			int line, col;
 			ca_text_position(t, pos, &line, &col);
 			return ks_err_set(err, KS_EPARSE, line, col, pos,
-					  "line %d, column %d: the JSON array "
-					  "is not closed with ']'",
-					  line, col);
+					  "the JSON array is not closed with "
+					  "']'");
 		}
 		return 0;
 	}
@@ -367,8 +354,8 @@ classad *classad_parse(const char *text, size_t len, enum classad_format fmt,
 			int line, col;
 			ca_text_position(text, at, &line, &col);
 			ks_err_set(err, KS_EPARSE, line, col, at,
-				   "line %d: more than one ad in the text",
-				   line);
+				   "more than one ad in the text (read several "
+				   "with classad_reader)");
 		}
 		return NULL;
 	}

@@ -235,7 +235,14 @@ void ca_abstime_to_string(struct classad_buf *b, int64_t secs, int32_t offset)
 	char tmp[64];
 	if (!gmtime_r(&t, &tm))
 		memset(&tm, 0, sizeof(tm));
-	strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm);
+	/* Years before 1000 get four digits, so that the text reads back
+	 * (HTCondor's "%Y" would print "2-09-09", read as 2009 days off). */
+	if (tm.tm_year >= -1900 && tm.tm_year < 1000 - 1900)
+		snprintf(tmp, sizeof(tmp), "%04d-%02d-%02dT%02d:%02d:%02d",
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			 tm.tm_hour, tm.tm_min, tm.tm_sec);
+	else
+		strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm);
 	ca_buf_adds(b, tmp);
 	ca_buf_printf(b, "%c%02d:%02d", sign, tz / 3600, (tz / 60) % 60);
 }
@@ -248,12 +255,10 @@ static int to_int32(double d)
 	return INT32_MIN;
 }
 
-void ca_reltime_to_string(struct classad_buf *b, double rsecs)
+/* HTCondor's text for a non-negative relative time: whole units through a
+ * 32-bit int, the seconds with "%g" (HTCondor's precision p is 6). */
+static void reltime_condor(struct classad_buf *b, double rsecs, int p)
 {
-	if (rsecs < 0) {
-		ca_buf_addc(b, '-');
-		rsecs = -rsecs;
-	}
 	double frac = rsecs - floor(rsecs);
 	int days = to_int32(rsecs);
 	int hrs = days % 86400;
@@ -267,22 +272,74 @@ void ca_reltime_to_string(struct classad_buf *b, double rsecs)
 			ca_buf_printf(b, "%d+%02d:%02d:%02d", days, hrs, mins,
 				      (int)secs);
 		else
-			ca_buf_printf(b, "%d+%02d:%02d:%02g", days, hrs, mins,
-				      secs);
+			ca_buf_printf(b, "%d+%02d:%02d:%02.*g", days, hrs,
+				      mins, p, secs);
 	} else if (hrs) {
 		if (frac == 0)
 			ca_buf_printf(b, "%02d:%02d:%02d", hrs, mins, (int)secs);
 		else
-			ca_buf_printf(b, "%02d:%02d:%02g", hrs, mins, secs);
+			ca_buf_printf(b, "%02d:%02d:%02.*g", hrs, mins, p,
+				      secs);
 	} else if (mins) {
 		if (frac == 0)
 			ca_buf_printf(b, "%02d:%02d", mins, (int)secs);
 		else
-			ca_buf_printf(b, "%02d:%02g", mins, secs);
+			ca_buf_printf(b, "%02d:%02.*g", mins, p, secs);
 	} else {
 		if (frac == 0)
 			ca_buf_printf(b, "%02d", (int)secs);
 		else
-			ca_buf_printf(b, "%02g", secs);
+			ca_buf_printf(b, "%02.*g", p, secs);
 	}
+}
+
+static bool reads_back(const struct classad_buf *t, double rsecs)
+{
+	double back;
+	return ca_parse_reltime(t->data, t->len, &back) == 0 && back == rsecs;
+}
+
+/* The shortest text of rsecs that reads back exactly, in HTCondor's form
+ * with more digits of seconds (plain false) or as plain seconds with
+ * decimals (plain true: HTCondor's units wrap beyond 2^31 seconds, and
+ * the reader takes any number of decimals). */
+static bool exact_form(struct classad_buf *t, double rsecs, bool plain)
+{
+	for (int p = plain ? 0 : 7; p <= (plain ? 40 : 17); p++) {
+		t->len = 0;
+		if (plain)
+			ca_buf_printf(t, "%.*f", p, rsecs);
+		else
+			reltime_condor(t, rsecs, p);
+		if (reads_back(t, rsecs))
+			return true;
+	}
+	return false;
+}
+
+void ca_reltime_to_string(struct classad_buf *b, double rsecs, bool exact)
+{
+	if (rsecs < 0) {
+		ca_buf_addc(b, '-');
+		rsecs = -rsecs;
+	}
+	struct classad_buf t = {0};
+	reltime_condor(&t, rsecs, 6);
+	if (exact && isfinite(rsecs) && !reads_back(&t, rsecs)) {
+		struct classad_buf u = {0};
+		bool ok_t = exact_form(&t, rsecs, false);
+		bool ok_u = exact_form(&u, rsecs, true);
+		if (ok_u && (!ok_t || u.len < t.len)) {
+			free(t.data);
+			t = u;
+		} else {
+			free(u.data);
+			if (!ok_t) { /* neither: HTCondor's after all */
+				t.len = 0;
+				reltime_condor(&t, rsecs, 6);
+			}
+		}
+	}
+	ca_buf_add(b, t.data, t.len);
+	free(t.data);
 }

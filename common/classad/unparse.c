@@ -256,7 +256,7 @@ static void up_value(struct up *u, const classad_value *v)
 		break;
 	case CLASSAD_RELTIME:
 		ca_buf_adds(b, "relTime(\"");
-		ca_reltime_to_string(b, v->u.r);
+		ca_reltime_to_string(b, v->u.r, !u->lossy);
 		ca_buf_adds(b, "\")");
 		break;
 	case CLASSAD_LIST:
@@ -327,7 +327,7 @@ static void up_expr(struct up *u, const classad_expr *e)
 		const struct ca_lit *l = ca_as_lit(e);
 		if (e->flags & CA_LIT_RELTIME) {
 			ca_buf_adds(b, "relTime(\"");
-			ca_reltime_to_string(b, l->v.u.r);
+			ca_reltime_to_string(b, l->v.u.r, !u->lossy);
 			ca_buf_adds(b, "\")");
 		} else {
 			up_value(u, &l->v);
@@ -338,6 +338,10 @@ static void up_expr(struct up *u, const classad_expr *e)
 		const struct ca_attr *a = (const struct ca_attr *)e;
 		if (a->base) {
 			up_expr(u, a->base);
+			/* "1.a" would read as the real 1. and then a name. */
+			if (a->base->kind == CA_K_LIT &&
+			    ca_as_lit(a->base)->v.type == CLASSAD_INTEGER)
+				ca_buf_addc(b, ' ');
 			ca_buf_addc(b, '.');
 		} else if (a->h.flags & CA_ATTR_ABSOLUTE) {
 			ca_buf_addc(b, '.');

@@ -217,7 +217,7 @@ bool ca_to_string(const classad_value *v, classad_value *out)
 		ca_abstime_to_string(&b, v->u.abs.secs, v->u.abs.offset);
 		break;
 	case CLASSAD_RELTIME:
-		ca_reltime_to_string(&b, v->u.r);
+		ca_reltime_to_string(&b, v->u.r, false);
 		break;
 	default:
 		ca_unparse_value_lossy(&b, v);

@@ -237,7 +237,7 @@ static void test_chain(void **state)
 	(void)state;
 	classad *cluster = tu_ad("[Owner = \"ann\"; Cmd = \"/bin/true\"]");
 	classad *proc = tu_ad("[ProcId = 3; Cmd = \"/bin/false\"]");
-	classad_chain(proc, cluster);
+	assert_int_equal(classad_chain(proc, cluster), 0);
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_eval_attr(proc, "Owner", NULL, &v);
 	assert_string_equal(classad_value_str(&v, NULL), "ann");
@@ -245,7 +245,8 @@ static void test_chain(void **state)
 	assert_string_equal(classad_value_str(&v, NULL), "/bin/false");
 	assert_int_equal(classad_size(proc), 2);
 	/* A chain that would loop is refused. */
-	classad_chain(cluster, proc);
+	assert_int_equal(classad_chain(cluster, proc), KS_EINVAL);
+	assert_int_equal(classad_chain(cluster, cluster), KS_EINVAL);
 	assert_null(classad_chained_parent(cluster));
 	classad_chain(proc, NULL);
 	classad_eval_attr(proc, "Owner", NULL, &v);

@@ -152,6 +152,16 @@ static void test_time_literals(void **state)
 			    "relTime(\"01:00\")");
 	assert_string_equal(tu_unparse("relTime(\"2+25:14:16.123\")", false),
 			    "relTime(\"3+01:14:16.123\")");
+	/* Where HTCondor's text would not read back exactly. */
+	assert_string_equal(tu_unparse("relTime(\"1.1234567\")", false),
+			    "relTime(\"1.1234567\")");
+	assert_string_equal(tu_unparse("relTime(\"99999999999.75\")", false),
+			    "relTime(\"99999999999.75\")");
+	assert_string_equal(tu_unparse("absTime(\"0002-09-09T01:46:40Z\")",
+				       false),
+			    "absTime(\"0002-09-09T01:46:40-00:00\")");
+	EXPECT("string(relTime(\"1.1234567\"))",
+	       "string \"1.123456700000000E+00\"");
 	EXPECT("relTime(\"1:00\")", "real 6.000000000000000E+01");
 	EXPECT("relTime(\"-5m\")", "real -3.000000000000000E+02");
 	assert_false(tu_parses("absTime(\"nonsense\")"));
@@ -226,6 +236,11 @@ static void test_roundtrip(void **state)
 		"real(\"INF\") + real(\"NaN\")",
 		"a =?= b || c =!= d",
 		"'weird name' + PARENT.x + 'isnt'",
+		"1 .a + (2).b",
+		"relTime(\"1.1234567\") + relTime(\"0.00001\")",
+		"relTime(\"2+25:14:16.123\") - relTime(\"99999999999.75\")",
+		"absTime(\"0002-09-09T01:46:40Z\")",
+		"absTime(\"0999-12-31T23:59:59+05:00\")",
 	};
 	for (size_t i = 0; i < sizeof(exprs) / sizeof(exprs[0]); i++) {
 		for (int old = 0; old < 2; old++) {

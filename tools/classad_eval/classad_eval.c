@@ -65,9 +65,25 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* Which format a file's failure is reported in: the one its first
+ * character suggests. */
+static enum classad_format likely_format(const char *text, size_t len)
+{
+	size_t i = 0;
+	while (i < len && strchr(" \t\r\n", text[i]))
+		i++;
+	if (i < len && text[i] == '[')
+		return CLASSAD_FMT_NEW;
+	if (i < len && text[i] == '{')
+		return CLASSAD_FMT_JSON;
+	return CLASSAD_FMT_OLD;
+}
+
 /* An ad from text: new syntax, then "[" text "]" (assignments), and for
- * files also old syntax and JSON.  Returns NULL if none fits. */
-static classad *make_ad(const char *text, size_t len, bool from_file)
+ * files also old syntax and JSON.  Returns NULL if none fits; for a file,
+ * *err then says why in the format the text most looks like. */
+static classad *make_ad(const char *text, size_t len, bool from_file,
+			struct ks_err *err)
 {
 	/* condor_q -long:new writes "{\n[...]\n}\n"; drop the wrapper. */
 	if (from_file && len >= 5 && !strncmp(text, "{\n", 2) &&
@@ -75,7 +91,9 @@ static classad *make_ad(const char *text, size_t len, bool from_file)
 		text += 2;
 		len -= 4;
 	}
-	classad *ad = classad_parse(text, len, CLASSAD_FMT_NEW, NULL, NULL);
+	enum classad_format likely = likely_format(text, len);
+	classad *ad = classad_parse(text, len, CLASSAD_FMT_NEW, NULL,
+				    likely == CLASSAD_FMT_NEW ? err : NULL);
 	if (ad)
 		return ad;
 	size_t n = len + 3;
@@ -87,12 +105,15 @@ static classad *make_ad(const char *text, size_t len, bool from_file)
 	free(wrapped);
 	if (ad || !from_file)
 		return ad;
-	ad = classad_parse(text, len, CLASSAD_FMT_JSON, NULL, NULL);
+	ad = classad_parse(text, len, CLASSAD_FMT_JSON, NULL,
+			   likely == CLASSAD_FMT_JSON ? err : NULL);
 	if (!ad) {
 		/* The first of the ads of an old-syntax file. */
 		classad_reader *r =
 			classad_reader_new(text, len, CLASSAD_FMT_OLD, NULL);
-		if (classad_reader_next(r, &ad, NULL) != 1)
+		if (classad_reader_next(r, &ad, likely == CLASSAD_FMT_OLD
+							? err
+							: NULL) != 1)
 			ad = NULL;
 		classad_reader_free(r);
 	}
@@ -114,11 +135,14 @@ static classad *load_file(const char *prog, const char *path)
 			strerror(errno));
 		return NULL;
 	}
-	classad *ad = make_ad(text, len, true);
+	struct ks_err err = {0};
+	classad *ad = make_ad(text, len, true, &err);
 	free(text);
 	if (!ad)
-		fprintf(stderr, "Unable to turn file '%s' into a ClassAd.\n",
-			path);
+		fprintf(stderr,
+			"Unable to turn file '%s' into a ClassAd (line %d, "
+			"column %d: %s).\n",
+			path, err.line, err.col, err.msg);
 	return ad;
 }
 
@@ -163,7 +187,7 @@ int main(int argc, char **argv)
 		} else {
 			/* Anything else, "-x" included, is an ad or an
 			 * expression, as in HTCondor's tool. */
-			classad *ad = make_ad(arg, strlen(arg), false);
+			classad *ad = make_ad(arg, strlen(arg), false, NULL);
 			if (ad) {
 				classad_update(my, ad);
 				classad_free(ad);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole test suite: set up, build, and run the tests three ways --
+# a normal build, a build with AddressSanitizer and UBSan (and a short
+# fuzzing run with clang's libFuzzer), and valgrind over the unit tests
+# and the reference vectors.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/deps.sh test
+jobs=$(nproc)
+
+echo "== build and test"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs" >/dev/null
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== AddressSanitizer, UBSan and fuzzing (clang)"
+cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DKS_SANITIZE=ON \
+	-DKS_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-asan -j"$jobs" >/dev/null
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "== valgrind"
+vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
+for t in build/tests/classad/test_classad_*; do
+	[ -x "$t" ] && $vg "$t" >/dev/null
+done
+$vg build/tests/classad/classad_vectors tests/vectors/classad/*.jsonl \
+	| tail -n 1
+echo "== all tests passed"
