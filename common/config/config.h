@@ -1,0 +1,104 @@
+/*
+ * config.h: HTCondor's configuration language.
+ *
+ * A ks_config holds the macros read from configuration files (and
+ * templates, and _CONDOR_ environment overrides), each with where it was
+ * defined.  Values are stored raw, with only self-references expanded,
+ * and expanded when read, as HTCondor does: the latest definition of a
+ * macro wins, and a macro may refer to one defined later.  Names ignore
+ * case.  Lookups fall back on the knob table (knobs.h), HTCondor's
+ * defaults.  See docs/configuration.md.
+ *
+ * Errors.  Reading stops at the first error, which fills the caller's
+ * struct ks_err with a message naming the file and line; the ks_config
+ * keeps what was read before it.  Load into a fresh ks_config and swap it
+ * in only on success to keep an old configuration on a failed reconfig.
+ *
+ * A ks_config belongs to one thread at a time.
+ */
+#ifndef KS_CONFIG_H
+#define KS_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ks_err.h"
+
+typedef struct ks_config ks_config;
+
+/* A new, empty configuration for a daemon or tool of subsystem subsys
+ * (e.g. "STARTD", "TOOL"; NULL for none) and local name (NULL for none):
+ * lookups try LOCALNAME.NAME, then SUBSYS.NAME, then NAME.  Free with
+ * ks_config_free(). */
+ks_config *ks_config_new(const char *subsys, const char *localname);
+void ks_config_free(ks_config *cfg);
+
+/* Reads the whole configuration the way a daemon does at start-up: the
+ * built-in macros (FULL_HOSTNAME, DETECTED_CORES, ...), the file named by
+ * CONDOR_CONFIG (or the default locations; "ONLY_ENV" reads no file), the
+ * files of LOCAL_CONFIG_FILE and LOCAL_CONFIG_DIR, then the _CONDOR_NAME
+ * environment overrides.  Returns 0 or a KS_E* code with err filled. */
+int ks_config_load(ks_config *cfg, struct ks_err *err);
+
+/* Reads one configuration file (a command if path ends with '|').
+ * Returns 0 or a KS_E* code with err filled. */
+int ks_config_read_file(ks_config *cfg, const char *path, struct ks_err *err);
+
+/* Reads configuration text; name is what messages and -v call it. */
+int ks_config_read_text(ks_config *cfg, const char *name, const char *text,
+			size_t len, struct ks_err *err);
+
+/* Sets one macro as if by a line "name = value" of source (a label such
+ * as "<command line>"; NULL: "<internal>").  Returns 0 or KS_EINVAL for
+ * an invalid name. */
+int ks_config_set(ks_config *cfg, const char *name, const char *value,
+		  const char *source);
+
+/* The expanded value of name, or NULL if it is not defined or empty.
+ * Returns a new string (free()); err (NULL allowed) says why on NULL when
+ * the expansion itself failed (a loop, a bad $INT(), ...). */
+char *ks_config_get(const ks_config *cfg, const char *name,
+		    struct ks_err *err);
+
+/* Where a value came from. */
+struct ks_config_origin {
+	const char *file; /* a file, "<Default>", "<Environment>", ... */
+	int line;         /* 0 when not from a file */
+	const char *name; /* the name as found (with its prefix), borrowed */
+	const char *use;  /* "CATEGORY:Template" when set by a use line */
+};
+
+/* The raw (unexpanded) value of name after the prefix and default rules,
+ * or NULL.  Borrowed: valid until the configuration changes.  origin
+ * (NULL allowed) says where it came from. */
+const char *ks_config_raw(const ks_config *cfg, const char *name,
+			  struct ks_config_origin *origin);
+
+/* Expands $(...) references in text as a value would be.  Returns a new
+ * string (free()) or NULL with err filled. */
+char *ks_config_expand(const ks_config *cfg, const char *text,
+		       struct ks_err *err);
+
+/* Typed reads of name, as HTCondor's param_integer() and friends: the
+ * value may be an expression ("15 * 60").  Return true and set *out when
+ * the name is defined and converts; false leaves *out unchanged. */
+bool ks_config_int(const ks_config *cfg, const char *name, int64_t *out);
+bool ks_config_double(const ks_config *cfg, const char *name, double *out);
+bool ks_config_bool(const ks_config *cfg, const char *name, bool *out);
+
+/* Iterates the macros defined by configuration (not defaults) in the order
+ * they were first defined: start with *pos = 0.  *name and *raw are
+ * borrowed. */
+bool ks_config_next(const ks_config *cfg, size_t *pos, const char **name,
+		    const char **raw, struct ks_config_origin *origin);
+
+/* The files read, in order (borrowed). */
+size_t ks_config_file_count(const ks_config *cfg);
+const char *ks_config_file(const ks_config *cfg, size_t i);
+
+/* The warnings that "warning :" lines produced (borrowed; NULL past the
+ * end). */
+const char *ks_config_warning(const ks_config *cfg, size_t i);
+
+#endif

@@ -1,0 +1,384 @@
+/*
+ * table.c: the macros of a configuration, found by name ignoring case,
+ * and the lookup rules (LOCALNAME.NAME, SUBSYS.NAME, NAME, each before its
+ * default).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config_int.h"
+#include "knobs.h"
+
+/* ---- memory and buffers ---------------------------------------------- */
+
+void *kc_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		fputs("kestrel: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *kc_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		fputs("kestrel: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+char *kc_xstrndup(const char *s, size_t n)
+{
+	char *d = kc_xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+char *kc_xstrdup(const char *s)
+{
+	return kc_xstrndup(s, strlen(s));
+}
+
+static void buf_reserve(struct kc_buf *b, size_t extra)
+{
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	b->data = kc_xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void kc_buf_add(struct kc_buf *b, const char *s, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void kc_buf_adds(struct kc_buf *b, const char *s)
+{
+	kc_buf_add(b, s, strlen(s));
+}
+
+void kc_buf_addc(struct kc_buf *b, char c)
+{
+	kc_buf_add(b, &c, 1);
+}
+
+void kc_buf_splice(struct kc_buf *b, size_t pos, size_t n, const char *s,
+		   size_t sn)
+{
+	if (sn > n)
+		buf_reserve(b, sn - n);
+	memmove(b->data + pos + sn, b->data + pos + n, b->len - pos - n + 1);
+	memcpy(b->data + pos, s, sn);
+	b->len = b->len - n + sn;
+}
+
+char *kc_buf_take(struct kc_buf *b)
+{
+	char *d = b->data ? b->data : kc_xstrdup("");
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return d;
+}
+
+/* ---- names ----------------------------------------------------------- */
+
+bool kc_valid_name(const char *name, size_t len)
+{
+	if (len == 0)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (!isalnum(c) && c != '_' && c != '.' && c != '/')
+			return false;
+	}
+	return true;
+}
+
+static uint32_t hash_ci(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (uint32_t)tolower((unsigned char)s[i]);
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static bool same_name(const char *a, const char *b, size_t blen)
+{
+	return strlen(a) == blen && strncasecmp(a, b, blen) == 0;
+}
+
+struct kc_macro *kc_find(const ks_config *cfg, const char *name, size_t len)
+{
+	if (!cfg->index_cap)
+		return NULL;
+	size_t mask = cfg->index_cap - 1;
+	for (size_t i = hash_ci(name, len) & mask;; i = (i + 1) & mask) {
+		uint32_t slot = cfg->index[i];
+		if (!slot)
+			return NULL;
+		struct kc_macro *m = &cfg->macros[slot - 1];
+		if (same_name(m->name, name, len))
+			return m;
+	}
+}
+
+static void index_put(ks_config *cfg, size_t at)
+{
+	const char *name = cfg->macros[at].name;
+	size_t mask = cfg->index_cap - 1;
+	size_t i = hash_ci(name, strlen(name)) & mask;
+	while (cfg->index[i])
+		i = (i + 1) & mask;
+	cfg->index[i] = (uint32_t)(at + 1);
+}
+
+static void grow(ks_config *cfg)
+{
+	if (cfg->n == cfg->cap) {
+		cfg->cap = cfg->cap ? cfg->cap * 2 : 64;
+		cfg->macros =
+			kc_xrealloc(cfg->macros, cfg->cap * sizeof(*cfg->macros));
+	}
+	/* The index stays at most half full. */
+	if ((cfg->n + 1) * 2 > cfg->index_cap) {
+		free(cfg->index);
+		cfg->index_cap = cfg->index_cap ? cfg->index_cap * 2 : 128;
+		cfg->index = calloc(cfg->index_cap, sizeof(*cfg->index));
+		if (!cfg->index)
+			kc_xmalloc(SIZE_MAX); /* aborts */
+		for (size_t i = 0; i < cfg->n; i++)
+			index_put(cfg, i);
+	}
+}
+
+void kc_insert(ks_config *cfg, const char *name, const char *value,
+	       int source, int line, const char *use)
+{
+	size_t len = strlen(name);
+	struct kc_macro *m = kc_find(cfg, name, len);
+	if (!m) {
+		const struct ks_knob *k = ks_knob_find(name, len);
+		/* HTCondor keeps a value equal to the built-in default out
+		 * of the table, so -v reports it as the default. */
+		if (k && source != KC_SRC_ENV && strcmp(k->def, value) == 0)
+			return;
+		grow(cfg);
+		m = &cfg->macros[cfg->n];
+		memset(m, 0, sizeof(*m));
+		m->name = kc_xstrdup(name);
+		index_put(cfg, cfg->n++);
+	} else {
+		free(m->value);
+		free(m->use);
+	}
+	m->value = kc_xstrdup(value);
+	m->source = source;
+	m->line = line;
+	m->use = use ? kc_xstrdup(use) : NULL;
+}
+
+int kc_add_source(ks_config *cfg, const char *name, bool is_file)
+{
+	cfg->sources = kc_xrealloc(cfg->sources,
+				   (cfg->nsources + 1) * sizeof(*cfg->sources));
+	cfg->sources[cfg->nsources] = kc_xstrdup(name);
+	if (is_file) {
+		cfg->files = kc_xrealloc(cfg->files,
+					 (cfg->nfiles + 1) * sizeof(*cfg->files));
+		cfg->files[cfg->nfiles++] = cfg->nsources;
+	}
+	return (int)cfg->nsources++;
+}
+
+/* ---- lookup ---------------------------------------------------------- */
+
+static const char *source_name(const ks_config *cfg, int source)
+{
+	if (source == KC_SRC_DEFAULT)
+		return "<Default>";
+	if (source == KC_SRC_ENV)
+		return "<Environment>";
+	return cfg->sources[source];
+}
+
+static void set_origin(const ks_config *cfg, const struct kc_macro *m,
+		       struct ks_config_origin *o)
+{
+	if (!o)
+		return;
+	o->file = source_name(cfg, m->source);
+	o->line = m->line;
+	o->name = m->name;
+	o->use = m->use;
+}
+
+/* prefix.name in the configuration, then in the defaults. */
+static const char *lookup_one(const ks_config *cfg, const char *prefix,
+			      const char *name, size_t len,
+			      struct ks_config_origin *o)
+{
+	char tmp[512];
+	const char *key = name;
+	size_t klen = len;
+	if (prefix) {
+		int n = snprintf(tmp, sizeof(tmp), "%s.%.*s", prefix, (int)len,
+				 name);
+		if (n < 0 || (size_t)n >= sizeof(tmp))
+			return NULL;
+		key = tmp;
+		klen = (size_t)n;
+	}
+	const struct kc_macro *m = kc_find(cfg, key, klen);
+	if (m) {
+		set_origin(cfg, m, o);
+		return m->value;
+	}
+	const struct ks_knob *k = ks_knob_find(key, klen);
+	/* An empty default counts as no default for a plain name; for a
+	 * prefixed one it still hides the plain name, as in HTCondor. */
+	if (k && (prefix || k->def[0])) {
+		if (o) {
+			o->file = "<Default>";
+			o->line = 0;
+			o->name = k->name;
+			o->use = NULL;
+		}
+		return k->def;
+	}
+	return NULL;
+}
+
+const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
+		      struct ks_config_origin *origin)
+{
+	const char *v;
+	if (cfg->localname &&
+	    (v = lookup_one(cfg, cfg->localname, name, len, origin)))
+		return v;
+	if (cfg->subsys && (v = lookup_one(cfg, cfg->subsys, name, len, origin)))
+		return v;
+	return lookup_one(cfg, NULL, name, len, origin);
+}
+
+uint64_t kc_random(ks_config *cfg)
+{
+	/* xorshift64*: these picks spread load, they guard nothing. */
+	if (!cfg->rng)
+		cfg->rng = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^
+			   0x9E3779B97F4A7C15ull;
+	cfg->rng ^= cfg->rng >> 12;
+	cfg->rng ^= cfg->rng << 25;
+	cfg->rng ^= cfg->rng >> 27;
+	return cfg->rng * 2685821657736338717ull;
+}
+
+/* ---- the public object ----------------------------------------------- */
+
+static char *upper_dup(const char *s)
+{
+	if (!s || !*s)
+		return NULL;
+	char *d = kc_xstrdup(s);
+	for (char *p = d; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	return d;
+}
+
+ks_config *ks_config_new(const char *subsys, const char *localname)
+{
+	ks_config *cfg = calloc(1, sizeof(*cfg));
+	if (!cfg)
+		kc_xmalloc(SIZE_MAX);
+	cfg->subsys = upper_dup(subsys);
+	cfg->localname = localname && *localname ? kc_xstrdup(localname) : NULL;
+	return cfg;
+}
+
+void ks_config_free(ks_config *cfg)
+{
+	if (!cfg)
+		return;
+	for (size_t i = 0; i < cfg->n; i++) {
+		free(cfg->macros[i].name);
+		free(cfg->macros[i].value);
+		free(cfg->macros[i].use);
+	}
+	for (size_t i = 0; i < cfg->nsources; i++)
+		free(cfg->sources[i]);
+	for (size_t i = 0; i < cfg->nwarnings; i++)
+		free(cfg->warnings[i]);
+	free(cfg->macros);
+	free(cfg->index);
+	free(cfg->sources);
+	free(cfg->files);
+	free(cfg->warnings);
+	free(cfg->subsys);
+	free(cfg->localname);
+	free(cfg);
+}
+
+int ks_config_set(ks_config *cfg, const char *name, const char *value,
+		  const char *source)
+{
+	size_t len = strlen(name);
+	if (!kc_valid_name(name, len))
+		return KS_EINVAL;
+	int src = kc_add_source(cfg, source ? source : "<internal>", false);
+	char *v = kc_expand_self(cfg, value, name);
+	kc_insert(cfg, name, v, src, 0, NULL);
+	free(v);
+	return 0;
+}
+
+const char *ks_config_raw(const ks_config *cfg, const char *name,
+			  struct ks_config_origin *origin)
+{
+	return kc_lookup(cfg, name, strlen(name), origin);
+}
+
+bool ks_config_next(const ks_config *cfg, size_t *pos, const char **name,
+		    const char **raw, struct ks_config_origin *origin)
+{
+	if (*pos >= cfg->n)
+		return false;
+	const struct kc_macro *m = &cfg->macros[(*pos)++];
+	if (name)
+		*name = m->name;
+	if (raw)
+		*raw = m->value;
+	set_origin(cfg, m, origin);
+	return true;
+}
+
+size_t ks_config_file_count(const ks_config *cfg)
+{
+	return cfg->nfiles;
+}
+
+const char *ks_config_file(const ks_config *cfg, size_t i)
+{
+	return i < cfg->nfiles ? cfg->sources[cfg->files[i]] : NULL;
+}
+
+const char *ks_config_warning(const ks_config *cfg, size_t i)
+{
+	return i < cfg->nwarnings ? cfg->warnings[i] : NULL;
+}

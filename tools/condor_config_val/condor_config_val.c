@@ -1,0 +1,263 @@
+/*
+ * condor_config_val: prints configuration values as HTCondor's does.
+ *
+ *   condor_config_val [options] NAME...     values, expanded
+ *   condor_config_val -dump [PATTERN]       every macro (matching PATTERN)
+ *   condor_config_val -config               the files read
+ *   condor_config_val use CATEGORY[:NAME]   the templates
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "config.h"
+#include "knobs.h"
+#include "templates.h"
+
+struct opts {
+	bool verbose, raw, dump, config, use, defaults_only, expand;
+	const char *subsys, *localname;
+	const char **names;
+	size_t nnames;
+};
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [options] NAME...\n"
+		"       %s [options] -dump [PATTERN]\n"
+		"       %s -config\n"
+		"       %s use CATEGORY[:TEMPLATE]\n"
+		"Options:\n"
+		"  -v, -verbose          say where each value was defined\n"
+		"  -raw                  print values without expanding them\n"
+		"  -expand, -evaluate    print values expanded (the default)\n"
+		"  -default              print the built-in default\n"
+		"  -subsystem NAME       look up NAME as daemon NAME would\n"
+		"  -local-name NAME      look up with this local name\n"
+		"  -dump [PATTERN]       print every macro (matching PATTERN)\n"
+		"  -config               print the configuration files read\n"
+		"  -help                 print this message\n",
+		prog, prog, prog, prog);
+}
+
+/* HTCondor's options may be abbreviated and take one or two dashes. */
+static bool is_opt(const char *arg, const char *name, size_t min)
+{
+	if (arg[0] != '-')
+		return false;
+	arg += arg[1] == '-' ? 2 : 1;
+	size_t n = strlen(arg);
+	return n >= min && n <= strlen(name) && !strncasecmp(arg, name, n);
+}
+
+static void print_value(const ks_config *cfg, const char *name,
+			const struct opts *o, int *status)
+{
+	struct ks_config_origin where = {0};
+	const char *raw;
+	const struct ks_knob *k = NULL;
+	if (o->defaults_only) {
+		k = ks_knob_find(name, strlen(name));
+		raw = k && k->def[0] ? k->def : NULL;
+		where.file = "<Default>";
+	} else {
+		raw = ks_config_raw(cfg, name, &where);
+	}
+	if (!raw || !*raw) {
+		fprintf(stderr, "Not defined: %s\n", name);
+		*status = 1;
+		return;
+	}
+	struct ks_err err;
+	char *value = o->raw ? strdup(raw) : ks_config_expand(cfg, raw, &err);
+	if (!value) {
+		fprintf(stderr, "Error: %s: %s\n", name, err.msg);
+		*status = 1;
+		return;
+	}
+	if (o->verbose) {
+		printf("%s = %s\n", name, value);
+		if (where.line > 0)
+			printf(" # at: %s, line %d\n", where.file, where.line);
+		else
+			printf(" # at: %s\n", where.file);
+		printf(" # raw: %s = %s\n", name, raw);
+	} else {
+		printf("%s\n", value);
+	}
+	free(value);
+}
+
+/* Case-insensitive substring match, as -dump's pattern. */
+static bool matches(const char *name, const char *pattern)
+{
+	if (!pattern)
+		return true;
+	size_t n = strlen(pattern);
+	for (const char *p = name; *p; p++)
+		if (!strncasecmp(p, pattern, n))
+			return true;
+	return false;
+}
+
+static void dump(const ks_config *cfg, const struct opts *o)
+{
+	const char *pattern = o->nnames ? o->names[0] : NULL;
+	size_t pos = 0;
+	const char *name, *raw;
+	struct ks_config_origin where;
+	while (ks_config_next(cfg, &pos, &name, &raw, &where)) {
+		if (!matches(name, pattern))
+			continue;
+		struct ks_err err;
+		char *value = o->raw ? strdup(raw)
+				     : ks_config_expand(cfg, raw, &err);
+		printf("%s = %s\n", name, value ? value : raw);
+		if (o->verbose) {
+			if (where.line > 0)
+				printf(" # at: %s, line %d\n", where.file,
+				       where.line);
+			else
+				printf(" # at: %s\n", where.file);
+			printf(" # raw: %s = %s\n", name, raw);
+		}
+		free(value);
+	}
+}
+
+static int show_use(const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	size_t cl = colon ? (size_t)(colon - arg) : strlen(arg);
+	int shown = 0;
+	for (size_t i = 0; i < ks_templates_count; i++) {
+		const struct ks_template *t = &ks_templates[i];
+		if (strlen(t->category) != cl ||
+		    strncasecmp(t->category, arg, cl) != 0)
+			continue;
+		if (colon && colon[1] && strcasecmp(t->name, colon + 1) != 0)
+			continue;
+		if (colon && colon[1]) {
+			printf("use %s:%s is\n%s\n", t->category, t->name,
+			       t->body);
+		} else {
+			printf("%s:%s\t%s\n", t->category, t->name,
+			       t->desc ? t->desc : "");
+		}
+		shown++;
+	}
+	if (!shown) {
+		fprintf(stderr, "use %s: no such template\n", arg);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *prog = "condor_config_val";
+	struct opts o = {0};
+	o.names = calloc((size_t)argc, sizeof(*o.names));
+	if (!o.names)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (is_opt(a, "verbose", 1)) {
+			o.verbose = true;
+		} else if (is_opt(a, "raw", 2)) {
+			o.raw = true;
+		} else if (is_opt(a, "expand", 2) || is_opt(a, "evaluate", 2)) {
+			o.expand = true;
+		} else if (is_opt(a, "default", 3)) {
+			o.defaults_only = true;
+		} else if (is_opt(a, "dump", 2)) {
+			o.dump = true;
+		} else if (is_opt(a, "config", 3)) {
+			o.config = true;
+		} else if (is_opt(a, "subsystem", 4) || is_opt(a, "subsys", 4)) {
+			if (++i >= argc) {
+				fprintf(stderr, "%s: -subsystem needs a name\n",
+					prog);
+				return 1;
+			}
+			o.subsys = argv[i];
+		} else if (is_opt(a, "local-name", 2)) {
+			if (++i >= argc) {
+				fprintf(stderr, "%s: -local-name needs a name\n",
+					prog);
+				return 1;
+			}
+			o.localname = argv[i];
+		} else if (is_opt(a, "help", 1)) {
+			usage(stdout, prog);
+			return 0;
+		} else if (is_opt(a, "set", 3) || is_opt(a, "unset", 3) ||
+			   is_opt(a, "rset", 3) || is_opt(a, "runset", 3) ||
+			   is_opt(a, "name", 2) || is_opt(a, "pool", 2)) {
+			fprintf(stderr,
+				"%s: %s talks to a running daemon, which this "
+				"version of kestrel does not have yet\n",
+				prog, a);
+			return 1;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "%s: unknown option %s\n", prog, a);
+			usage(stderr, prog);
+			return 1;
+		} else if (!strcasecmp(a, "use") && o.nnames == 0) {
+			o.use = true;
+		} else {
+			o.names[o.nnames++] = a;
+		}
+	}
+	if (o.use) {
+		int rc = 0;
+		if (!o.nnames) {
+			fprintf(stderr, "%s: use needs a category\n", prog);
+			rc = 1;
+		}
+		for (size_t i = 0; i < o.nnames; i++)
+			rc |= show_use(o.names[i]);
+		free(o.names);
+		return rc;
+	}
+	if (!o.nnames && !o.dump && !o.config) {
+		usage(stderr, prog);
+		free(o.names);
+		return 1;
+	}
+
+	ks_config *cfg = ks_config_new(o.subsys ? o.subsys : "TOOL",
+				       o.localname);
+	struct ks_err err;
+	if (ks_config_load(cfg, &err) != 0) {
+		fprintf(stderr, "ERROR: %s\n", err.msg);
+		ks_config_free(cfg);
+		free(o.names);
+		return 1;
+	}
+	for (size_t i = 0; ks_config_warning(cfg, i); i++)
+		fprintf(stderr, "%s\n", ks_config_warning(cfg, i));
+	int status = 0;
+	if (o.config) {
+		printf("Configuration source:\n");
+		size_t n = ks_config_file_count(cfg);
+		if (n)
+			printf("\t%s\n", ks_config_file(cfg, 0));
+		if (n > 1)
+			printf("Local configuration sources:\n");
+		for (size_t i = 1; i < n; i++)
+			printf("\t%s\n", ks_config_file(cfg, i));
+	} else if (o.dump) {
+		dump(cfg, &o);
+	} else {
+		for (size_t i = 0; i < o.nnames; i++)
+			print_value(cfg, o.names[i], &o, &status);
+	}
+	ks_config_free(cfg);
+	free(o.names);
+	return status;
+}
