@@ -85,17 +85,23 @@ static void build_index(classad *ad)
 			index_put(ad, ad->ents[i].name->hash, i);
 }
 
-/* Rebuilds entries (dropping deleted ones) and the index for at least
- * `want` entries (exactly `want` if exact). */
-static void rebuild_to(classad *ad, uint32_t want, bool exact)
+/* Moves the live entries down over the deleted ones. */
+static void drop_deleted(classad *ad)
 {
 	uint32_t j = 0;
 	for (uint32_t i = 0; i < ad->n; i++)
 		if (ad->ents[i].name)
 			ad->ents[j++] = ad->ents[i];
 	ad->n = j;
-	if (want < j)
-		want = j;
+}
+
+/* Rebuilds entries (dropping deleted ones) and the index for at least
+ * `want` entries (exactly `want` if exact). */
+static void rebuild_to(classad *ad, uint32_t want, bool exact)
+{
+	drop_deleted(ad);
+	if (want < ad->n)
+		want = ad->n;
 	if (want > ad->cap || ad->cap == 0) {
 		uint32_t cap = exact && want ? want : ad->cap ? ad->cap : 4;
 		while (cap < want)
@@ -223,13 +229,9 @@ void ca_ad_compact(classad *ad)
 {
 	if (ad->n == ad->cap || ad->live == 0)
 		return;
-	uint32_t j = 0;
-	for (uint32_t i = 0; i < ad->n; i++)
-		if (ad->ents[i].name)
-			ad->ents[j++] = ad->ents[i];
-	ad->n = j;
-	ad->ents = ca_xrealloc(ad->ents, j * sizeof(*ad->ents));
-	ad->cap = j;
+	drop_deleted(ad);
+	ad->ents = ca_xrealloc(ad->ents, ad->n * sizeof(*ad->ents));
+	ad->cap = ad->n;
 	build_index(ad);
 }
 
@@ -353,12 +355,7 @@ classad *classad_copy(const classad *ad)
 	classad *c = classad_new();
 	if (ad->live)
 		rebuild(c, ad->live);
-	for (uint32_t i = 0; i < ad->n; i++) {
-		const struct ca_entry *en = &ad->ents[i];
-		if (en->name)
-			ca_ad_insert(c, ca_str_ref(en->name),
-				     classad_expr_ref(en->expr));
-	}
+	classad_update(c, ad);
 	c->chain = classad_ref(ad->chain);
 	return c;
 }

@@ -45,6 +45,21 @@ static inline bool ca_undef(classad_value *out)
 	return true;
 }
 
+/* The start of a builtin that takes min..max arguments, all evaluated up
+ * front into vals[] (which must hold nothing): 1 to go on, 0 when out is
+ * decided (error, for a wrong count), -1 on a hard failure (as ca_args()).
+ * On rc <= 0 the builtin returns rc == 0. */
+static inline int ca_call_args(struct ca_state *st, const struct ca_call *c,
+			       uint32_t min, uint32_t max, classad_value *vals,
+			       classad_value *out)
+{
+	if (c->n < min || c->n > max) {
+		ca_err(out);
+		return 0;
+	}
+	return ca_args(st, c, c->n, vals, out) ? 1 : -1;
+}
+
 static inline void ca_clear_n(classad_value *vals, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)

@@ -16,12 +16,11 @@ static uint32_t list_len(const classad_value *v)
 
 CA_FN(ca_fn_member)
 {
-	if (c->n != 2)
-		return ca_err(out);
-	bool identical = ca_is_name(c, "identicalMember");
 	classad_value a[2] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT};
-	if (!ca_args(st, c, 2, a, out))
-		return false;
+	int rc = ca_call_args(st, c, 2, 2, a, out);
+	if (rc <= 0)
+		return rc == 0;
+	bool identical = ca_is_name(c, "identicalMember");
 	bool ok = true;
 	if (a[1].type == CLASSAD_UNDEFINED ||
 	    (!identical && a[0].type == CLASSAD_UNDEFINED)) {
@@ -59,13 +58,10 @@ CA_FN(ca_fn_member)
 
 CA_FN(ca_fn_size)
 {
-	if (c->n != 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
-	if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
+	int rc = ca_call_args(st, c, 1, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
 	switch (v.type) {
 	case CLASSAD_UNDEFINED:
 		break;
@@ -86,8 +82,28 @@ CA_FN(ca_fn_size)
 	return true;
 }
 
-/* Evaluates the single list argument of sum/avg/min/max: returns 1 with
- * *list set, 0 when out is already decided, -1 on a hard failure. */
+/* Evaluates argument i into v, which should be of the given type: 1 if it
+ * is, 0 when out is already decided (undefined for an undefined argument,
+ * else error), -1 on a hard failure. */
+static int typed_arg(struct ca_state *st, const struct ca_call *c, uint32_t i,
+		     int type, classad_value *v, classad_value *out)
+{
+	if (!ca_arg(st, c, i, v)) {
+		classad_value_clear(v);
+		ca_fail(out);
+		return -1;
+	}
+	if (v->type == CLASSAD_UNDEFINED)
+		return 0;
+	if (v->type != type) {
+		classad_value_clear(v);
+		ca_err(out);
+		return 0;
+	}
+	return 1;
+}
+
+/* The single list argument of sum/avg/min/max, as typed_arg(). */
 static int list_arg(struct ca_state *st, const struct ca_call *c,
 		    classad_value *list, classad_value *out)
 {
@@ -95,25 +111,30 @@ static int list_arg(struct ca_state *st, const struct ca_call *c,
 		ca_err(out);
 		return 0;
 	}
-	if (!ca_arg(st, c, 0, list)) {
-		classad_value_clear(list);
-		ca_fail(out);
-		return -1;
-	}
-	if (list->type == CLASSAD_UNDEFINED)
-		return 0;
-	if (list->type != CLASSAD_LIST) {
-		classad_value_clear(list);
-		ca_err(out);
-		return 0;
-	}
-	return 1;
+	return typed_arg(st, c, 0, CLASSAD_LIST, list, out);
 }
 
-static bool is_number(const classad_value *v)
+/* Evaluates item i of list into item for sum/avg/min/max: 1 if it is a
+ * number, 0 if undefined (skipped), -1 when out is decided: error for any
+ * other item, or a hard failure (*ok is then false). */
+static int number_item(struct ca_state *st, const classad_value *list,
+		       uint32_t i, classad_value *item, classad_value *out,
+		       bool *ok)
 {
-	return v->type == CLASSAD_INTEGER || v->type == CLASSAD_REAL ||
-	       v->type == CLASSAD_BOOLEAN;
+	if (!ca_eval_item(st, list, i, item)) {
+		ca_value_clear(item);
+		*ok = ca_fail(out);
+		return -1;
+	}
+	if (item->type == CLASSAD_UNDEFINED)
+		return 0;
+	if (item->type != CLASSAD_INTEGER && item->type != CLASSAD_REAL &&
+	    item->type != CLASSAD_BOOLEAN) {
+		ca_value_clear(item);
+		out->type = CLASSAD_ERROR;
+		return -1;
+	}
+	return 1;
 }
 
 CA_FN(ca_fn_sum_avg)
@@ -130,18 +151,11 @@ CA_FN(ca_fn_sum_avg)
 	uint32_t n = list_len(&list);
 	for (uint32_t i = 0; i < n; i++) {
 		classad_value item = CLASSAD_VALUE_INIT;
-		if (!ca_eval_item(st, &list, i, &item)) {
-			ca_value_clear(&item);
-			ok = ca_fail(out);
+		rc = number_item(st, &list, i, &item, out, &ok);
+		if (rc < 0)
 			goto done;
-		}
-		if (item.type == CLASSAD_UNDEFINED)
+		if (rc == 0)
 			continue;
-		if (!is_number(&item)) {
-			ca_value_clear(&item);
-			out->type = CLASSAD_ERROR;
-			goto done;
-		}
 		len++;
 		if (first) {
 			/* The first item is taken as it is, so that
@@ -182,20 +196,13 @@ CA_FN(ca_fn_min_max)
 	uint32_t n = list_len(&list);
 	for (uint32_t i = 0; i < n; i++) {
 		classad_value item = CLASSAD_VALUE_INIT;
-		if (!ca_eval_item(st, &list, i, &item)) {
-			ca_value_clear(&item);
+		rc = number_item(st, &list, i, &item, out, &ok);
+		if (rc < 0) {
 			ca_value_clear(&best);
-			ok = ca_fail(out);
 			goto done;
 		}
-		if (item.type == CLASSAD_UNDEFINED)
+		if (rc == 0)
 			continue;
-		if (!is_number(&item)) {
-			ca_value_clear(&item);
-			ca_value_clear(&best);
-			out->type = CLASSAD_ERROR;
-			goto done;
-		}
 		if (best.type == CLASSAD_UNDEFINED) {
 			ca_value_move(&best, &item);
 			continue;
@@ -221,14 +228,9 @@ CA_FN(ca_fn_list_compare)
 	classad_value opv = CLASSAD_VALUE_INIT, list = CLASSAD_VALUE_INIT,
 		      with = CLASSAD_VALUE_INIT;
 	bool ok = true;
-	if (!ca_arg(st, c, 0, &opv)) {
-		ok = ca_fail(out);
-		goto done;
-	}
-	if (opv.type == CLASSAD_UNDEFINED)
-		goto done;
-	if (opv.type != CLASSAD_STRING) {
-		out->type = CLASSAD_ERROR;
+	int rc = typed_arg(st, c, 0, CLASSAD_STRING, &opv, out);
+	if (rc <= 0) {
+		ok = rc == 0;
 		goto done;
 	}
 	static const struct {
@@ -246,14 +248,9 @@ CA_FN(ca_fn_list_compare)
 		out->type = CLASSAD_ERROR;
 		goto done;
 	}
-	if (!ca_arg(st, c, 1, &list)) {
-		ok = ca_fail(out);
-		goto done;
-	}
-	if (list.type == CLASSAD_UNDEFINED)
-		goto done;
-	if (list.type != CLASSAD_LIST) {
-		out->type = CLASSAD_ERROR;
+	rc = typed_arg(st, c, 1, CLASSAD_LIST, &list, out);
+	if (rc <= 0) {
+		ok = rc == 0;
 		goto done;
 	}
 	if (!ca_arg(st, c, 2, &with)) {

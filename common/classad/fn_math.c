@@ -7,13 +7,10 @@
 
 CA_FN(ca_fn_round)
 {
-	if (c->n != 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT, r = CLASSAD_VALUE_INIT;
-	if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
+	int rc = ca_call_args(st, c, 1, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
 	if (v.type == CLASSAD_INTEGER) {
 		ca_value_move(out, &v);
 		return true;
@@ -37,11 +34,10 @@ CA_FN(ca_fn_round)
 
 CA_FN(ca_fn_pow)
 {
-	if (c->n != 2)
-		return ca_err(out);
 	classad_value a[2] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT};
-	if (!ca_args(st, c, 2, a, out))
-		return false;
+	int rc = ca_call_args(st, c, 2, 2, a, out);
+	if (rc <= 0)
+		return rc == 0;
 	if (a[0].type == CLASSAD_INTEGER && a[1].type == CLASSAD_INTEGER &&
 	    a[1].u.i >= 0) {
 		double r = pow((double)a[0].u.i, (double)a[1].u.i) + 0.5;
@@ -61,13 +57,12 @@ CA_FN(ca_fn_pow)
 
 CA_FN(ca_fn_quantize)
 {
-	if (c->n != 2)
-		return ca_err(out);
 	classad_value a[2] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT};
 	classad_value conv = CLASSAD_VALUE_INIT, base = CLASSAD_VALUE_INIT;
 	bool ok = true;
-	if (!ca_args(st, c, 2, a, out))
-		return false;
+	int rc = ca_call_args(st, c, 2, 2, a, out);
+	if (rc <= 0)
+		return rc == 0;
 	if (!ca_to_real(&a[0], &conv)) {
 		out->type = CLASSAD_ERROR;
 		goto done;
@@ -140,15 +135,12 @@ done:
 
 CA_FN(ca_fn_random)
 {
-	if (c->n > 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
-	if (c->n == 0) {
+	int rc = ca_call_args(st, c, 0, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
+	if (c->n == 0)
 		ca_set_real(&v, 1.0);
-	} else if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
 	/* HTCondor draws a 31-bit integer, like lrand48(). */
 	int32_t draw = (int32_t)(ca_random(st) >> 33);
 	if (v.type == CLASSAD_INTEGER) {

@@ -157,12 +157,9 @@ static void regex_helper(const char *pattern, const char *target,
 static int regex_args(struct ca_state *st, const struct ca_call *c,
 		      uint32_t nfix, classad_value *a, classad_value *out)
 {
-	if (c->n != nfix && c->n != nfix + 1) {
-		ca_err(out);
-		return 0;
-	}
-	if (!ca_args(st, c, c->n, a, out))
-		return -1;
+	int rc = ca_call_args(st, c, nfix, nfix + 1, a, out);
+	if (rc <= 0)
+		return rc;
 	for (uint32_t i = 0; i < c->n; i++) {
 		if (a[i].type == CLASSAD_ERROR) {
 			ca_clear_n(a, c->n);
@@ -275,12 +272,11 @@ CA_FN(ca_fn_regexp_member)
 
 CA_FN(ca_fn_strlist_regexp_member)
 {
-	if (c->n < 2 || c->n > 4)
-		return ca_err(out);
 	classad_value a[4] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT,
 			      CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT};
-	if (!ca_args(st, c, c->n, a, out))
-		return false;
+	int rc = ca_call_args(st, c, 2, 4, a, out);
+	if (rc <= 0)
+		return rc == 0;
 	for (uint32_t i = 0; i < c->n; i++) {
 		if (a[i].type != CLASSAD_STRING) {
 			ca_clear_n(a, 4);

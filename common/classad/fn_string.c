@@ -115,13 +115,10 @@ CA_FN(ca_fn_strcat)
 
 CA_FN(ca_fn_change_case)
 {
-	if (c->n != 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT, s = CLASSAD_VALUE_INIT;
-	if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
+	int rc = ca_call_args(st, c, 1, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
 	ca_to_string(&v, &s);
 	ca_value_clear(&v);
 	if (s.type != CLASSAD_STRING) {
@@ -147,12 +144,11 @@ CA_FN(ca_fn_change_case)
 
 CA_FN(ca_fn_substr)
 {
-	if (c->n < 2 || c->n > 3)
-		return ca_err(out);
 	classad_value a[3] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT,
 			      CLASSAD_VALUE_INIT};
-	if (!ca_args(st, c, c->n, a, out))
-		return false;
+	int rc = ca_call_args(st, c, 2, 3, a, out);
+	if (rc <= 0)
+		return rc == 0;
 	bool three = c->n == 3;
 	if (a[0].type == CLASSAD_UNDEFINED || a[1].type == CLASSAD_UNDEFINED ||
 	    (three && a[2].type == CLASSAD_UNDEFINED)) {
@@ -189,13 +185,17 @@ CA_FN(ca_fn_substr)
 	return true;
 }
 
-/* Both arguments as strings: 1 with s0 and s1 set, 0 undefined, -1
- * error, -2 hard failure. */
+/* The two arguments (into a) as strings (into s); neither array needs
+ * initialising.  1 with s[0] and s[1] set, 0 undefined, -1 error (also
+ * for a wrong count), -2 hard failure. */
 static int two_strings(struct ca_state *st, const struct ca_call *c,
 		       classad_value *a, classad_value *s, classad_value *out)
 {
-	if (!ca_args(st, c, 2, a, out))
-		return -2;
+	for (int i = 0; i < 2; i++)
+		a[i] = s[i] = (classad_value)CLASSAD_VALUE_INIT;
+	int rc = ca_call_args(st, c, 2, 2, a, out);
+	if (rc <= 0)
+		return rc == 0 ? -1 : -2;
 	if (a[0].type == CLASSAD_UNDEFINED || a[1].type == CLASSAD_UNDEFINED)
 		return 0;
 	if (!ca_to_string(&a[0], &s[0]) || !ca_to_string(&a[1], &s[1]) ||
@@ -218,10 +218,7 @@ static bool finish_two(int rc, classad_value *a, classad_value *s,
 
 CA_FN(ca_fn_strcmp)
 {
-	if (c->n != 2)
-		return ca_err(out);
-	classad_value a[2] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT};
-	classad_value s[2] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT};
+	classad_value a[2], s[2];
 	int rc = two_strings(st, c, a, s, out);
 	if (rc == 1) {
 		int order = ca_is_name(c, "strcmp")
@@ -273,10 +270,7 @@ static int natural_cmp(const char *s1, const char *s2)
 
 CA_FN(ca_fn_version_cmp)
 {
-	if (c->n != 2)
-		return ca_err(out);
-	classad_value a[2] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT};
-	classad_value s[2] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT};
+	classad_value a[2], s[2];
 	int rc = two_strings(st, c, a, s, out);
 	if (rc == 1) {
 		int r = natural_cmp(s[0].u.s->s, s[1].u.s->s);
@@ -299,14 +293,13 @@ CA_FN(ca_fn_version_cmp)
 
 CA_FN(ca_fn_version_in_range)
 {
-	if (c->n != 3)
-		return ca_err(out);
 	classad_value a[3] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT,
 			      CLASSAD_VALUE_INIT};
 	classad_value s[3] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT,
 			      CLASSAD_VALUE_INIT};
-	if (!ca_args(st, c, 3, a, out))
-		return false;
+	int rc = ca_call_args(st, c, 3, 3, a, out);
+	if (rc <= 0)
+		return rc == 0;
 	if (a[1].type == CLASSAD_UNDEFINED || a[2].type == CLASSAD_UNDEFINED) {
 		out->type = CLASSAD_UNDEFINED;
 	} else if (ca_to_string(&a[0], &s[0]) && ca_to_string(&a[1], &s[1]) &&
@@ -335,11 +328,10 @@ static void push_str(classad_expr ***items, uint32_t *n, uint32_t *cap,
 
 CA_FN(ca_fn_split)
 {
-	if (c->n != 1 && c->n != 2)
-		return ca_err(out);
 	classad_value a[2] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT};
-	if (!ca_args(st, c, c->n, a, out))
-		return false;
+	int rc = ca_call_args(st, c, 1, 2, a, out);
+	if (rc <= 0)
+		return rc == 0;
 	if (a[0].type != CLASSAD_STRING ||
 	    (c->n == 2 && a[1].type != CLASSAD_STRING)) {
 		ca_clear_n(a, 2);
@@ -378,13 +370,10 @@ CA_FN(ca_fn_split)
 
 CA_FN(ca_fn_split_at)
 {
-	if (c->n != 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
-	if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
+	int rc = ca_call_args(st, c, 1, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
 	if (v.type != CLASSAD_STRING) {
 		ca_value_clear(&v);
 		return ca_err(out);

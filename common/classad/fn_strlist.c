@@ -15,12 +15,9 @@ static int string_args(struct ca_state *st, const struct ca_call *c,
 		       uint32_t min, uint32_t max, classad_value *a,
 		       classad_value *out)
 {
-	if (c->n < min || c->n > max) {
-		ca_err(out);
-		return 0;
-	}
-	if (!ca_args(st, c, c->n, a, out))
-		return -1;
+	int rc = ca_call_args(st, c, min, max, a, out);
+	if (rc <= 0)
+		return rc;
 	for (uint32_t i = 0; i < c->n; i++) {
 		if (a[i].type != CLASSAD_STRING) {
 			ca_clear_n(a, c->n);
@@ -125,12 +122,11 @@ static bool token_in(const char *s, size_t len, const char *list,
 
 CA_FN(ca_fn_strlist_member)
 {
-	if (c->n < 2 || c->n > 3)
-		return ca_err(out);
 	classad_value a[3] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT,
 			      CLASSAD_VALUE_INIT};
-	if (!ca_args(st, c, c->n, a, out))
-		return false;
+	int rc = ca_call_args(st, c, 2, 3, a, out);
+	if (rc <= 0)
+		return rc == 0;
 	for (uint32_t i = 0; i < c->n; i++) {
 		if (a[i].type != CLASSAD_UNDEFINED &&
 		    a[i].type != CLASSAD_STRING) {

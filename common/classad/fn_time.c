@@ -61,13 +61,10 @@ CA_FN(ca_fn_day_time)
 
 CA_FN(ca_fn_get_field)
 {
-	if (c->n != 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
-	if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
+	int rc = ca_call_args(st, c, 1, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
 	const char *f = c->name->s + 3; /* after "get" */
 	if (v.type == CLASSAD_ABSTIME) {
 		/* HTCondor reads the fields in the local time zone. */
@@ -189,13 +186,10 @@ static classad *split_time(const classad_value *v)
 
 CA_FN(ca_fn_split_time)
 {
-	if (c->n != 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
-	if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
+	int rc = ca_call_args(st, c, 1, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
 	classad *ad = v.type == CLASSAD_AD ? NULL : split_time(&v);
 	if (v.type == CLASSAD_UNDEFINED)
 		out->type = CLASSAD_UNDEFINED;
@@ -288,13 +282,10 @@ CA_FN(ca_fn_format_time)
 
 CA_FN(ca_fn_interval)
 {
-	if (c->n != 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT, i = CLASSAD_VALUE_INIT;
-	if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
+	int rc = ca_call_args(st, c, 1, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
 	bool ok = ca_to_int(&v, &i) && i.type == CLASSAD_INTEGER;
 	ca_value_clear(&v);
 	if (!ok) {

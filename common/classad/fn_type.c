@@ -11,13 +11,10 @@
 
 CA_FN(ca_fn_is_type)
 {
-	if (c->n != 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
-	if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
+	int rc = ca_call_args(st, c, 1, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
 	/* The name after "is", e.g. "Undefined". */
 	const char *what = c->name->s + 2;
 	static const struct {
@@ -70,13 +67,10 @@ CA_FN(ca_fn_if_then_else)
 
 CA_FN(ca_fn_eval)
 {
-	if (c->n != 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT, s = CLASSAD_VALUE_INIT;
-	if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
+	int rc = ca_call_args(st, c, 1, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
 	bool is_str = ca_to_string(&v, &s) && s.type == CLASSAD_STRING;
 	ca_value_clear(&v);
 	if (!is_str) {
@@ -218,13 +212,10 @@ static bool convert(struct ca_state *st, const struct ca_call *c,
 		    classad_value *out,
 		    bool (*conv)(const classad_value *, classad_value *))
 {
-	if (c->n != 1)
-		return ca_err(out);
 	classad_value v = CLASSAD_VALUE_INIT;
-	if (!ca_arg(st, c, 0, &v)) {
-		ca_value_clear(&v);
-		return ca_fail(out);
-	}
+	int rc = ca_call_args(st, c, 1, 1, &v, out);
+	if (rc <= 0)
+		return rc == 0;
 	conv(&v, out);
 	ca_value_clear(&v);
 	return true;

@@ -77,12 +77,11 @@ CA_FN(ca_fn_user_home)
 /* userMap(map, input [, preferred [, default]]) */
 CA_FN(ca_fn_user_map)
 {
-	if (c->n < 2 || c->n > 4)
-		return ca_err(out);
 	classad_value a[4] = {CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT,
 			      CLASSAD_VALUE_INIT, CLASSAD_VALUE_INIT};
-	if (!ca_args(st, c, c->n, a, out))
-		return false;
+	int rc = ca_call_args(st, c, 2, 4, a, out);
+	if (rc <= 0)
+		return rc == 0;
 	/* With four arguments the default is the answer until a mapping
 	 * gives a better one. */
 	if (c->n == 4)

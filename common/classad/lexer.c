@@ -438,6 +438,13 @@ static int lex_string(struct ca_lexer *lx, struct ca_token *t, int delim)
 	return t->type = (delim == '"') ? T_STRING : T_IDENT;
 }
 
+/* Ends an operator token with the byte at pos (its second or third). */
+static int tok_end(struct ca_lexer *lx, struct ca_token *t, int type)
+{
+	lx->pos++;
+	return t->type = type;
+}
+
 static int lex_punct(struct ca_lexer *lx, struct ca_token *t)
 {
 	int c = cur(lx);
@@ -464,58 +471,41 @@ static int lex_punct(struct ca_lexer *lx, struct ca_token *t)
 	case '?':
 		while (is_space(cur(lx)))
 			lx->pos++;
-		if (cur(lx) == ':') {
-			lx->pos++;
-			return t->type = T_ELVIS;
-		}
+		if (cur(lx) == ':')
+			return tok_end(lx, t, T_ELVIS);
 		return t->type = T_QMARK;
 	case '&':
-		if (n == '&') {
-			lx->pos++;
-			return t->type = T_AND;
-		}
+		if (n == '&')
+			return tok_end(lx, t, T_AND);
 		return t->type = T_BITAND;
 	case '|':
-		if (n == '|') {
-			lx->pos++;
-			return t->type = T_OR;
-		}
+		if (n == '|')
+			return tok_end(lx, t, T_OR);
 		return t->type = T_BITOR;
 	case '<':
-		if (n == '=') {
-			lx->pos++;
-			return t->type = T_LE;
-		}
-		if (n == '<') {
-			lx->pos++;
-			return t->type = T_LSHIFT;
-		}
+		if (n == '=')
+			return tok_end(lx, t, T_LE);
+		if (n == '<')
+			return tok_end(lx, t, T_LSHIFT);
 		return t->type = T_LT;
 	case '>':
-		if (n == '=') {
-			lx->pos++;
-			return t->type = T_GE;
-		}
+		if (n == '=')
+			return tok_end(lx, t, T_GE);
 		if (n == '>') {
 			lx->pos++;
-			if (cur(lx) == '>') {
-				lx->pos++;
-				return t->type = T_URSHIFT;
-			}
+			if (cur(lx) == '>')
+				return tok_end(lx, t, T_URSHIFT);
 			return t->type = T_RSHIFT;
 		}
 		return t->type = T_GT;
 	case '=':
-		if (n == '=') {
-			lx->pos++;
-			return t->type = T_EQ;
-		}
+		if (n == '=')
+			return tok_end(lx, t, T_EQ);
 		if (n == '?') {
 			lx->pos++;
 			if (cur(lx) != '=')
 				return fail(t, "'=?' must be followed by '='");
-			lx->pos++;
-			return t->type = T_META_EQ;
+			return tok_end(lx, t, T_META_EQ);
 		}
 		if (n == '!' && at(lx, lx->pos + 1) == '=') {
 			lx->pos += 2;
@@ -523,10 +513,8 @@ static int lex_punct(struct ca_lexer *lx, struct ca_token *t)
 		}
 		return t->type = T_ASSIGN;
 	case '!':
-		if (n == '=') {
-			lx->pos++;
-			return t->type = T_NE;
-		}
+		if (n == '=')
+			return tok_end(lx, t, T_NE);
 		return t->type = T_NOT;
 	default:
 		lx->pos--;

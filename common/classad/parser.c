@@ -81,6 +81,7 @@ static void consume(struct parser *p)
 static classad_expr *parse_expr(struct parser *p, bool full);
 static classad_expr *parse_unary(struct parser *p);
 static classad *parse_ad(struct parser *p);
+static classad_expr *json_value(struct parser *p);
 
 static bool too_deep(struct parser *p)
 {
@@ -393,41 +394,60 @@ static void free_args(classad_expr **args, uint32_t n)
 	free(args);
 }
 
+/* Items up to the token close (consumed), separated by ',' or sep:
+ * expressions, or JSON values for json.  As in HTCondor, a separator must
+ * be followed by an item: "f(1,)" and "{1,}" are errors.  False on an
+ * error, with the items freed; what is what the message expects instead
+ * of a bad separator.  Inline, so that each caller's loop stays as fast
+ * as its own copy was. */
+static inline bool parse_items(struct parser *p, bool json, int sep,
+			       int close, const char *what,
+			       classad_expr ***items, uint32_t *n)
+{
+	classad_expr **v = NULL;
+	uint32_t k = 0, cap = 0;
+	bool more = peek(p) != close;
+	while (more) {
+		classad_expr *a = json ? json_value(p) : parse_expr(p, false);
+		if (!a)
+			goto fail;
+		if (k == cap) {
+			cap = cap ? cap * 2 : 4;
+			v = ca_xrealloc(v, cap * sizeof(*v));
+		}
+		v[k++] = a;
+		int t = peek(p);
+		if (t == T_COMMA || t == sep) {
+			consume(p);
+		} else if (t == close) {
+			more = false;
+		} else {
+			expected(p, what);
+			goto fail;
+		}
+	}
+	consume(p);
+	*items = v;
+	*n = k;
+	return true;
+fail:
+	free_args(v, k);
+	return false;
+}
+
 static classad_expr *parse_call(struct parser *p, struct ca_str *name,
 				size_t at)
 {
 	consume(p); /* '(' */
-	classad_expr **args = NULL;
-	uint32_t n = 0, cap = 0;
-	/* As in HTCondor, a separator must be followed by an argument:
-	 * "f(1,)" is an error. */
-	bool more = peek(p) != T_RPAREN;
-	while (more) {
-		classad_expr *a = parse_expr(p, false);
-		if (!a) {
-			free_args(args, n);
-			ca_str_unref(name);
-			return NULL;
-		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 4;
-			args = ca_xrealloc(args, cap * sizeof(*args));
-		}
-		args[n++] = a;
-		int t = peek(p);
-		/* Old-ClassAd semantics allow ';' between arguments. */
-		if (t == T_COMMA || t == T_SEMI) {
-			consume(p);
-		} else if (t == T_RPAREN) {
-			more = false;
-		} else {
-			expected(p, "',' or ')' in the arguments of a function");
-			free_args(args, n);
-			ca_str_unref(name);
-			return NULL;
-		}
+	classad_expr **args;
+	uint32_t n;
+	/* Old-ClassAd semantics allow ';' between arguments. */
+	if (!parse_items(p, false, T_SEMI, T_RPAREN,
+			 "',' or ')' in the arguments of a function", &args,
+			 &n)) {
+		ca_str_unref(name);
+		return NULL;
 	}
-	consume(p); /* ')' */
 	bool folded;
 	classad_expr *e = fold_time(p, at, name, n, args, &folded);
 	if (folded) {
@@ -443,35 +463,44 @@ static classad_expr *parse_call(struct parser *p, struct ca_str *name,
 static classad_expr *parse_list(struct parser *p)
 {
 	consume(p); /* '{' */
-	classad_expr **items = NULL;
-	uint32_t n = 0, cap = 0;
-	/* "{1,}" is an error, as in HTCondor. */
-	bool more = peek(p) != T_RBRACE;
-	while (more) {
-		classad_expr *a = parse_expr(p, false);
-		if (!a) {
-			free_args(items, n);
-			return NULL;
-		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 4;
-			items = ca_xrealloc(items, cap * sizeof(*items));
-		}
-		items[n++] = a;
-		int t = peek(p);
-		if (t == T_COMMA) {
-			consume(p);
-		} else if (t == T_RBRACE) {
-			more = false;
-		} else {
-			expected(p, "',' or '}' in a list");
-			free_args(items, n);
-			return NULL;
-		}
-	}
-	consume(p); /* '}' */
+	classad_expr **items;
+	uint32_t n;
+	if (!parse_items(p, false, T_COMMA, T_RBRACE, "',' or '}' in a list",
+			 &items, &n))
+		return NULL;
 	classad_expr *e = ca_list_new(n, items);
 	free(items);
+	return e;
+}
+
+/* A literal token as an expression, consumed; NULL (nothing consumed) for
+ * any other token.  error is not one in JSON, so it is left to the
+ * caller.  Inline: it is on the parser's path for every literal. */
+static inline classad_expr *parse_literal(struct parser *p,
+					  struct ca_token *t)
+{
+	classad_expr *e;
+	switch (t->type) {
+	case T_UNDEF:
+		e = ca_lit_undefined();
+		break;
+	case T_BOOL:
+		e = ca_lit_bool(t->b);
+		break;
+	case T_INT:
+		e = ca_lit_int(t->i);
+		break;
+	case T_REAL:
+		e = ca_lit_real(t->r);
+		break;
+	case T_STRING:
+		e = ca_lit_str(t->s);
+		t->s = NULL;
+		break;
+	default:
+		return NULL;
+	}
+	consume(p);
 	return e;
 }
 
@@ -519,37 +548,92 @@ static classad_expr *parse_primary(struct parser *p)
 	}
 	case T_LBRACE:
 		return parse_list(p);
-	case T_UNDEF:
-		consume(p);
-		return ca_lit_undefined();
 	case T_ERRLIT:
 		consume(p);
 		return ca_lit_error();
-	case T_BOOL:
-		e = ca_lit_bool(t->b);
-		consume(p);
-		return e;
-	case T_INT:
-		e = ca_lit_int(t->i);
-		consume(p);
-		return e;
-	case T_REAL:
-		e = ca_lit_real(t->r);
-		consume(p);
-		return e;
-	case T_STRING:
-		e = ca_lit_str(t->s);
-		t->s = NULL;
-		consume(p);
-		return e;
 	default:
-		expected(p, "an expression");
-		return NULL;
+		e = parse_literal(p, t);
+		if (!e)
+			expected(p, "an expression");
+		return e;
 	}
 }
 
-/* Ad := '[' (Name '=' Expression)? (';' ...)* ']' ; empty attributes
- * (";;") are allowed, as in HTCondor. */
+/* How the attributes of an ad are written: new syntax
+ * "name = expr; ..." or JSON "\"name\": value, ...". */
+struct ad_syntax {
+	int name, assign, sep, close; /* tokens */
+	bool json;                    /* values are JSON values */
+	const char *want_name, *want_assign, *want_sep;
+};
+
+static const struct ad_syntax new_syntax = {
+	T_IDENT, T_ASSIGN, T_SEMI, T_RBOX, false,
+	"an attribute name or ']'", "'=' after an attribute name",
+	"';' or ']' after an attribute",
+};
+
+static const struct ad_syntax json_syntax = {
+	T_STRING, T_COLON, T_COMMA, T_RBRACE, true,
+	"a quoted attribute name", "':' after an attribute name",
+	"',' or '}' in a JSON object",
+};
+
+/* The attributes of an ad, after its opening token, into ad, through the
+ * closing token.  Empty attributes (";;") are allowed, as in HTCondor.
+ * False on an error. */
+static bool parse_attrs(struct parser *p, const struct ad_syntax *sx,
+			classad *ad)
+{
+	while (peek(p) != sx->close) {
+		struct ca_token *t = ca_lex_peek(&p->lx);
+		if (t->type == sx->sep) {
+			consume(p);
+			continue;
+		}
+		if (t->type != sx->name) {
+			expected(p, sx->want_name);
+			return false;
+		}
+		struct ca_str *name = t->s;
+		size_t at = t->start;
+		t->s = NULL;
+		consume(p);
+		if (peek(p) != sx->assign) {
+			ca_str_unref(name);
+			expected(p, sx->want_assign);
+			return false;
+		}
+		consume(p);
+		classad_expr *e = sx->json ? json_value(p)
+					   : parse_expr(p, false);
+		if (!e) {
+			ca_str_unref(name);
+			return false;
+		}
+		if (name->len == 0) {
+			ca_str_unref(name);
+			classad_expr_free(e);
+			perr_at(p, at, "an attribute name may not be empty");
+			return false;
+		}
+		if (ca_ad_insert(ad, name, e) != 0) {
+			perr_at(p, at, "too many attributes in one ad");
+			return false;
+		}
+		int n = peek(p);
+		if (n != sx->sep && n != sx->close) {
+			expected(p, sx->want_sep);
+			return false;
+		}
+		while (peek(p) == sx->sep)
+			consume(p);
+	}
+	consume(p);
+	return true;
+}
+
+/* Ad := '[' (Name '=' Expression)? (';' ...)* ']' */
 static classad *parse_ad(struct parser *p)
 {
 	if (peek(p) != T_LBOX) {
@@ -558,52 +642,8 @@ static classad *parse_ad(struct parser *p)
 	}
 	consume(p);
 	classad *ad = classad_new();
-	while (peek(p) != T_RBOX) {
-		struct ca_token *t = ca_lex_peek(&p->lx);
-		if (t->type == T_SEMI) {
-			consume(p);
-			continue;
-		}
-		if (t->type != T_IDENT) {
-			expected(p, "an attribute name or ']'");
-			goto fail;
-		}
-		struct ca_str *name = t->s;
-		size_t at = t->start;
-		t->s = NULL;
-		consume(p);
-		if (peek(p) != T_ASSIGN) {
-			ca_str_unref(name);
-			expected(p, "'=' after an attribute name");
-			goto fail;
-		}
-		consume(p);
-		classad_expr *e = parse_expr(p, false);
-		if (!e) {
-			ca_str_unref(name);
-			goto fail;
-		}
-		if (name->len == 0) {
-			ca_str_unref(name);
-			classad_expr_free(e);
-			perr_at(p, at, "an attribute name may not be empty");
-			goto fail;
-		}
-		if (ca_ad_insert(ad, name, e) != 0) {
-			perr_at(p, at, "too many attributes in one ad");
-			goto fail;
-		}
-		int n = peek(p);
-		if (n != T_SEMI && n != T_RBOX) {
-			expected(p, "';' or ']' after an attribute");
-			goto fail;
-		}
-		while (peek(p) == T_SEMI)
-			consume(p);
-	}
-	consume(p); /* ']' */
-	return ad;
-fail:
+	if (parse_attrs(p, &new_syntax, ad))
+		return ad;
 	classad_free(ad);
 	return NULL;
 }
@@ -664,8 +704,6 @@ classad *ca_parse_ad_new(const char *text, size_t len, size_t *used,
 
 /* ---- JSON ------------------------------------------------------------ */
 
-static classad_expr *json_value(struct parser *p);
-
 static classad *json_object(struct parser *p)
 {
 	if (peek(p) != T_LBRACE) {
@@ -675,97 +713,28 @@ static classad *json_object(struct parser *p)
 	p->depth++;
 	consume(p);
 	classad *ad = classad_new();
-	if (too_deep(p))
-		goto fail;
-	while (peek(p) != T_RBRACE) {
-		struct ca_token *t = ca_lex_peek(&p->lx);
-		if (t->type == T_COMMA) {
-			consume(p);
-			continue;
-		}
-		if (t->type != T_STRING) {
-			expected(p, "a quoted attribute name");
-			goto fail;
-		}
-		struct ca_str *name = t->s;
-		size_t at = t->start;
-		t->s = NULL;
-		consume(p);
-		if (peek(p) != T_COLON) {
-			ca_str_unref(name);
-			expected(p, "':' after an attribute name");
-			goto fail;
-		}
-		consume(p);
-		classad_expr *e = json_value(p);
-		if (!e) {
-			ca_str_unref(name);
-			goto fail;
-		}
-		if (name->len == 0) {
-			ca_str_unref(name);
-			classad_expr_free(e);
-			perr_at(p, at, "an attribute name may not be empty");
-			goto fail;
-		}
-		if (ca_ad_insert(ad, name, e) != 0) {
-			perr_at(p, at, "too many attributes in one ad");
-			goto fail;
-		}
-		int n = peek(p);
-		if (n != T_COMMA && n != T_RBRACE) {
-			expected(p, "',' or '}' in a JSON object");
-			goto fail;
-		}
-		while (peek(p) == T_COMMA)
-			consume(p);
+	if (too_deep(p) || !parse_attrs(p, &json_syntax, ad)) {
+		classad_free(ad);
+		ad = NULL;
 	}
-	consume(p);
 	p->depth--;
 	return ad;
-fail:
-	p->depth--;
-	classad_free(ad);
-	return NULL;
 }
 
 static classad_expr *json_array(struct parser *p)
 {
 	p->depth++;
 	consume(p); /* '[' */
-	classad_expr **items = NULL;
-	uint32_t n = 0, cap = 0;
-	if (too_deep(p))
-		goto fail;
-	bool more = peek(p) != T_RBOX;
-	while (more) {
-		classad_expr *a = json_value(p);
-		if (!a)
-			goto fail;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 4;
-			items = ca_xrealloc(items, cap * sizeof(*items));
-		}
-		items[n++] = a;
-		int t = peek(p);
-		if (t == T_COMMA) {
-			consume(p);
-		} else if (t == T_RBOX) {
-			more = false;
-		} else {
-			expected(p, "',' or ']' in a JSON array");
-			goto fail;
-		}
+	classad_expr *e = NULL, **items;
+	uint32_t n;
+	if (!too_deep(p) &&
+	    parse_items(p, true, T_COMMA, T_RBOX, "',' or ']' in a JSON array",
+			&items, &n)) {
+		e = ca_list_new(n, items);
+		free(items);
 	}
-	consume(p);
 	p->depth--;
-	classad_expr *e = ca_list_new(n, items);
-	free(items);
 	return e;
-fail:
-	p->depth--;
-	free_args(items, n);
-	return NULL;
 }
 
 static classad_expr *json_value(struct parser *p)
@@ -779,21 +748,6 @@ static classad_expr *json_value(struct parser *p)
 	}
 	case T_LBOX:
 		return json_array(p);
-	case T_UNDEF:
-		consume(p);
-		return ca_lit_undefined();
-	case T_BOOL:
-		e = ca_lit_bool(t->b);
-		consume(p);
-		return e;
-	case T_INT:
-		e = ca_lit_int(t->i);
-		consume(p);
-		return e;
-	case T_REAL:
-		e = ca_lit_real(t->r);
-		consume(p);
-		return e;
 	case T_STRING: {
 		struct ca_str *s = t->s;
 		size_t at = t->start;
@@ -812,14 +766,15 @@ static classad_expr *json_value(struct parser *p)
 			consume(p);
 			return e;
 		}
-		t->s = NULL;
-		consume(p);
-		return ca_lit_str(s);
+		break;
 	}
 	default:
-		expected(p, "a JSON value");
-		return NULL;
+		break;
 	}
+	e = parse_literal(p, t);
+	if (!e)
+		expected(p, "a JSON value");
+	return e;
 }
 
 classad *ca_parse_ad_json(const char *text, size_t len, size_t *used,

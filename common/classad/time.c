@@ -102,33 +102,23 @@ int ca_parse_abstime(const char *src, size_t len0, int64_t *secs,
 		return KS_EINVAL;
 	tm.tm_year = atoi_n(s + i, 4) - 1900;
 	i += 4;
-	NEXT_DIGIT();
-	if (i <= n - 2) {
-		tm.tm_mon = atoi_n(s + i, 2) - 1;
-		i += 2;
-	}
-	NEXT_DIGIT();
-	if (i <= n - 2) {
-		tm.tm_mday = atoi_n(s + i, 2);
-		i += 2;
-	}
-	NEXT_DIGIT();
-	if (i <= n - 2) {
-		tm.tm_hour = atoi_n(s + i, 2);
-		i += 2;
-	}
-	NEXT_DIGIT();
-	if (i <= n - 2) {
-		tm.tm_min = atoi_n(s + i, 2);
-		i += 2;
-	}
-	NEXT_DIGIT();
-	if (i <= n - 2) {
-		tm.tm_sec = atoi_n(s + i, 2);
-		i += 2;
+	/* Month, day, hours, minutes, seconds: two digits each, as far as
+	 * the text goes (the month counts from 1). */
+	int field[5] = {1, 0, 0, 0, 0};
+	for (int k = 0; k < 5; k++) {
+		NEXT_DIGIT();
+		if (i <= n - 2) {
+			field[k] = atoi_n(s + i, 2);
+			i += 2;
+		}
 	}
 	NEXT_DIGIT();
 #undef NEXT_DIGIT
+	tm.tm_mon = field[0] - 1;
+	tm.tm_mday = field[1];
+	tm.tm_hour = field[2];
+	tm.tm_min = field[3];
+	tm.tm_sec = field[4];
 	if (i <= n - 1 && digit(s[i]))
 		return KS_EINVAL; /* digits left over */
 	time_t t = mktime(&tm);
@@ -164,10 +154,23 @@ static int back_int(const char *s, long *i)
 	return (int)v;
 }
 
+/* Reading back from s[*i]: a unit mark (the letter unit in either case,
+ * or sep) and the count before it, white space allowed around the mark;
+ * 0 if there is no mark. */
+static int back_unit(const char *s, long *i, char unit, char sep)
+{
+	skip_space_back(s, i);
+	if (*i < 0 || (s[*i] != unit && s[*i] != unit - 'a' + 'A' &&
+		       s[*i] != sep))
+		return 0;
+	(*i)--;
+	skip_space_back(s, i);
+	return back_int(s, i);
+}
+
 int ca_parse_reltime(const char *s, size_t len, double *out)
 {
 	double secs = 0;
-	int mins = 0, hrs = 0, days = 0;
 	bool negative = false;
 	long i = (long)len - 1;
 	skip_space_back(s, &i);
@@ -191,24 +194,9 @@ int ca_parse_reltime(const char *s, size_t len, double *out)
 		tmp[n > 0 ? n : 0] = '\0';
 		secs = strtod(tmp, NULL);
 	}
-	skip_space_back(s, &i);
-	if (i >= 0 && (s[i] == 'm' || s[i] == 'M' || s[i] == ':')) {
-		i--;
-		skip_space_back(s, &i);
-		mins = back_int(s, &i);
-	}
-	skip_space_back(s, &i);
-	if (i >= 0 && (s[i] == 'h' || s[i] == 'H' || s[i] == ':')) {
-		i--;
-		skip_space_back(s, &i);
-		hrs = back_int(s, &i);
-	}
-	skip_space_back(s, &i);
-	if (i >= 0 && (s[i] == 'd' || s[i] == 'D' || s[i] == '+')) {
-		i--;
-		skip_space_back(s, &i);
-		days = back_int(s, &i);
-	}
+	int mins = back_unit(s, &i, 'm', ':');
+	int hrs = back_unit(s, &i, 'h', ':');
+	int days = back_unit(s, &i, 'd', '+');
 	skip_space_back(s, &i);
 	if (i >= 0 && s[i] == '-') {
 		negative = true;

@@ -56,6 +56,16 @@ static int eval_in(const struct ctx *c, const classad_expr *e,
 static bool same_value(const classad_value *got, const classad_value *want,
 		       int depth);
 
+/* same_value() one level down, of values taken out of got and want, which
+ * it then clears. */
+static bool same_taken(classad_value *g, classad_value *w, int depth)
+{
+	bool same = same_value(g, w, depth + 1);
+	classad_value_clear(g);
+	classad_value_clear(w);
+	return same;
+}
+
 static bool same_real(double a, double b)
 {
 	if (isnan(a) || isnan(b))
@@ -79,10 +89,7 @@ static bool same_list(const classad_value *got, const classad_value *want,
 		classad_value g = CLASSAD_VALUE_INIT, w = CLASSAD_VALUE_INIT;
 		classad_value_list_get(got, i, NULL, &g);
 		classad_value_list_get(want, i, NULL, &w);
-		bool same = same_value(&g, &w, depth + 1);
-		classad_value_clear(&g);
-		classad_value_clear(&w);
-		if (!same)
+		if (!same_taken(&g, &w, depth))
 			return false;
 	}
 	return true;
@@ -100,10 +107,7 @@ static bool same_ad(const classad *got, const classad *want, int depth)
 		classad_value g = CLASSAD_VALUE_INIT, w = CLASSAD_VALUE_INIT;
 		classad_eval_attr(got, name, NULL, &g);
 		classad_eval_attr(want, name, NULL, &w);
-		bool same = same_value(&g, &w, depth + 1);
-		classad_value_clear(&g);
-		classad_value_clear(&w);
-		if (!same)
+		if (!same_taken(&g, &w, depth))
 			return false;
 	}
 	return true;

@@ -39,17 +39,25 @@ static inline classad *tu_ad(const char *text)
 	return ad;
 }
 
+/* Parses expr; if it does not parse, NULL with "parse_error <message>"
+ * in buf, for the caller to answer instead. */
+static inline classad_expr *tu_parse(const char *expr, char *buf, size_t size)
+{
+	struct ks_err err;
+	classad_expr *e = classad_parse_expr(expr, strlen(expr), &err);
+	if (!e)
+		snprintf(buf, size, "parse_error %s", err.msg);
+	return e;
+}
+
 /* Evaluates expr with my (and target, when not NULL) as in a match. */
 static inline const char *tu_eval_in(const char *my, const char *target,
 				     const char *expr)
 {
 	static char buf[4096];
-	struct ks_err err;
-	classad_expr *e = classad_parse_expr(expr, strlen(expr), &err);
-	if (!e) {
-		snprintf(buf, sizeof(buf), "parse_error %s", err.msg);
+	classad_expr *e = tu_parse(expr, buf, sizeof(buf));
+	if (!e)
 		return buf;
-	}
 	classad *m = tu_ad(my), *t = tu_ad(target);
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_eval_expr_in_match(m, t, e, NULL, &v);
@@ -83,12 +91,9 @@ static inline bool tu_parses(const char *expr)
 static inline const char *tu_unparse(const char *expr, bool old)
 {
 	static char buf[4096];
-	struct ks_err err;
-	classad_expr *e = classad_parse_expr(expr, strlen(expr), &err);
-	if (!e) {
-		snprintf(buf, sizeof(buf), "parse_error %s", err.msg);
+	classad_expr *e = tu_parse(expr, buf, sizeof(buf));
+	if (!e)
 		return buf;
-	}
 	char *t = classad_expr_unparse(e, old);
 	snprintf(buf, sizeof(buf), "%s", t);
 	free(t);
