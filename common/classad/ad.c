@@ -15,7 +15,7 @@
 
 classad *classad_new(void)
 {
-	classad *ad = ca_xcalloc(1, sizeof(*ad));
+	classad *ad = ks_xcalloc(1, sizeof(*ad));
 	ad->refs = 1;
 	ad->root.kind = CA_SCOPE_AD;
 	ad->root.ad = ad;
@@ -78,7 +78,7 @@ static void build_index(classad *ad)
 	uint32_t size = 16;
 	while (size < ad->cap * 4 / 3 + 1)
 		size *= 2;
-	ad->index = ca_xcalloc(size, sizeof(uint32_t));
+	ad->index = ks_xcalloc(size, sizeof(uint32_t));
 	ad->imask = size - 1;
 	for (uint32_t i = 0; i < ad->n; i++)
 		if (ad->ents[i].name)
@@ -108,7 +108,7 @@ static void rebuild_to(classad *ad, uint32_t want, bool exact)
 			cap *= 2;
 		if (cap > CA_AD_MAX)
 			cap = CA_AD_MAX;
-		ad->ents = ca_xrealloc(ad->ents, cap * sizeof(*ad->ents));
+		ad->ents = ks_xrealloc(ad->ents, cap * sizeof(*ad->ents));
 		ad->cap = cap;
 	}
 	build_index(ad);
@@ -230,7 +230,7 @@ void ca_ad_compact(classad *ad)
 	if (ad->n == ad->cap || ad->live == 0)
 		return;
 	drop_deleted(ad);
-	ad->ents = ca_xrealloc(ad->ents, ad->n * sizeof(*ad->ents));
+	ad->ents = ks_xrealloc(ad->ents, ad->n * sizeof(*ad->ents));
 	ad->cap = ad->n;
 	build_index(ad);
 }
@@ -393,7 +393,7 @@ classad *classad_chained_parent(const classad *ad)
 
 struct ca_scope *ca_scope_new(classad *ad, struct ca_scope *parent)
 {
-	struct ca_scope *s = ca_xcalloc(1, sizeof(*s));
+	struct ca_scope *s = ks_xcalloc(1, sizeof(*s));
 	s->refs = 1;
 	s->kind = CA_SCOPE_HEAP;
 	s->ad = classad_ref(ad);

@@ -46,7 +46,7 @@ static void table_init(struct table *t, size_t n)
 {
 	t->n = n;
 	t->used = 0;
-	t->slots = ca_xcalloc(n, sizeof(*t->slots));
+	t->slots = ks_xcalloc(n, sizeof(*t->slots));
 }
 
 static void slot_release(struct slot *s)
@@ -122,11 +122,11 @@ static void table_added(struct table *t)
 
 classad_cache *classad_cache_new(void)
 {
-	classad_cache *c = ca_xcalloc(1, sizeof(*c));
+	classad_cache *c = ks_xcalloc(1, sizeof(*c));
 	table_init(&c->values, 1024);
 	table_init(&c->lines, 256);
 	c->nnames = 256;
-	c->names = ca_xcalloc(c->nnames, sizeof(*c->names));
+	c->names = ks_xcalloc(c->nnames, sizeof(*c->names));
 	return c;
 }
 
@@ -147,7 +147,7 @@ static void grow_names(classad_cache *c)
 	struct ca_str **old = c->names;
 	size_t n = c->nnames;
 	c->nnames *= 2;
-	c->names = ca_xcalloc(c->nnames, sizeof(*c->names));
+	c->names = ks_xcalloc(c->nnames, sizeof(*c->names));
 	for (size_t i = 0; i < n; i++) {
 		if (!old[i])
 			continue;
@@ -259,7 +259,7 @@ static classad_expr *literal(classad_cache *c, const char *rhs, size_t len,
 		s->len = str->len;
 		s->quoted = true;
 	} else {
-		s->text = ca_xstrndup(rhs, len);
+		s->text = ks_xstrndup(rhs, len);
 		s->len = (uint32_t)len;
 		s->owned = true;
 	}
@@ -306,7 +306,7 @@ int ca_cache_line(classad_cache *c, const char *name, size_t nlen,
 		/* The parse touched only the names table: s is still the
 		 * empty slot for this line. */
 		s->hash = hash;
-		s->text = ca_xstrndup(name, llen);
+		s->text = ks_xstrndup(name, llen);
 		s->len = (uint32_t)llen;
 		s->owned = true;
 		s->name = ca_str_ref(n);
@@ -328,7 +328,7 @@ size_t classad_cache_purge(classad_cache *c)
 	/* Names held only by the cache go too. */
 	struct ca_str **names = c->names;
 	size_t nn = c->nnames;
-	c->names = ca_xcalloc(nn, sizeof(*c->names));
+	c->names = ks_xcalloc(nn, sizeof(*c->names));
 	c->names_used = 0;
 	for (size_t i = 0; i < nn; i++) {
 		if (!names[i])

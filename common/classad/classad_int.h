@@ -12,13 +12,7 @@
 #include <strings.h>
 
 #include "classad.h"
-
-/* ---- memory: allocation failure is fatal (like HTCondor's EXCEPT) ---- */
-
-void *ca_xmalloc(size_t n);
-void *ca_xcalloc(size_t n, size_t size);
-void *ca_xrealloc(void *p, size_t n);
-char *ca_xstrndup(const char *s, size_t n);
+#include "ks_mem.h" /* allocation failure is fatal, like HTCondor's EXCEPT */
 
 /* ---- strings --------------------------------------------------------- */
 

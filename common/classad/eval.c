@@ -250,7 +250,7 @@ static bool select_from(struct ca_state *st, const classad_value *base,
 	 * evaluated in the caller's scope. */
 	const struct ca_list *l = ca_as_list(base->u.l.list);
 	struct ca_scope *saved = st->cur;
-	classad_expr **items = ca_xmalloc((l->n ? l->n : 1) * sizeof(*items));
+	classad_expr **items = ks_xmalloc((l->n ? l->n : 1) * sizeof(*items));
 	for (uint32_t i = 0; i < l->n; i++) {
 		classad_value iv = CLASSAD_VALUE_INIT, r = CLASSAD_VALUE_INIT;
 		st->cur = saved;
@@ -692,7 +692,7 @@ bool classad_eval_string(const classad *ad, const char *name,
 	classad_eval_attr(ad, name, env, &v);
 	bool ok = v.type == CLASSAD_STRING;
 	if (ok)
-		*str = ca_xstrndup(v.u.s->s, v.u.s->len);
+		*str = ks_xstrndup(v.u.s->s, v.u.s->len);
 	ca_value_clear(&v);
 	return ok;
 }
@@ -741,10 +741,10 @@ void ca_names_add(struct ca_names *ns, const char *s, size_t len)
 	}
 	if (ns->n == ns->cap) {
 		ns->cap = ns->cap ? ns->cap * 2 : 8;
-		ns->v = ca_xrealloc(ns->v, ns->cap * sizeof(char *));
+		ns->v = ks_xrealloc(ns->v, ns->cap * sizeof(char *));
 	}
 	memmove(ns->v + lo + 1, ns->v + lo, (ns->n - lo) * sizeof(char *));
-	ns->v[lo] = ca_xstrndup(s, len);
+	ns->v[lo] = ks_xstrndup(s, len);
 	ns->n++;
 }
 

@@ -11,7 +11,7 @@
 
 static void *node_new(size_t size, int kind)
 {
-	classad_expr *e = ca_xcalloc(1, size);
+	classad_expr *e = ks_xcalloc(1, size);
 	e->refs = 1;
 	e->kind = (uint8_t)kind;
 	return e;

@@ -378,7 +378,7 @@ CA_FN(ca_fn_eval_in_each)
 		items = ca_as_list(lv.u.l.list);
 	}
 	classad_expr **results =
-		each ? ca_xmalloc((items->n ? items->n : 1) * sizeof(*results))
+		each ? ks_xmalloc((items->n ? items->n : 1) * sizeof(*results))
 		     : NULL;
 	int64_t count = 0;
 	for (uint32_t i = 0; i < items->n; i++) {

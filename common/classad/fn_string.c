@@ -42,7 +42,7 @@ CA_FN(ca_fn_strcat)
 		st->depth++;
 		if (ok && lv.type == CLASSAD_LIST) {
 			const struct ca_list *l = ca_as_list(lv.u.l.list);
-			tmp = ca_xmalloc((l->n + 1) * sizeof(*tmp));
+			tmp = ks_xmalloc((l->n + 1) * sizeof(*tmp));
 			if (n > 1)
 				tmp[0] = c->args[0];
 			else
@@ -321,7 +321,7 @@ static void push_str(classad_expr ***items, uint32_t *n, uint32_t *cap,
 {
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 8;
-		*items = ca_xrealloc(*items, *cap * sizeof(**items));
+		*items = ks_xrealloc(*items, *cap * sizeof(**items));
 	}
 	(*items)[(*n)++] = ca_lit_string(s, len);
 }

@@ -10,7 +10,7 @@
 
 classad_env *classad_env_new(void)
 {
-	return ca_xcalloc(1, sizeof(classad_env));
+	return ks_xcalloc(1, sizeof(classad_env));
 }
 
 void classad_env_free(classad_env *env)

@@ -192,7 +192,7 @@ static int lex_number(struct ca_lexer *lx, struct ca_token *t)
 		return t->type = T_INT;
 	}
 	char tmp[64];
-	char *buf = n < sizeof(tmp) ? tmp : ca_xmalloc(n + 1);
+	char *buf = n < sizeof(tmp) ? tmp : ks_xmalloc(n + 1);
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	t->r = strtod(buf, NULL);

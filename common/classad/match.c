@@ -69,7 +69,7 @@ static classad_expr *scoperef(classad_match *m, int i, struct ca_scope *s)
 classad_match *classad_match_new(const classad *left, const classad *right,
 				 const classad_env *env)
 {
-	classad_match *m = ca_xcalloc(1, sizeof(*m));
+	classad_match *m = ks_xcalloc(1, sizeof(*m));
 	m->refs = 1;
 	m->env = env;
 	m->left = left ? classad_ref(left) : classad_new();

@@ -413,7 +413,7 @@ static inline bool parse_items(struct parser *p, bool json, int sep,
 			goto fail;
 		if (k == cap) {
 			cap = cap ? cap * 2 : 4;
-			v = ca_xrealloc(v, cap * sizeof(*v));
+			v = ks_xrealloc(v, cap * sizeof(*v));
 		}
 		v[k++] = a;
 		int t = peek(p);

@@ -63,7 +63,7 @@ static size_t scan_lines(const char *text, const char *end, int line0,
 				/* Move from the caller's stack buffer to the
 				 * heap on the first growth. */
 				struct span *bigger =
-					ca_xmalloc(*cap * 2 * sizeof(**spans));
+					ks_xmalloc(*cap * 2 * sizeof(**spans));
 				memcpy(bigger, *spans, n * sizeof(**spans));
 				if (*heap)
 					free(*spans);
@@ -217,7 +217,7 @@ classad_reader *classad_reader_new(const char *text, size_t len,
 				   enum classad_format fmt,
 				   classad_cache *cache)
 {
-	classad_reader *r = ca_xcalloc(1, sizeof(*r));
+	classad_reader *r = ks_xcalloc(1, sizeof(*r));
 	r->text = text;
 	/* A NUL byte ends the text, as it ends HTCondor's input. */
 	const char *nul = memchr(text, '\0', len);

@@ -7,44 +7,6 @@
 
 #include "classad_int.h"
 
-static void ca_oom(size_t n)
-{
-	fprintf(stderr, "classad: out of memory allocating %zu bytes\n", n);
-	abort();
-}
-
-void *ca_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p)
-		ca_oom(n);
-	return p;
-}
-
-void *ca_xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p)
-		ca_oom(n * size);
-	return p;
-}
-
-void *ca_xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
-		ca_oom(n);
-	return q;
-}
-
-char *ca_xstrndup(const char *s, size_t n)
-{
-	char *p = ca_xmalloc(n + 1);
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
 uint32_t ca_hash_ci(const char *s, size_t len)
 {
 	/* Eight bytes at a time, with bit 5 set in every byte so that the
@@ -90,8 +52,8 @@ uint64_t ca_hash_bytes(const void *p, size_t len)
 struct ca_str *ca_str_new(const char *s, size_t len)
 {
 	if (len > UINT32_MAX - 16)
-		ca_oom(len);
-	struct ca_str *p = ca_xmalloc(sizeof(*p) + len + 1);
+		ks_oom(len);
+	struct ca_str *p = ks_xmalloc(sizeof(*p) + len + 1);
 	p->refs = 1;
 	p->len = (uint32_t)len;
 	p->hash = ca_hash_ci(s, len);
@@ -115,7 +77,7 @@ void ca_buf_reserve(struct classad_buf *b, size_t extra)
 	size_t cap = b->cap ? b->cap : 64;
 	while (cap < need)
 		cap *= 2;
-	b->data = ca_xrealloc(b->data, cap);
+	b->data = ks_xrealloc(b->data, cap);
 	b->cap = cap;
 }
 
@@ -167,7 +129,7 @@ char *ca_buf_take(struct classad_buf *b)
 {
 	char *s = b->data;
 	if (!s)
-		s = ca_xstrndup("", 0);
+		s = ks_xstrndup("", 0);
 	b->data = NULL;
 	b->len = b->cap = 0;
 	return s;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "ks_mem.h"
 
 /* Where a macro came from: an index into cfg->sources, or one of these. */
 enum {
@@ -68,10 +69,10 @@ void kc_buf_addc(struct kc_buf *b, char c);
 void kc_buf_splice(struct kc_buf *b, size_t pos, size_t n, const char *s,
 		   size_t sn);
 char *kc_buf_take(struct kc_buf *b);
-void *kc_xmalloc(size_t n);
-void *kc_xrealloc(void *p, size_t n);
-char *kc_xstrndup(const char *s, size_t n);
-char *kc_xstrdup(const char *s);
+void *ks_xmalloc(size_t n);
+void *ks_xrealloc(void *p, size_t n);
+char *ks_xstrndup(const char *s, size_t n);
+char *ks_xstrdup(const char *s);
 
 /* ---- expand.c ---- */
 /* Expands every macro of text.  keep_dollar leaves $(DOLLAR) in place (for

@@ -267,7 +267,7 @@ static char *macro_arg(struct ctx *c, const char *args, size_t i,
 	if (*missing)
 		return NULL;
 	const char *v = kc_lookup(c->cfg, s, n, NULL);
-	char *raw = v ? kc_xstrdup(v) : kc_xstrndup(s, n);
+	char *raw = v ? ks_xstrdup(v) : ks_xstrndup(s, n);
 	char *out = expand_text(c, raw, true);
 	free(raw);
 	return out;
@@ -452,7 +452,7 @@ static int fn_choice(struct ctx *c, const char *args, bool random,
 			/* The name of a macro holding the list. */
 			const char *v = kc_lookup(c->cfg, s, n, NULL);
 			if (!n || !v) {
-				char *name = kc_xstrndup(s, n);
+				char *name = ks_xstrndup(s, n);
 				int rc = fail(c,
 					      n ? "$CHOICE() error: no list "
 						  "named %s"
@@ -541,7 +541,7 @@ static int fn_number(struct ctx *c, const char *args, bool real,
 	if (list_item(args, 1, &fs, &fn)) {
 		/* The format is everything after the first comma. */
 		const char *comma = strchr(args, ',');
-		char *raw = kc_xstrdup(comma + 1);
+		char *raw = ks_xstrdup(comma + 1);
 		fmt = check_format(raw, real ? 'f' : 'd');
 		if (!fmt) {
 			int rc = fail(c,
@@ -560,7 +560,7 @@ static int fn_number(struct ctx *c, const char *args, bool real,
 	char tmp[512];
 	int rc = 0;
 	if (!v) {
-		v = kc_xstrdup("");
+		v = ks_xstrdup("");
 	}
 	if (real) {
 		double d;
@@ -614,7 +614,7 @@ static int fn_string_eval(struct ctx *c, const char *args, bool eval,
 		bool missing;
 		v = macro_arg(c, args, 0, &missing);
 		if (!v)
-			v = kc_xstrdup("");
+			v = ks_xstrdup("");
 	}
 	classad_expr *e = classad_parse_expr(v, strlen(v), NULL);
 	char *result = NULL;
@@ -624,7 +624,7 @@ static int fn_string_eval(struct ctx *c, const char *args, bool eval,
 		size_t n;
 		const char *s = classad_value_str(&val, &n);
 		if (s)
-			result = kc_xstrndup(s, n);
+			result = ks_xstrndup(s, n);
 		else if (eval)
 			result = classad_value_unparse(&val, false);
 		classad_value_clear(&val);
@@ -633,7 +633,7 @@ static int fn_string_eval(struct ctx *c, const char *args, bool eval,
 	const char *use = result ? result : v;
 	if (fmt) {
 		int n = snprintf(NULL, 0, fmt, use);
-		char *tmp = kc_xmalloc((size_t)n + 1);
+		char *tmp = ks_xmalloc((size_t)n + 1);
 		snprintf(tmp, (size_t)n + 1, fmt, use);
 		kc_buf_adds(out, tmp);
 		free(tmp);
@@ -783,8 +783,8 @@ static int eval_macro(struct ctx *c, const char *text,
 		      bool *use_default)
 {
 	size_t name_end = m->defval ? m->defval - 1 : m->right - 1;
-	char *name = kc_xstrndup(text + m->body, name_end - m->body);
-	char *body = kc_xstrndup(text + m->body, m->right - 1 - m->body);
+	char *name = ks_xstrndup(text + m->body, name_end - m->body);
+	char *body = ks_xstrndup(text + m->body, m->right - 1 - m->body);
 	int rc = 0;
 	*use_default = false;
 	switch (m->fn) {
@@ -885,7 +885,7 @@ static char *expand_flat(struct ctx *c, const char *text, bool keep_dollar)
 		while (nopen && open[nopen - 1].end <= m.dollar)
 			free(open[--nopen].name);
 		size_t name_end = m.defval ? m.defval - 1 : m.right - 1;
-		char *name = kc_xstrndup(v.data + m.body, name_end - m.body);
+		char *name = ks_xstrndup(v.data + m.body, name_end - m.body);
 		if (m.fn == FN_NORMAL) {
 			for (size_t i = 0; i < nopen; i++)
 				if (!strcasecmp(open[i].name, name)) {
@@ -915,7 +915,7 @@ static char *expand_flat(struct ctx *c, const char *text, bool keep_dollar)
 			rep = v.data + m.defval;
 			replen = m.right - 1 - m.defval;
 		}
-		char *r = kc_xstrndup(rep, replen);
+		char *r = ks_xstrndup(rep, replen);
 		kc_buf_splice(&v, m.dollar, m.right - m.dollar, r, replen);
 		free(r);
 		free(out.data);
@@ -924,7 +924,7 @@ static char *expand_flat(struct ctx *c, const char *text, bool keep_dollar)
 			open[i].end = (size_t)((long)open[i].end + delta);
 		if (nopen == cap) {
 			cap = cap ? cap * 2 : 8;
-			open = kc_xrealloc(open, cap * sizeof(*open));
+			open = ks_xrealloc(open, cap * sizeof(*open));
 		}
 		open[nopen++] = (struct open_macro){name, m.dollar,
 						    m.dollar + replen};
@@ -1019,7 +1019,7 @@ char *kc_expand_self(const ks_config *cfg, const char *text,
 				replen = m.right - 1 - m.defval;
 			}
 		}
-		char *r = kc_xstrndup(rep, replen);
+		char *r = ks_xstrndup(rep, replen);
 		kc_buf_splice(&v, m.dollar, m.right - m.dollar, r, replen);
 		from = m.dollar + replen;
 		free(r);
@@ -1075,7 +1075,7 @@ static char *trimmed(const char *s, size_t n)
 	}
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
-	return kc_xstrndup(s, n);
+	return ks_xstrndup(s, n);
 }
 
 char *kc_expand_meta_args(const char *text, const char *args)
@@ -1109,7 +1109,7 @@ char *kc_expand_meta_args(const char *text, const char *args)
 					n++;
 				char tmp[16];
 				snprintf(tmp, sizeof(tmp), "%d", n);
-				val = kc_xstrdup(tmp);
+				val = ks_xstrdup(tmp);
 			} else {
 				val = trimmed(args, strlen(args));
 			}
@@ -1124,20 +1124,20 @@ char *kc_expand_meta_args(const char *text, const char *args)
 			if (remain && *remain == ',')
 				remain++;
 			val = remain ? trimmed(remain, strlen(remain))
-				     : kc_xstrdup("");
+				     : ks_xstrdup("");
 			if (!*val && def) {
 				free(val);
 				val = trimmed(def, deflen);
 			}
 		} else if (arg_token(args, (int)index - 1, &ts, &tl, &after)) {
-			val = kc_xstrndup(ts, tl);
+			val = ks_xstrndup(ts, tl);
 		} else {
-			val = def ? trimmed(def, deflen) : kc_xstrdup("");
+			val = def ? trimmed(def, deflen) : ks_xstrdup("");
 		}
 		if (empty_check) {
 			bool some = *val != '\0';
 			free(val);
-			val = kc_xstrdup(some ? "1" : "0");
+			val = ks_xstrdup(some ? "1" : "0");
 		}
 		size_t vl = strlen(val);
 		kc_buf_splice(&v, m.dollar, m.right - m.dollar, val, vl);

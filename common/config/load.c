@@ -110,7 +110,7 @@ static int global_file(char **path, struct ks_err *err)
 					  "cannot read the file '%s' that "
 					  "CONDOR_CONFIG names: %s",
 					  env, strerror(errno));
-		*path = kc_xstrdup(env);
+		*path = ks_xstrdup(env);
 		return 0;
 	}
 	char buf[4096];
@@ -122,13 +122,13 @@ static int global_file(char **path, struct ks_err *err)
 			       "/usr/local/etc/condor_config", NULL};
 	for (size_t i = 0; cands[i]; i++)
 		if (exists(cands[i])) {
-			*path = kc_xstrdup(cands[i]);
+			*path = ks_xstrdup(cands[i]);
 			return 0;
 		}
 	if (home) {
 		snprintf(buf, sizeof(buf), "%s/condor_config", home);
 		if (exists(buf)) {
-			*path = kc_xstrdup(buf);
+			*path = ks_xstrdup(buf);
 			return 0;
 		}
 	}
@@ -167,7 +167,7 @@ static int local_files(ks_config *cfg, struct ks_err *err)
 		/* A command ends with '|', which next_item may split off. */
 		size_t n = strlen(f);
 		if (*p == '|' || (n && f[n - 1] == '|')) {
-			char *cmd = kc_xmalloc(n + 2);
+			char *cmd = ks_xmalloc(n + 2);
 			snprintf(cmd, n + 2, "%s%s", f, f[n - 1] == '|' ? "" : "|");
 			if (*p == '|')
 				p++;
@@ -213,8 +213,8 @@ static int local_dirs(ks_config *cfg, struct ks_err *err)
 			struct stat st;
 			if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 				continue;
-			names = kc_xrealloc(names, (n + 1) * sizeof(*names));
-			names[n++] = kc_xstrdup(path);
+			names = ks_xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = ks_xstrdup(path);
 		}
 		closedir(dir);
 		qsort(names, n, sizeof(*names), cmp_names);
@@ -242,7 +242,7 @@ static void env_overrides(ks_config *cfg)
 		const char *eq = strchr(*e, '=');
 		if (!eq || eq == *e + 8)
 			continue;
-		char *name = kc_xstrndup(*e + 8, (size_t)(eq - *e - 8));
+		char *name = ks_xstrndup(*e + 8, (size_t)(eq - *e - 8));
 		if (kc_valid_name(name, strlen(name))) {
 			char *v = kc_expand_self(cfg, eq + 1, name);
 			kc_insert(cfg, name, v, KC_SRC_ENV, 0, NULL);

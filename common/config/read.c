@@ -164,7 +164,7 @@ static int use_line(struct rd *r, const char *category, const char *rhs)
 			e++;
 		if (e == p)
 			return 0;
-		char *name = kc_xstrndup(p, (size_t)(e - p));
+		char *name = ks_xstrndup(p, (size_t)(e - p));
 		char *args = NULL;
 		p = e;
 		while (isspace((unsigned char)*p))
@@ -179,7 +179,7 @@ static int use_line(struct rd *r, const char *category, const char *rhs)
 					break;
 			}
 			if (*q == ')') {
-				args = kc_xstrndup(p + 1, (size_t)(q - p - 1));
+				args = ks_xstrndup(p + 1, (size_t)(q - p - 1));
 				p = q;
 			}
 			p++;
@@ -197,7 +197,7 @@ static int use_line(struct rd *r, const char *category, const char *rhs)
 		char *body = (args || kc_has_meta_args(t->body))
 				     ? kc_expand_meta_args(t->body,
 							   args ? args : "")
-				     : kc_xstrdup(t->body);
+				     : ks_xstrdup(t->body);
 		int rc = kc_read(r->cfg, r->source, body, strlen(body),
 				 r->depth + 1, label, r->err);
 		free(body);
@@ -234,7 +234,7 @@ int kc_read_source(ks_config *cfg, const char *name, bool is_command,
 			n--;
 	}
 	if (is_command)
-		cmd = kc_xstrndup(name, n);
+		cmd = ks_xstrndup(name, n);
 	FILE *f = cmd ? popen(cmd, "r") : fopen(name, "r");
 	if (!f) {
 		int e = errno;
@@ -263,7 +263,7 @@ int kc_read_source(ks_config *cfg, const char *name, bool is_command,
 static int include_line(struct rd *r, const char *opts, const char *rhs)
 {
 	bool is_command = false, must_exist = true;
-	char *o = kc_xstrdup(opts);
+	char *o = ks_xstrdup(opts);
 	for (char *save, *t = strtok_r(o, " \t", &save); t;
 	     t = strtok_r(NULL, " \t", &save)) {
 		if (!strcmp(t, "ifexist") || !strcmp(t, "ifexists")) {
@@ -315,7 +315,7 @@ static int assign(struct rd *r, const char *name, char op, char plus_sep,
 	}
 	if (op == '@') {
 		r->here_name = ename;
-		r->here_tag = kc_xstrdup(rhs);
+		r->here_tag = ks_xstrdup(rhs);
 		r->here.len = 0;
 		return 0;
 	}
@@ -363,9 +363,9 @@ static int error_line(struct rd *r, const char *rhs, bool is_error)
 	snprintf(w, sizeof(w), "Warning \"%s\", Line %d: %s",
 		 r->cfg->sources[r->source], r->line, text);
 	ks_config *cfg = r->cfg;
-	cfg->warnings = kc_xrealloc(cfg->warnings, (cfg->nwarnings + 1) *
+	cfg->warnings = ks_xrealloc(cfg->warnings, (cfg->nwarnings + 1) *
 							   sizeof(*cfg->warnings));
-	cfg->warnings[cfg->nwarnings++] = kc_xstrdup(w);
+	cfg->warnings[cfg->nwarnings++] = ks_xstrdup(w);
 	free(msg);
 	return 0;
 }

@@ -14,40 +14,7 @@
 #include "config_int.h"
 #include "knobs.h"
 
-/* ---- memory and buffers ---------------------------------------------- */
-
-void *kc_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		fputs("kestrel: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-void *kc_xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fputs("kestrel: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-char *kc_xstrndup(const char *s, size_t n)
-{
-	char *d = kc_xmalloc(n + 1);
-	memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
-}
-
-char *kc_xstrdup(const char *s)
-{
-	return kc_xstrndup(s, strlen(s));
-}
+/* ---- buffers ------------------------------------------------------- */
 
 static void buf_reserve(struct kc_buf *b, size_t extra)
 {
@@ -56,7 +23,7 @@ static void buf_reserve(struct kc_buf *b, size_t extra)
 	size_t cap = b->cap ? b->cap : 64;
 	while (cap < b->len + extra + 1)
 		cap *= 2;
-	b->data = kc_xrealloc(b->data, cap);
+	b->data = ks_xrealloc(b->data, cap);
 	b->cap = cap;
 }
 
@@ -90,7 +57,7 @@ void kc_buf_splice(struct kc_buf *b, size_t pos, size_t n, const char *s,
 
 char *kc_buf_take(struct kc_buf *b)
 {
-	char *d = b->data ? b->data : kc_xstrdup("");
+	char *d = b->data ? b->data : ks_xstrdup("");
 	b->data = NULL;
 	b->len = b->cap = 0;
 	return d;
@@ -155,15 +122,13 @@ static void grow(ks_config *cfg)
 	if (cfg->n == cfg->cap) {
 		cfg->cap = cfg->cap ? cfg->cap * 2 : 64;
 		cfg->macros =
-			kc_xrealloc(cfg->macros, cfg->cap * sizeof(*cfg->macros));
+			ks_xrealloc(cfg->macros, cfg->cap * sizeof(*cfg->macros));
 	}
 	/* The index stays at most half full. */
 	if ((cfg->n + 1) * 2 > cfg->index_cap) {
 		free(cfg->index);
 		cfg->index_cap = cfg->index_cap ? cfg->index_cap * 2 : 128;
-		cfg->index = calloc(cfg->index_cap, sizeof(*cfg->index));
-		if (!cfg->index)
-			kc_xmalloc(SIZE_MAX); /* aborts */
+		cfg->index = ks_xcalloc(cfg->index_cap, sizeof(*cfg->index));
 		for (size_t i = 0; i < cfg->n; i++)
 			index_put(cfg, i);
 	}
@@ -183,25 +148,25 @@ void kc_insert(ks_config *cfg, const char *name, const char *value,
 		grow(cfg);
 		m = &cfg->macros[cfg->n];
 		memset(m, 0, sizeof(*m));
-		m->name = kc_xstrdup(name);
+		m->name = ks_xstrdup(name);
 		index_put(cfg, cfg->n++);
 	} else {
 		free(m->value);
 		free(m->use);
 	}
-	m->value = kc_xstrdup(value);
+	m->value = ks_xstrdup(value);
 	m->source = source;
 	m->line = line;
-	m->use = use ? kc_xstrdup(use) : NULL;
+	m->use = use ? ks_xstrdup(use) : NULL;
 }
 
 int kc_add_source(ks_config *cfg, const char *name, bool is_file)
 {
-	cfg->sources = kc_xrealloc(cfg->sources,
+	cfg->sources = ks_xrealloc(cfg->sources,
 				   (cfg->nsources + 1) * sizeof(*cfg->sources));
-	cfg->sources[cfg->nsources] = kc_xstrdup(name);
+	cfg->sources[cfg->nsources] = ks_xstrdup(name);
 	if (is_file) {
-		cfg->files = kc_xrealloc(cfg->files,
+		cfg->files = ks_xrealloc(cfg->files,
 					 (cfg->nfiles + 1) * sizeof(*cfg->files));
 		cfg->files[cfg->nfiles++] = cfg->nsources;
 	}
@@ -296,7 +261,7 @@ static char *upper_dup(const char *s)
 {
 	if (!s || !*s)
 		return NULL;
-	char *d = kc_xstrdup(s);
+	char *d = ks_xstrdup(s);
 	for (char *p = d; *p; p++)
 		*p = (char)toupper((unsigned char)*p);
 	return d;
@@ -304,11 +269,9 @@ static char *upper_dup(const char *s)
 
 ks_config *ks_config_new(const char *subsys, const char *localname)
 {
-	ks_config *cfg = calloc(1, sizeof(*cfg));
-	if (!cfg)
-		kc_xmalloc(SIZE_MAX);
+	ks_config *cfg = ks_xcalloc(1, sizeof(*cfg));
 	cfg->subsys = upper_dup(subsys);
-	cfg->localname = localname && *localname ? kc_xstrdup(localname) : NULL;
+	cfg->localname = localname && *localname ? ks_xstrdup(localname) : NULL;
 	return cfg;
 }
 
