@@ -96,9 +96,11 @@ bool kc_if_condition(const ks_config *cfg, const char *expr, bool *result,
 /* ---- read.c ---- */
 struct kc_reader;
 /* Reads configuration text as source (an index into cfg->sources); depth
- * counts include and use nesting. */
+ * counts include and use nesting.  For a template, use is its
+ * "CATEGORY:Name" and use_line the line of the use statement, where its
+ * definitions are said to come from. */
 int kc_read(ks_config *cfg, int source, const char *text, size_t len,
-	    int depth, const char *use, struct ks_err *err);
+	    int depth, const char *use, int use_line, struct ks_err *err);
 
 /* Reads a file, or the output of a command (is_command, or a name ending
  * in '|').  A missing file is no error unless must_exist. */

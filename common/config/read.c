@@ -17,6 +17,7 @@ struct rd {
 	ks_config *cfg;
 	int source;
 	int line;
+	int use_line; /* in a template: the line of the use statement */
 	int depth;
 	const char *use; /* "CATEGORY:Template" when reading a template */
 	struct ks_err *err;
@@ -31,6 +32,12 @@ struct rd {
 static int rd_error(struct rd *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The line a definition is said to come from. */
+static int where(const struct rd *r)
+{
+	return r->use ? r->use_line : r->line;
+}
+
 static int rd_error(struct rd *r, const char *fmt, ...)
 {
 	char msg[400];
@@ -39,10 +46,10 @@ static int rd_error(struct rd *r, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (r->use)
-		return ks_err_set(r->err, KS_EPARSE, r->line, 0, 0,
+		return ks_err_set(r->err, KS_EPARSE, r->use_line, 0, 0,
 				  "Error \"%s\", Line %d: in use %s: %s",
-				  r->cfg->sources[r->source], r->line, r->use,
-				  msg);
+				  r->cfg->sources[r->source], r->use_line,
+				  r->use, msg);
 	return ks_err_set(r->err, KS_EPARSE, r->line, 0, 0,
 			  "Error \"%s\", Line %d: %s",
 			  r->cfg->sources[r->source], r->line, msg);
@@ -199,7 +206,8 @@ static int use_line(struct rd *r, const char *category, const char *rhs)
 							   args ? args : "")
 				     : ks_xstrdup(t->body);
 		int rc = kc_read(r->cfg, r->source, body, strlen(body),
-				 r->depth + 1, label, r->err);
+				 r->depth + 1, label,
+				 r->use ? r->use_line : r->line, r->err);
 		free(body);
 		free(name);
 		free(args);
@@ -254,7 +262,7 @@ int kc_read_source(ks_config *cfg, const char *name, bool is_command,
 		rc = ks_err_set(err, KS_EIO, 0, 0, 0,
 				"command '%s' failed (status %d)", cmd, status);
 	else
-		rc = kc_read(cfg, src, text, len, depth, NULL, err);
+		rc = kc_read(cfg, src, text, len, depth, NULL, 0, err);
 	free(text);
 	free(cmd);
 	return rc;
@@ -336,7 +344,7 @@ static int assign(struct rd *r, const char *name, char op, char plus_sep,
 		}
 	}
 	char *value = kc_expand_self(r->cfg, rhs, ename);
-	kc_insert(r->cfg, ename, value, r->source, r->line, r->use);
+	kc_insert(r->cfg, ename, value, r->source, where(r), r->use);
 	free(value);
 	free(plus.data);
 	free(ename);
@@ -361,7 +369,7 @@ static int error_line(struct rd *r, const char *rhs, bool is_error)
 	}
 	char w[600];
 	snprintf(w, sizeof(w), "Warning \"%s\", Line %d: %s",
-		 r->cfg->sources[r->source], r->line, text);
+		 r->cfg->sources[r->source], where(r), text);
 	ks_config *cfg = r->cfg;
 	cfg->warnings = ks_xrealloc(cfg->warnings, (cfg->nwarnings + 1) *
 							   sizeof(*cfg->warnings));
@@ -378,7 +386,7 @@ static int process_line(struct rd *r, char *line)
 				r->cfg, r->here.data ? r->here.data : "",
 				r->here_name);
 			kc_insert(r->cfg, r->here_name, value, r->source,
-				  r->line, r->use);
+				  where(r), r->use);
 			free(value);
 			free(r->here_name);
 			free(r->here_tag);
@@ -521,10 +529,11 @@ static bool next_line(const char *text, size_t len, size_t *pos, int *line,
 }
 
 int kc_read(ks_config *cfg, int source, const char *text, size_t len,
-	    int depth, const char *use, struct ks_err *err)
+	    int depth, const char *use, int use_line, struct ks_err *err)
 {
 	struct rd r = {.cfg = cfg, .source = source, .depth = depth,
-		       .use = use, .err = err, .state = 1, .top = 1};
+		       .use = use, .use_line = use_line, .err = err,
+		       .state = 1, .top = 1};
 	struct kc_buf b = {0};
 	size_t pos = 0;
 	int rc = 0;
@@ -553,7 +562,7 @@ int ks_config_read_text(ks_config *cfg, const char *name, const char *text,
 			size_t len, struct ks_err *err)
 {
 	int src = kc_add_source(cfg, name, true);
-	return kc_read(cfg, src, text, len, 0, NULL, err);
+	return kc_read(cfg, src, text, len, 0, NULL, 0, err);
 }
 
 int ks_config_read_file(ks_config *cfg, const char *path, struct ks_err *err)
