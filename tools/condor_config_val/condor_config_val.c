@@ -7,6 +7,7 @@
  *   condor_config_val use CATEGORY[:NAME]   the templates
  */
 #include <ctype.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,68 +93,154 @@ static void print_value(const ks_config *cfg, const char *name,
 	free(value);
 }
 
-/* Case-insensitive substring match, as -dump's pattern. */
-static bool matches(const char *name, const char *pattern)
+/* A value of several lines is shown as HTCondor shows it: NAME @=end,
+ * the lines indented, @end. */
+static void print_assignment(const char *name, const char *value)
 {
-	if (!pattern)
-		return true;
-	size_t n = strlen(pattern);
-	for (const char *p = name; *p; p++)
-		if (!strncasecmp(p, pattern, n))
-			return true;
-	return false;
+	if (!strchr(value, '\n')) {
+		printf("%s = %s\n", name, value);
+		return;
+	}
+	printf("%s @=end\n   ", name);
+	for (const char *p = value; *p; p++) {
+		putchar(*p);
+		if (*p == '\n')
+			fputs("   ", stdout);
+	}
+	printf("\n@end\n");
 }
 
-static void dump(const ks_config *cfg, const struct opts *o)
+static int cmp_ci(const void *a, const void *b)
 {
-	const char *pattern = o->nnames ? o->names[0] : NULL;
+	return strcasecmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every macro with a value, from the configuration and the defaults,
+ * sorted by name; *n is set to how many (free the array, not the names). */
+static const char **all_names(const ks_config *cfg, size_t *n)
+{
+	size_t cap = ks_knobs_count + 64, count = 0;
+	const char **names = malloc(cap * sizeof(*names));
 	size_t pos = 0;
-	const char *name, *raw;
-	struct ks_config_origin where;
-	while (ks_config_next(cfg, &pos, &name, &raw, &where)) {
-		if (!matches(name, pattern))
+	const char *name;
+	while (names && ks_config_next(cfg, &pos, &name, NULL, NULL)) {
+		if (count == cap) {
+			cap *= 2;
+			const char **nn = realloc(names, cap * sizeof(*names));
+			if (!nn)
+				break;
+			names = nn;
+		}
+		names[count++] = name;
+	}
+	for (size_t i = 0; names && i < ks_knobs_count; i++) {
+		const char *k = ks_knobs[i].name;
+		if (!ks_knobs[i].def[0] || strchr(k, '.'))
+			continue;
+		struct ks_config_origin o;
+		ks_config_raw(cfg, k, &o);
+		/* A knob the configuration sets is listed once, as set. */
+		if (strcmp(o.file, "<Default>") != 0)
+			continue;
+		if (count == cap) {
+			cap *= 2;
+			const char **nn = realloc(names, cap * sizeof(*names));
+			if (!nn)
+				break;
+			names = nn;
+		}
+		names[count++] = k;
+	}
+	if (names)
+		qsort(names, count, sizeof(*names), cmp_ci);
+	*n = names ? count : 0;
+	return names;
+}
+
+static int dump(const ks_config *cfg, const struct opts *o)
+{
+	char *host = ks_config_get(cfg, "FULL_HOSTNAME", NULL);
+	printf("# Configuration from machine: %s\n",
+	       host ? host : "<unknown hostname>");
+	free(host);
+	const char *pattern = o->nnames ? o->names[0] : "";
+	regex_t re;
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_ICASE | REG_NOSUB) != 0) {
+		fprintf(stderr, "condor_config_val: '%s' is not a valid regular "
+				"expression\n",
+			pattern);
+		return 1;
+	}
+	if (*pattern)
+		printf("\n# Parameters with names that match %s:\n", pattern);
+	size_t n;
+	const char **names = all_names(cfg, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (regexec(&re, names[i], 0, NULL, 0) != 0)
+			continue;
+		struct ks_config_origin where;
+		const char *raw = ks_config_raw(cfg, names[i], &where);
+		if (!raw)
 			continue;
 		struct ks_err err;
-		char *value = o->raw ? strdup(raw)
-				     : ks_config_expand(cfg, raw, &err);
-		printf("%s = %s\n", name, value ? value : raw);
+		char *value = o->expand ? ks_config_expand(cfg, raw, &err) : NULL;
+		print_assignment(names[i], value ? value : raw);
 		if (o->verbose) {
 			if (where.line > 0)
 				printf(" # at: %s, line %d\n", where.file,
 				       where.line);
 			else
 				printf(" # at: %s\n", where.file);
-			printf(" # raw: %s = %s\n", name, raw);
+			if (o->expand) {
+				printf(" # raw: %s\n", raw);
+			} else {
+				char *x = ks_config_expand(cfg, raw, &err);
+				printf(" # expanded: %s\n", x ? x : "");
+				free(x);
+			}
+			const struct ks_knob *k =
+				ks_knob_find(names[i], strlen(names[i]));
+			if (k && k->def[0])
+				printf(" # default: %s\n", k->def);
 		}
 		free(value);
 	}
+	free(names);
+	regfree(&re);
+	return 0;
 }
 
 static int show_use(const char *arg)
 {
 	const char *colon = strchr(arg, ':');
 	size_t cl = colon ? (size_t)(colon - arg) : strlen(arg);
-	int shown = 0;
+	const char *name = colon ? colon + 1 : "";
+	while (*name == ' ')
+		name++;
+	bool any = false;
 	for (size_t i = 0; i < ks_templates_count; i++) {
 		const struct ks_template *t = &ks_templates[i];
 		if (strlen(t->category) != cl ||
 		    strncasecmp(t->category, arg, cl) != 0)
 			continue;
-		if (colon && colon[1] && strcasecmp(t->name, colon + 1) != 0)
-			continue;
-		if (colon && colon[1]) {
+		if (!*name) {
+			if (!any)
+				printf("use %s accepts\n", t->category);
+			printf("  %s\n", t->name);
+		} else if (!strcasecmp(t->name, name)) {
 			printf("use %s:%s is\n%s\n", t->category, t->name,
 			       t->body);
-		} else {
-			printf("%s:%s\t%s\n", t->category, t->name,
-			       t->desc ? t->desc : "");
+			return 0;
 		}
-		shown++;
+		any = true;
 	}
-	if (!shown) {
-		fprintf(stderr, "use %s: no such template\n", arg);
-		return 1;
-	}
+	if (any && !*name)
+		return 0;
+	/* As HTCondor: on standard output, and not a failure. */
+	printf("Not defined: use ");
+	for (const char *p = arg; *p; p++)
+		putchar(toupper((unsigned char)*p));
+	putchar('\n');
 	return 0;
 }
 
@@ -243,16 +330,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", ks_config_warning(cfg, i));
 	int status = 0;
 	if (o.config) {
-		printf("Configuration source:\n");
+		/* Headings on standard error, names on standard output, so
+		 * that the list can be piped (as HTCondor does). */
 		size_t n = ks_config_file_count(cfg);
-		if (n)
-			printf("\t%s\n", ks_config_file(cfg, 0));
-		if (n > 1)
-			printf("Local configuration sources:\n");
-		for (size_t i = 1; i < n; i++)
-			printf("\t%s\n", ks_config_file(cfg, i));
+		fprintf(stderr, "Configuration source:\n");
+		fflush(stderr);
+		printf("\t%s\n", n ? ks_config_file(cfg, 0) : "<none>");
+		fflush(stdout);
+		if (n > 1) {
+			fprintf(stderr, "Local configuration source%s:\n",
+				n > 2 ? "s" : "");
+			fflush(stderr);
+			for (size_t i = 1; i < n; i++)
+				printf("\t%s\n", ks_config_file(cfg, i));
+			fflush(stdout);
+			fprintf(stderr, "\n");
+		}
 	} else if (o.dump) {
-		dump(cfg, &o);
+		status = dump(cfg, &o);
 	} else {
 		for (size_t i = 0; i < o.nnames; i++)
 			print_value(cfg, o.names[i], &o, &status);
