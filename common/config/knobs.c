@@ -458,7 +458,7 @@ const struct ks_knob ks_knobs[] = {
 	{"FS_LOCAL_DIR", KS_KNOB_STRING, "", NULL},
 	{"FS_REMOTE_DIR", KS_KNOB_STRING, "", NULL},
 	{"FS_ROOT_TO_CONDOR", KS_KNOB_BOOL, "true", NULL},
-	{"FULL_HOSTNAME", KS_KNOB_STRING, "", NULL},
+	{"FULL_HOSTNAME", KS_KNOB_STRING, "", "this machine's fully qualified host name, as detected"},
 	{"GAHP_DEBUG_HIDE_SENSITIVE_DATA", KS_KNOB_BOOL, "true", NULL},
 	{"GAHP_SSL_CADIR", KS_KNOB_PATH, "", NULL},
 	{"GAHP_SSL_CAFILE", KS_KNOB_PATH, "", NULL},
