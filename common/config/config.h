@@ -61,6 +61,12 @@ int ks_config_set(ks_config *cfg, const char *name, const char *value,
 char *ks_config_get(const ks_config *cfg, const char *name,
 		    struct ks_err *err);
 
+/* name as the startd reads it for one slot: SLOT<slot>_NAME, then (if
+ * slot_type > 0) SLOT_TYPE_<slot_type>_NAME, then NAME.  Returns a new
+ * string (free()) or NULL as ks_config_get(). */
+char *ks_config_get_slot(const ks_config *cfg, const char *name, int slot,
+			 int slot_type, struct ks_err *err);
+
 /* Where a value came from. */
 struct ks_config_origin {
 	const char *file; /* a file, "<Default>", "<Environment>", ... */

@@ -977,6 +977,27 @@ char *ks_config_get(const ks_config *cfg, const char *name,
 	return v;
 }
 
+char *ks_config_get_slot(const ks_config *cfg, const char *name, int slot,
+			 int slot_type, struct ks_err *err)
+{
+	char key[256];
+	snprintf(key, sizeof(key), "SLOT%d_%s", slot, name);
+	const char *raw = kc_lookup(cfg, key, strlen(key), NULL);
+	if ((!raw || !*raw) && slot_type > 0) {
+		snprintf(key, sizeof(key), "SLOT_TYPE_%d_%s", slot_type, name);
+		raw = kc_lookup(cfg, key, strlen(key), NULL);
+	}
+	if (!raw || !*raw)
+		return ks_config_get(cfg, name, err);
+	ks_err_clear(err);
+	char *v = kc_expand(cfg, raw, false, err);
+	if (v && !*v) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
 /* The part of name after the local name or subsystem prefix, if any. */
 static const char *unprefixed(const char *prefix, const char *name)
 {

@@ -349,6 +349,25 @@ static void test_prefixes(void **state)
 	ks_config_free(named);
 }
 
+static void test_slots(void **state)
+{
+	(void)state;
+	ks_config *cfg = cfg_of("STARTD", "START = any\n"
+					  "SLOT2_START = two\n"
+					  "SLOT_TYPE_1_START = type one\n");
+	char *v = ks_config_get_slot(cfg, "START", 2, 1, NULL);
+	assert_string_equal(v, "two");
+	free(v);
+	v = ks_config_get_slot(cfg, "START", 3, 1, NULL);
+	assert_string_equal(v, "type one");
+	free(v);
+	v = ks_config_get_slot(cfg, "START", 4, 0, NULL);
+	assert_string_equal(v, "any");
+	free(v);
+	assert_null(ks_config_get_slot(cfg, "NOPE", 1, 1, NULL));
+	ks_config_free(cfg);
+}
+
 static void test_defaults(void **state)
 {
 	(void)state;
@@ -428,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_prefixes),
+		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_templates),
 	};
