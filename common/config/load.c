@@ -1,8 +1,8 @@
 /*
  * load.c: where a daemon's configuration comes from, in HTCondor's order:
  * built-in macros, the global file (CONDOR_CONFIG or a default location),
- * LOCAL_CONFIG_FILE, LOCAL_CONFIG_DIR, then _CONDOR_NAME environment
- * overrides.
+ * LOCAL_CONFIG_DIR, LOCAL_CONFIG_FILE, LOCAL_CONFIG_DIR again if that
+ * changed it, then _CONDOR_NAME environment overrides.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -162,21 +162,15 @@ static int local_files(ks_config *cfg, struct ks_err *err)
 	bool require = true;
 	ks_config_bool(cfg, "REQUIRE_LOCAL_CONFIG_FILE", &require);
 	int rc = 0;
-	char *p = list;
-	for (char *f; !rc && (f = next_item(&p));) {
-		/* A command ends with '|', which next_item may split off. */
-		size_t n = strlen(f);
-		if (*p == '|' || (n && f[n - 1] == '|')) {
-			char *cmd = ks_xmalloc(n + 2);
-			snprintf(cmd, n + 2, "%s%s", f, f[n - 1] == '|' ? "" : "|");
-			if (*p == '|')
-				p++;
-			rc = kc_read_source(cfg, cmd, true, true, 0, err);
-			free(cmd);
-		} else {
-			rc = kc_read_source(cfg, f, false, require, 0, err);
-		}
+	if (strchr(list, '|')) {
+		/* A '|' anywhere makes the whole value one command. */
+		rc = kc_read_source(cfg, list, true, true, 0, err);
+		free(list);
+		return rc;
 	}
+	char *p = list;
+	for (char *f; !rc && (f = next_item(&p));)
+		rc = kc_read_source(cfg, f, false, require, 0, err);
 	free(list);
 	return rc;
 }
@@ -186,11 +180,8 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int local_dirs(ks_config *cfg, struct ks_err *err)
+static int local_dirs(ks_config *cfg, char *list, struct ks_err *err)
 {
-	char *list = ks_config_get(cfg, "LOCAL_CONFIG_DIR", err);
-	if (!list)
-		return err && err->code ? err->code : 0;
 	char *exclude = ks_config_get(cfg, "LOCAL_CONFIG_DIR_EXCLUDE_REGEXP",
 				      NULL);
 	regex_t re;
@@ -229,7 +220,6 @@ static int local_dirs(ks_config *cfg, struct ks_err *err)
 	if (have_re)
 		regfree(&re);
 	free(exclude);
-	free(list);
 	return rc;
 }
 
@@ -266,9 +256,21 @@ int ks_config_load(ks_config *cfg, struct ks_err *err)
 		if (rc)
 			return rc;
 	}
-	rc = local_files(cfg, err);
+	/* HTCondor reads LOCAL_CONFIG_DIR, then LOCAL_CONFIG_FILE, then the
+	 * directories again if the files changed LOCAL_CONFIG_DIR. */
+	char *dirs = ks_config_get(cfg, "LOCAL_CONFIG_DIR", NULL);
+	if (dirs) {
+		char *list = ks_xstrdup(dirs); /* local_dirs() cuts it up */
+		rc = local_dirs(cfg, list, err);
+		free(list);
+	}
 	if (!rc)
-		rc = local_dirs(cfg, err);
+		rc = local_files(cfg, err);
+	char *again = rc ? NULL : ks_config_get(cfg, "LOCAL_CONFIG_DIR", NULL);
+	if (again && (!dirs || strcmp(again, dirs) != 0))
+		rc = local_dirs(cfg, again, err);
+	free(again);
+	free(dirs);
 	if (!rc)
 		env_overrides(cfg);
 	return rc;

@@ -32,6 +32,16 @@ struct rd {
 static int rd_error(struct rd *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* "CATEGORY:Name+N" for a definition on statement N (from 0) of a
+ * template, as condor_config_val -v shows it; NULL outside templates. */
+static const char *use_label(const struct rd *r, char *buf, size_t len)
+{
+	if (!r->use)
+		return NULL;
+	snprintf(buf, len, "%s+%d", r->use, r->line - 1);
+	return buf;
+}
+
 /* The line a definition is said to come from. */
 static int where(const struct rd *r)
 {
@@ -344,7 +354,9 @@ static int assign(struct rd *r, const char *name, char op, char plus_sep,
 		}
 	}
 	char *value = kc_expand_self(r->cfg, rhs, ename);
-	kc_insert(r->cfg, ename, value, r->source, where(r), r->use);
+	char label[200];
+	kc_insert(r->cfg, ename, value, r->source, where(r),
+		  use_label(r, label, sizeof(label)));
 	free(value);
 	free(plus.data);
 	free(ename);
@@ -385,8 +397,9 @@ static int process_line(struct rd *r, char *line)
 			char *value = kc_expand_self(
 				r->cfg, r->here.data ? r->here.data : "",
 				r->here_name);
+			char label[200];
 			kc_insert(r->cfg, r->here_name, value, r->source,
-				  where(r), r->use);
+				  where(r), use_label(r, label, sizeof(label)));
 			free(value);
 			free(r->here_name);
 			free(r->here_tag);

@@ -408,7 +408,7 @@ static void test_templates(void **state)
 	       "<= 0.3) || (State != \"Unclaimed\" && State != \"Owner\")) )");
 	struct ks_config_origin o;
 	ks_config_raw(cfg, "START", &o);
-	assert_string_equal(o.use, "POLICY:DESKTOP");
+	assert_string_equal(o.use, "POLICY:DESKTOP+10");
 	ks_config_free(cfg);
 
 	cfg = cfg_of(NULL, "use ROLE : Personal\n");

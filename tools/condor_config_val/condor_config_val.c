@@ -55,6 +55,20 @@ static bool is_opt(const char *arg, const char *name, size_t min)
 	return n >= min && n <= strlen(name) && !strncasecmp(arg, name, n);
 }
 
+static void print_assignment(const char *name, const char *value);
+
+/* " # at: FILE, line N[, use CATEGORY:Name]" or " # at: <Default>". */
+static void print_location(const struct ks_config_origin *w)
+{
+	if (w->line > 0 && w->use)
+		printf(" # at: %s, line %d, use %s\n", w->file, w->line,
+		       w->use);
+	else if (w->line > 0)
+		printf(" # at: %s, line %d\n", w->file, w->line);
+	else
+		printf(" # at: %s\n", w->file);
+}
+
 static void print_value(const ks_config *cfg, const char *name,
 			const struct opts *o, int *status)
 {
@@ -68,8 +82,13 @@ static void print_value(const ks_config *cfg, const char *name,
 	} else {
 		raw = ks_config_raw(cfg, name, &where);
 	}
-	if (!raw || !*raw) {
-		fprintf(stderr, "Not defined: %s\n", name);
+	if (!raw || (!*raw && !o->raw)) {
+		fputs("Not defined: ", stderr);
+		for (const char *p = name; *p; p++)
+			fputc(toupper((unsigned char)*p), stderr);
+		fputc('\n', stderr);
+		if (o->verbose)
+			printf("\n");
 		*status = 1;
 		return;
 	}
@@ -81,12 +100,12 @@ static void print_value(const ks_config *cfg, const char *name,
 		return;
 	}
 	if (o->verbose) {
-		printf("%s = %s\n", name, value);
-		if (where.line > 0)
-			printf(" # at: %s, line %d\n", where.file, where.line);
-		else
-			printf(" # at: %s\n", where.file);
-		printf(" # raw: %s = %s\n", name, raw);
+		print_assignment(where.name ? where.name : name, value);
+		print_location(&where);
+		if (!o->raw)
+			printf(" # raw: %s = %s\n",
+			       where.name ? where.name : name, raw);
+		printf("\n");
 	} else {
 		printf("%s\n", value);
 	}
@@ -186,11 +205,7 @@ static int dump(const ks_config *cfg, const struct opts *o)
 		char *value = o->expand ? ks_config_expand(cfg, raw, &err) : NULL;
 		print_assignment(names[i], value ? value : raw);
 		if (o->verbose) {
-			if (where.line > 0)
-				printf(" # at: %s, line %d\n", where.file,
-				       where.line);
-			else
-				printf(" # at: %s\n", where.file);
+			print_location(&where);
 			if (o->expand) {
 				printf(" # raw: %s\n", raw);
 			} else {
@@ -207,6 +222,11 @@ static int dump(const ks_config *cfg, const struct opts *o)
 	}
 	free(names);
 	regfree(&re);
+	if (!o->verbose) {
+		printf("# Contributing configuration file(s):\n");
+		for (size_t i = 0; i < ks_config_file_count(cfg); i++)
+			printf("#\t%s\n", ks_config_file(cfg, i));
+	}
 	return 0;
 }
 
@@ -280,8 +300,9 @@ int main(int argc, char **argv)
 			}
 			o.localname = argv[i];
 		} else if (is_opt(a, "help", 1)) {
-			usage(stdout, prog);
-			return 0;
+			usage(stdout, prog); /* and exit 1, as HTCondor's */
+			free(o.names);
+			return 1;
 		} else if (is_opt(a, "set", 3) || is_opt(a, "unset", 3) ||
 			   is_opt(a, "rset", 3) || is_opt(a, "runset", 3) ||
 			   is_opt(a, "name", 2) || is_opt(a, "pool", 2)) {
