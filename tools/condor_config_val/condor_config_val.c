@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "config.h"
+#include "ks_mem.h"
 #include "knobs.h"
 #include "templates.h"
 
@@ -138,41 +139,27 @@ static int cmp_ci(const void *a, const void *b)
  * sorted by name; *n is set to how many (free the array, not the names). */
 static const char **all_names(const ks_config *cfg, size_t *n)
 {
-	size_t cap = ks_knobs_count + 64, count = 0;
-	const char **names = malloc(cap * sizeof(*names));
-	size_t pos = 0;
+	size_t pos = 0, count = 0;
+	while (ks_config_next(cfg, &pos, NULL, NULL, NULL))
+		count++;
+	const char **names =
+		ks_xmalloc((count + ks_knobs_count) * sizeof(*names));
 	const char *name;
-	while (names && ks_config_next(cfg, &pos, &name, NULL, NULL)) {
-		if (count == cap) {
-			cap *= 2;
-			const char **nn = realloc(names, cap * sizeof(*names));
-			if (!nn)
-				break;
-			names = nn;
-		}
+	pos = count = 0;
+	while (ks_config_next(cfg, &pos, &name, NULL, NULL))
 		names[count++] = name;
-	}
-	for (size_t i = 0; names && i < ks_knobs_count; i++) {
+	for (size_t i = 0; i < ks_knobs_count; i++) {
 		const char *k = ks_knobs[i].name;
 		if (!ks_knobs[i].def[0] || strchr(k, '.'))
 			continue;
 		struct ks_config_origin o;
 		ks_config_raw(cfg, k, &o);
 		/* A knob the configuration sets is listed once, as set. */
-		if (strcmp(o.file, "<Default>") != 0)
-			continue;
-		if (count == cap) {
-			cap *= 2;
-			const char **nn = realloc(names, cap * sizeof(*names));
-			if (!nn)
-				break;
-			names = nn;
-		}
-		names[count++] = k;
+		if (strcmp(o.file, "<Default>") == 0)
+			names[count++] = k;
 	}
-	if (names)
-		qsort(names, count, sizeof(*names), cmp_ci);
-	*n = names ? count : 0;
+	qsort(names, count, sizeof(*names), cmp_ci);
+	*n = count;
 	return names;
 }
 
