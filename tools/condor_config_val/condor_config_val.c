@@ -329,7 +329,11 @@ int main(int argc, char **argv)
 				       o.localname);
 	struct ks_err err;
 	if (ks_config_load(cfg, &err) != 0) {
-		fprintf(stderr, "ERROR: %s\n", err.msg);
+		/* Syntax errors read as HTCondor's first line of them. */
+		fprintf(stderr, "%s%s\n",
+			strncmp(err.msg, "Error \"", 7) ? "ERROR: "
+							 : "Config source ",
+			err.msg);
 		ks_config_free(cfg);
 		free(o.names);
 		return 1;
