@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "fn.h"
+#include "ks_name.h"
 
 /* Sorted by name, ignoring case (checked by the unit tests). */
 static const struct ca_builtin builtins[] = {
@@ -107,38 +108,12 @@ static const struct ca_builtin builtins[] = {
 	{"versionLT", ca_fn_version_cmp},
 };
 
-/* Compares name (len bytes) with a table entry, ignoring case. */
-static int cmp_name(const char *name, size_t len, const char *entry)
-{
-	size_t i = 0;
-	for (; i < len && entry[i]; i++) {
-		int a = (unsigned char)name[i], b = (unsigned char)entry[i];
-		if (a >= 'A' && a <= 'Z')
-			a += 'a' - 'A';
-		if (b >= 'A' && b <= 'Z')
-			b += 'a' - 'A';
-		if (a != b)
-			return a - b;
-	}
-	if (i < len)
-		return 1;
-	return entry[i] ? -1 : 0;
-}
 
 const struct ca_builtin *ca_builtin_find(const char *name, size_t len)
 {
-	size_t lo = 0, hi = sizeof(builtins) / sizeof(builtins[0]);
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = cmp_name(name, len, builtins[mid].name);
-		if (c == 0)
-			return &builtins[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+	return ks_name_find(name, len, builtins,
+			    sizeof(builtins) / sizeof(builtins[0]),
+			    sizeof(builtins[0]));
 }
 
 size_t ca_builtin_count(void);

@@ -14,6 +14,7 @@
  * ks_knob_find() searches in.
  */
 #include "knobs.h"
+#include "ks_name.h"
 
 const struct ks_knob ks_knobs[] = {
 	{"ABORT_ON_EXCEPTION", KS_KNOB_BOOL, "false", "whether a daemon aborts with a core dump on an internal error instead of exiting"},
@@ -1244,41 +1245,8 @@ const struct ks_knob ks_knobs[] = {
 
 const size_t ks_knobs_count = sizeof(ks_knobs) / sizeof(ks_knobs[0]);
 
-/*
- * Compares len bytes of name with key as the table is sorted: ASCII
- * lower-casing by hand, so that no locale can change the order.
- */
-static int cmp_name(const char *name, size_t len, const char *key)
-{
-	for (size_t i = 0; i < len; i++) {
-		int a = (unsigned char)name[i], b = (unsigned char)key[i];
-
-		if (!b)
-			return 1;
-		if (a >= 'A' && a <= 'Z')
-			a += 'a' - 'A';
-		if (b >= 'A' && b <= 'Z')
-			b += 'a' - 'A';
-		if (a != b)
-			return a - b;
-	}
-	return key[len] ? -1 : 0;
-}
-
 const struct ks_knob *ks_knob_find(const char *name, size_t len)
 {
-	size_t lo = 0, hi = ks_knobs_count;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_name(name, len, ks_knobs[mid].name);
-
-		if (!c)
-			return &ks_knobs[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+	return ks_name_find(name, len, ks_knobs, ks_knobs_count,
+			    sizeof(ks_knobs[0]));
 }

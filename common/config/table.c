@@ -13,6 +13,7 @@
 
 #include "config_int.h"
 #include "knobs.h"
+#include "ks_name.h"
 
 /* ---- buffers ------------------------------------------------------- */
 
@@ -89,7 +90,7 @@ static uint32_t hash_ci(const char *s, size_t n)
 
 static bool same_name(const char *a, const char *b, size_t blen)
 {
-	return strlen(a) == blen && strncasecmp(a, b, blen) == 0;
+	return ks_name_cmp(b, blen, a) == 0;
 }
 
 struct kc_macro *kc_find(const ks_config *cfg, const char *name, size_t len)

@@ -10,9 +10,10 @@
  * Ordered like HTCondor's tables, by category and then name, ignoring
  * case, which is the order a listing of templates shows.
  */
-#include <stdbool.h>
+#include <string.h>
 
 #include "templates.h"
+#include "ks_name.h"
 
 const struct ks_template ks_templates[] = {
 	{"FEATURE", "ADSTASH",
@@ -699,29 +700,14 @@ const struct ks_template ks_templates[] = {
 const size_t ks_templates_count =
 	sizeof(ks_templates) / sizeof(ks_templates[0]);
 
-/* ASCII case folding by hand, so that no locale can change a match. */
-static bool same_name(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		int x = (unsigned char)*a, y = (unsigned char)*b;
-
-		if (x >= 'A' && x <= 'Z')
-			x += 'a' - 'A';
-		if (y >= 'A' && y <= 'Z')
-			y += 'a' - 'A';
-		if (x != y)
-			return false;
-		if (!x)
-			return true;
-	}
-}
 
 const struct ks_template *ks_template_find(const char *category,
 					   const char *name)
 {
 	for (size_t i = 0; i < ks_templates_count; i++)
-		if (same_name(ks_templates[i].category, category) &&
-		    same_name(ks_templates[i].name, name))
+		if (!ks_name_cmp(category, strlen(category),
+				 ks_templates[i].category) &&
+		    !ks_name_cmp(name, strlen(name), ks_templates[i].name))
 			return &ks_templates[i];
 	return NULL;
 }

@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "knobs.h"
+#include "templates.h"
 
 /* A configuration read from text (for subsystem subsys); fails the test
  * on an error. */
@@ -397,6 +399,22 @@ static void test_defaults(void **state)
 	ks_config_free(cfg);
 }
 
+/* The tables are sorted as their searches expect: every entry is found. */
+static void test_tables(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ks_knobs_count; i++) {
+		const char *n = ks_knobs[i].name;
+		assert_ptr_equal(ks_knob_find(n, strlen(n)), &ks_knobs[i]);
+	}
+	assert_null(ks_knob_find("NO_SUCH_KNOB_AT_ALL", 19));
+	assert_non_null(ks_knob_find("match_timeout", 13));
+	for (size_t i = 0; i < ks_templates_count; i++)
+		assert_ptr_equal(ks_template_find(ks_templates[i].category,
+						  ks_templates[i].name),
+				 &ks_templates[i]);
+}
+
 static void test_templates(void **state)
 {
 	(void)state;
@@ -449,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_templates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
