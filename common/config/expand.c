@@ -486,8 +486,11 @@ static int fn_substr(struct ctx *c, const char *args,
 	bool missing;
 	char *s = macro_arg(c, args, 0, &missing);
 	if (!s || !*s) {
+		/* No argument, or an empty one, is empty; a failed
+		 * expansion is its error. */
+		int rc = !s && !missing ? KS_EINVAL : 0;
 		free(s);
-		return missing || !c->err || c->err->code == 0 ? 0 : KS_EINVAL;
+		return rc;
 	}
 	/* $SUBSTR(name, start[, length]) */
 	long long start = 0, len = LLONG_MAX / 2;
@@ -559,9 +562,12 @@ static int fn_number(struct ctx *c, const char *args, bool real,
 	char *v = macro_arg(c, args, 0, &missing);
 	char tmp[512];
 	int rc = 0;
-	if (!v) {
-		v = ks_xstrdup("");
+	if (!v && !missing) {
+		free(fmt);
+		return KS_EINVAL;
 	}
+	if (!v)
+		v = ks_xstrdup("");
 	if (real) {
 		double d;
 		if (!text_to_double(v, &d)) {
@@ -613,6 +619,10 @@ static int fn_string_eval(struct ctx *c, const char *args, bool eval,
 		}
 		bool missing;
 		v = macro_arg(c, args, 0, &missing);
+		if (!v && !missing) {
+			free(fmt);
+			return KS_EINVAL;
+		}
 		if (!v)
 			v = ks_xstrdup("");
 	}

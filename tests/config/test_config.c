@@ -111,9 +111,13 @@ static void test_loops(void **state)
 {
 	(void)state;
 	ks_config *cfg = cfg_of(NULL, "A = $(B)\nB = x $(C)\nC = $(A)\n"
-				      "SELF = $(SELF) more\n");
+				      "SELF = $(SELF) more\n"
+				      "S = $STRING(A)\n");
 	struct ks_err err;
 	assert_null(ks_config_get(cfg, "A", &err));
+	assert_non_null(strstr(err.msg, "refers to itself"));
+	/* A loop inside a function's argument is the same error. */
+	assert_null(ks_config_get(cfg, "S", &err));
 	assert_non_null(strstr(err.msg, "refers to itself"));
 	/* A self-reference at definition is the (empty) earlier value. */
 	expect(cfg, "SELF", " more");
