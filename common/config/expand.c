@@ -234,8 +234,8 @@ static bool list_item(const char *list, size_t i, const char **start,
 
 static size_t list_count(const char *list)
 {
-	size_t n = *list == ',' ? 1 : 0;
-	for (const char *p = list; p; p = strchr(p + 1, ','))
+	size_t n = 1;
+	for (const char *p = list; (p = strchr(p, ',')); p++)
 		n++;
 	return n;
 }
