@@ -21,7 +21,12 @@
 	X(KS_EIO, -6, "input/output error")                                 \
 	X(KS_EEVAL, -7, "evaluation failed")                                \
 	X(KS_EEXIST, -8, "already exists")                                  \
-	X(KS_EINTERNAL, -9, "internal error")
+	X(KS_EINTERNAL, -9, "internal error")                               \
+	X(KS_ECONNECT, -10, "cannot connect")                               \
+	X(KS_ETIMEDOUT, -11, "timed out")                                   \
+	X(KS_EPROTO, -12, "protocol error")                                 \
+	X(KS_EPERM, -13, "not authorized")                                  \
+	X(KS_EAUTH, -14, "authentication failed")
 
 enum ks_errcode {
 #define KS_ERR_ENUM(name, value, text) name = value,

@@ -1,0 +1,362 @@
+/* collector.c: condor_collector: holds every ad of the pool; updates,
+ * invalidations, queries, expiry.  See docs/protocol.md. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ks_commands.h"
+#include "ks_daemon.h"
+#include "ks_mem.h"
+#include "ks_wire.h"
+#include "store.h"
+
+/* Query replies go out in messages of about this size, so that the
+ * collector never holds a second copy of the whole answer. */
+#define CHUNK (256u * 1024)
+
+struct collector {
+	cs_store *store;
+	int64_t lifetime; /* CLASSAD_LIFETIME */
+	uint64_t sweep_timer, self_timer;
+	int64_t updates, queries, invalid;
+};
+
+/* The ad type each command concerns (HTCondor's MyType values);
+ * NULL: taken from the ad (generic commands), "" : any type. */
+static const char *cmd_type(int code)
+{
+	switch (code) {
+	case KS_UPDATE_STARTD_AD: case KS_UPDATE_STARTD_AD_WITH_ACK:
+	case KS_QUERY_STARTD_ADS: case KS_QUERY_STARTD_PVT_ADS:
+	case KS_INVALIDATE_STARTD_ADS: case KS_MERGE_STARTD_AD:
+		return "Machine";
+	case KS_UPDATE_SCHEDD_AD: case KS_QUERY_SCHEDD_ADS:
+	case KS_INVALIDATE_SCHEDD_ADS:
+		return "Scheduler";
+	case KS_UPDATE_MASTER_AD: case KS_QUERY_MASTER_ADS:
+	case KS_INVALIDATE_MASTER_ADS:
+		return "DaemonMaster";
+	case KS_UPDATE_SUBMITTOR_AD: case KS_QUERY_SUBMITTOR_ADS:
+	case KS_INVALIDATE_SUBMITTOR_ADS:
+		return "Submitter";
+	case KS_UPDATE_COLLECTOR_AD: case KS_QUERY_COLLECTOR_ADS:
+	case KS_INVALIDATE_COLLECTOR_ADS:
+		return "Collector";
+	case KS_UPDATE_NEGOTIATOR_AD: case KS_QUERY_NEGOTIATOR_ADS:
+	case KS_INVALIDATE_NEGOTIATOR_ADS:
+		return "Negotiator";
+	case KS_UPDATE_ACCOUNTING_AD: case KS_QUERY_ACCOUNTING_ADS:
+	case KS_INVALIDATE_ACCOUNTING_ADS:
+		return "Accounting";
+	case KS_QUERY_ANY_ADS:
+		return "";
+	default:
+		return NULL;
+	}
+}
+
+static char *ad_str(const classad *ad, const char *name)
+{
+	char *s = NULL;
+	return ad && classad_eval_string(ad, name, NULL, &s) ? s : NULL;
+}
+
+static void put_ad(ks_daemon *d, struct collector *c, const char *type,
+		   classad *ad, const char *identity)
+{
+	char *key = cs_store_key(type, ad);
+	if (!key) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "dropping a %s ad without a Name from %s", type,
+			      identity);
+		c->invalid++;
+		return;
+	}
+	int64_t now = time(NULL), life = c->lifetime;
+	classad_eval_int(ad, "ClassAdLifetime", NULL, &life);
+	classad_insert_int(ad, "LastHeardFrom", now);
+	if (strcmp(identity, KS_ANONYMOUS) != 0)
+		classad_insert_string(ad, "AuthenticatedIdentity", identity);
+	if (!classad_lookup(ad, "MyType"))
+		classad_insert_string(ad, "MyType", type);
+	cs_store_put(c->store, key, type, classad_ref(ad), now + life);
+	c->updates++;
+}
+
+static void cmd_update(ks_daemon *d, struct ks_request *req)
+{
+	struct collector *c = d->ctx;
+	const char *type = cmd_type(req->code);
+	for (size_t i = 0; i < req->n; i++) {
+		char *mytype = NULL;
+		if (!type) {
+			mytype = ad_str(req->ads[i], "MyType");
+			if (!mytype) {
+				ks_log_printf(d->log, KS_D_ALWAYS,
+					      "generic update without MyType "
+					      "from %s dropped", req->identity);
+				continue;
+			}
+		}
+		put_ad(d, c, type ? type : mytype, req->ads[i], req->identity);
+		free(mytype);
+	}
+	if (req->code == KS_UPDATE_STARTD_AD_WITH_ACK)
+		ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+}
+
+/* A query's constraint: the query ad's Requirements, true if absent. */
+static bool matches(const classad *ad, const classad_expr *req)
+{
+	if (!req)
+		return true;
+	classad_value v = CLASSAD_VALUE_INIT;
+	classad_eval_expr(ad, req, NULL, &v);
+	bool ok = v.type == CLASSAD_BOOLEAN ? v.u.b
+		  : v.type == CLASSAD_INTEGER ? v.u.i != 0
+					       : false;
+	classad_value_clear(&v);
+	return ok;
+}
+
+static bool type_matches(const char *want, const char *type)
+{
+	return !want || !*want || strcasecmp(want, "Any") == 0 ||
+	       strcasecmp(want, type) == 0;
+}
+
+static void cmd_invalidate(ks_daemon *d, struct ks_request *req)
+{
+	struct collector *c = d->ctx;
+	const char *type = cmd_type(req->code);
+	size_t removed = 0;
+	for (size_t i = 0; i < req->n; i++) {
+		const classad *q = req->ads[i];
+		char *target = type ? NULL : ad_str(q, "TargetType");
+		const char *t = type ? type : target ? target : "";
+		const classad_expr *r = classad_lookup(q, "Requirements");
+		char *key = *t ? cs_store_key(t, q) : NULL;
+		if (key && !r) {
+			removed += cs_store_remove(c->store, key);
+		} else {
+			for (size_t j = cs_store_count(c->store); j-- > 0;) {
+				struct cs_entry *e = cs_store_at(c->store, j);
+				if (type_matches(t, e->type) &&
+				    matches(e->ad, r)) {
+					cs_store_remove_at(c->store, j);
+					removed++;
+				}
+			}
+		}
+		free(key);
+		free(target);
+	}
+	ks_log_printf(d->log, KS_D_FULLDEBUG, "%s from %s removed %zu ads",
+		      ks_command_name(req->code), req->identity, removed);
+}
+
+static void projection(const classad *q, char ***names, size_t *n)
+{
+	*names = NULL;
+	*n = 0;
+	char *p = ad_str(q, "Projection");
+	if (!p)
+		return;
+	for (char *tok = strtok(p, " ,\t\n"); tok; tok = strtok(NULL, " ,\t\n")) {
+		*names = ks_xrealloc(*names, (*n + 1) * sizeof(**names));
+		(*names)[(*n)++] = ks_xstrdup(tok);
+	}
+	free(p);
+}
+
+static void cmd_query(ks_daemon *d, struct ks_request *req)
+{
+	struct collector *c = d->ctx;
+	if (req->n != 1) {
+		ks_reply_error(req, "a query carries exactly one query ad");
+		return;
+	}
+	const classad *q = req->ads[0];
+	const char *type = cmd_type(req->code);
+	char *target = type ? NULL : ad_str(q, "TargetType");
+	const char *t = type ? type : target ? target : "";
+	const classad_expr *r = classad_lookup(q, "Requirements");
+	int64_t limit = -1;
+	classad_eval_int(q, "LimitResults", NULL, &limit);
+	char **proj;
+	size_t nproj;
+	projection(q, &proj, &nproj);
+	struct classad_buf out = {0};
+	size_t sent = 0;
+	for (size_t i = 0; i < cs_store_count(c->store); i++) {
+		if (limit >= 0 && sent >= (size_t)limit)
+			break;
+		struct cs_entry *e = cs_store_at(c->store, i);
+		if (!type_matches(t, e->type) || !matches(e->ad, r))
+			continue;
+		if (nproj) {
+			classad *p = classad_new();
+			for (size_t k = 0; k < nproj; k++) {
+				const classad_expr *x =
+					classad_lookup(e->ad, proj[k]);
+				if (x)
+					classad_insert(p, proj[k],
+						       classad_expr_ref(x));
+			}
+			ks_wire_encode_ad(&out, p);
+			classad_free(p);
+		} else {
+			if (!e->wire) {
+				struct classad_buf w = {0};
+				ks_wire_encode_ad(&w, e->ad);
+				e->wire = w.data;
+				e->wire_len = w.len;
+			}
+			if (out.len + e->wire_len + 1 > out.cap) {
+				out.cap = (out.len + e->wire_len + 1) * 2;
+				out.data = ks_xrealloc(out.data, out.cap);
+			}
+			memcpy(out.data + out.len, e->wire, e->wire_len);
+			out.len += e->wire_len;
+		}
+		sent++;
+		if (out.len >= CHUNK) {
+			ks_reply_raw(req, KS_REPLY_OK, out.data, out.len, true);
+			out.len = 0;
+		}
+	}
+	ks_reply_raw(req, KS_REPLY_OK, out.data, out.len, false);
+	free(out.data);
+	for (size_t k = 0; k < nproj; k++)
+		free(proj[k]);
+	free(proj);
+	free(target);
+	c->queries++;
+	ks_log_printf(d->log, KS_D_FULLDEBUG, "%s from %s: %zu ads",
+		      ks_command_name(req->code), req->identity, sent);
+}
+
+static void on_sweep(void *arg)
+{
+	ks_daemon *d = arg;
+	struct collector *c = d->ctx;
+	int64_t now = time(NULL);
+	size_t dropped = 0;
+	for (size_t i = cs_store_count(c->store); i-- > 0;)
+		if (cs_store_at(c->store, i)->expires < now) {
+			cs_store_remove_at(c->store, i);
+			dropped++;
+		}
+	if (dropped)
+		ks_log_printf(d->log, KS_D_FULLDEBUG,
+			      "%zu ads expired", dropped);
+}
+
+static size_t count_type(struct collector *c, const char *type)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < cs_store_count(c->store); i++)
+		n += strcmp(cs_store_at(c->store, i)->type, type) == 0;
+	return n;
+}
+
+/* The collector's own ad goes straight into its table. */
+static void on_self(void *arg)
+{
+	ks_daemon *d = arg;
+	struct collector *c = d->ctx;
+	classad *ad = classad_new();
+	classad_insert_string(ad, "MyType", "Collector");
+	char *name = ks_config_get(d->cfg, "COLLECTOR_NAME", NULL);
+	classad_insert_string(ad, "Name", name ? name : d->name);
+	free(name);
+	char host[256] = "localhost";
+	gethostname(host, sizeof(host) - 1);
+	classad_insert_string(ad, "Machine", host);
+	classad_insert_string(ad, "MyAddress", d->sinful);
+	classad_insert_string(ad, "CollectorIpAddr", d->sinful);
+	classad_insert_int(ad, "DaemonStartTime", d->start_time);
+	classad_insert_int(ad, "MyCurrentTime", (int64_t)time(NULL));
+	classad_insert_int(ad, "UpdatesTotal", c->updates);
+	classad_insert_int(ad, "UpdatesLost", 0);
+	classad_insert_int(ad, "QueriesTotal", c->queries);
+	classad_insert_int(ad, "HostsTotal", (int64_t)count_type(c, "Machine"));
+	classad_insert_int(ad, "SubmitterAds",
+			   (int64_t)count_type(c, "Submitter"));
+	classad_insert_int(ad, "TotalAds", (int64_t)cs_store_count(c->store));
+	put_ad(d, c, "Collector", ad, d->owner);
+	classad_free(ad);
+}
+
+static void read_knobs(ks_daemon *d)
+{
+	struct collector *c = d->ctx;
+	/* HTCondor's default, applied in its code rather than its table. */
+	c->lifetime = ks_daemon_int(d, "CLASSAD_LIFETIME", 900);
+	ks_loop_cancel(d->loop, c->self_timer);
+	long every = ks_daemon_int(d, "COLLECTOR_UPDATE_INTERVAL", 900);
+	c->self_timer = ks_loop_timer(d->loop, 0, (every > 0 ? every : 900) *
+					       1000, on_self, d);
+}
+
+static int start(ks_daemon *d, struct ks_err *err)
+{
+	struct collector *c = d->ctx;
+	(void)err;
+	c->store = cs_store_new();
+	c->sweep_timer = ks_loop_timer(d->loop, 1000, 1000, on_sweep, d);
+	read_knobs(d);
+	return 0;
+}
+
+static const struct ks_command_def cmds[] = {
+	{KS_UPDATE_STARTD_AD, KS_LEVEL_ADVERTISE_STARTD, cmd_update},
+	{KS_UPDATE_STARTD_AD_WITH_ACK, KS_LEVEL_ADVERTISE_STARTD, cmd_update},
+	{KS_UPDATE_SCHEDD_AD, KS_LEVEL_ADVERTISE_SCHEDD, cmd_update},
+	{KS_UPDATE_SUBMITTOR_AD, KS_LEVEL_ADVERTISE_SCHEDD, cmd_update},
+	{KS_UPDATE_MASTER_AD, KS_LEVEL_ADVERTISE_MASTER, cmd_update},
+	{KS_UPDATE_COLLECTOR_AD, KS_LEVEL_DAEMON, cmd_update},
+	{KS_UPDATE_NEGOTIATOR_AD, KS_LEVEL_NEGOTIATOR, cmd_update},
+	{KS_UPDATE_ACCOUNTING_AD, KS_LEVEL_NEGOTIATOR, cmd_update},
+	{KS_UPDATE_AD_GENERIC, KS_LEVEL_DAEMON, cmd_update},
+	{KS_INVALIDATE_STARTD_ADS, KS_LEVEL_ADVERTISE_STARTD, cmd_invalidate},
+	{KS_INVALIDATE_SCHEDD_ADS, KS_LEVEL_ADVERTISE_SCHEDD, cmd_invalidate},
+	{KS_INVALIDATE_SUBMITTOR_ADS, KS_LEVEL_ADVERTISE_SCHEDD, cmd_invalidate},
+	{KS_INVALIDATE_MASTER_ADS, KS_LEVEL_ADVERTISE_MASTER, cmd_invalidate},
+	{KS_INVALIDATE_COLLECTOR_ADS, KS_LEVEL_DAEMON, cmd_invalidate},
+	{KS_INVALIDATE_NEGOTIATOR_ADS, KS_LEVEL_NEGOTIATOR, cmd_invalidate},
+	{KS_INVALIDATE_ACCOUNTING_ADS, KS_LEVEL_NEGOTIATOR, cmd_invalidate},
+	{KS_INVALIDATE_ADS_GENERIC, KS_LEVEL_DAEMON, cmd_invalidate},
+	{KS_QUERY_STARTD_ADS, KS_LEVEL_READ, cmd_query},
+	{KS_QUERY_STARTD_PVT_ADS, KS_LEVEL_NEGOTIATOR, cmd_query},
+	{KS_QUERY_SCHEDD_ADS, KS_LEVEL_READ, cmd_query},
+	{KS_QUERY_MASTER_ADS, KS_LEVEL_READ, cmd_query},
+	{KS_QUERY_SUBMITTOR_ADS, KS_LEVEL_READ, cmd_query},
+	{KS_QUERY_COLLECTOR_ADS, KS_LEVEL_READ, cmd_query},
+	{KS_QUERY_NEGOTIATOR_ADS, KS_LEVEL_READ, cmd_query},
+	{KS_QUERY_ACCOUNTING_ADS, KS_LEVEL_READ, cmd_query},
+	{KS_QUERY_ANY_ADS, KS_LEVEL_READ, cmd_query},
+	{KS_QUERY_GENERIC_ADS, KS_LEVEL_READ, cmd_query},
+	{KS_QUERY_MULTIPLE_ADS, KS_LEVEL_READ, cmd_query},
+};
+
+static void reconfig(ks_daemon *d)
+{
+	read_knobs(d);
+}
+
+int main(int argc, char **argv)
+{
+	struct collector c = {0};
+	static const struct ks_daemon_ops ops = {
+		.start = start,
+		.reconfig = reconfig,
+	};
+	int rc = ks_daemon_main(argc, argv, "COLLECTOR", &ops, cmds,
+				sizeof(cmds) / sizeof(cmds[0]), &c);
+	cs_store_free(c.store);
+	return rc;
+}

@@ -1,0 +1,156 @@
+/* store.c: the collector's ad table (store.h): a dense array of entries
+ * and an open-addressing index over their keys. */
+#include "store.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_mem.h"
+
+struct cs_store {
+	struct cs_entry *e;
+	size_t n, cap;
+	size_t *slot; /* index + 1 into e, 0 empty; size mask + 1 */
+	size_t mask;
+	bool stale; /* the index needs rebuilding after removals */
+};
+
+static uint64_t hash(const char *k)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 1099511628211ull;
+	return h;
+}
+
+cs_store *cs_store_new(void)
+{
+	cs_store *s = ks_xcalloc(1, sizeof(*s));
+	s->mask = 1023;
+	s->slot = ks_xcalloc(s->mask + 1, sizeof(*s->slot));
+	return s;
+}
+
+static void entry_clear(struct cs_entry *e)
+{
+	classad_free(e->ad);
+	free(e->key);
+	free(e->type);
+	free(e->wire);
+}
+
+void cs_store_free(cs_store *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		entry_clear(&s->e[i]);
+	free(s->e);
+	free(s->slot);
+	free(s);
+}
+
+char *cs_store_key(const char *type, const classad *ad)
+{
+	char *name = NULL, *schedd = NULL;
+	if (!classad_eval_string(ad, "Name", NULL, &name))
+		return NULL;
+	classad_eval_string(ad, "ScheddName", NULL, &schedd);
+	size_t n = strlen(type) + strlen(name) + (schedd ? strlen(schedd) : 0)
+		   + 3;
+	char *k = ks_xmalloc(n);
+	strcpy(k, type);
+	strcat(k, "\n");
+	strcat(k, name);
+	if (schedd && strcmp(type, "Submitter") == 0) {
+		strcat(k, "\n");
+		strcat(k, schedd);
+	}
+	for (char *p = k; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	free(name);
+	free(schedd);
+	return k;
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static size_t find(const cs_store *s, const char *key)
+{
+	size_t i = hash(key) & s->mask;
+	while (s->slot[i] && strcmp(s->e[s->slot[i] - 1].key, key) != 0)
+		i = (i + 1) & s->mask;
+	return i;
+}
+
+static void reindex(cs_store *s)
+{
+	memset(s->slot, 0, (s->mask + 1) * sizeof(*s->slot));
+	for (size_t i = 0; i < s->n; i++)
+		s->slot[find(s, s->e[i].key)] = i + 1;
+}
+
+static void refresh(cs_store *s)
+{
+	if (s->stale)
+		reindex(s);
+	s->stale = false;
+}
+
+void cs_store_put(cs_store *s, char *key, const char *type, classad *ad,
+		  int64_t expires)
+{
+	refresh(s);
+	size_t i = find(s, key);
+	if (s->slot[i]) {
+		struct cs_entry *e = &s->e[s->slot[i] - 1];
+		classad_free(e->ad);
+		free(e->wire);
+		free(key);
+		e->ad = ad;
+		e->wire = NULL;
+		e->expires = expires;
+		return;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 256;
+		s->e = ks_xrealloc(s->e, s->cap * sizeof(*s->e));
+	}
+	s->e[s->n] = (struct cs_entry){ad, key, ks_xstrdup(type), expires,
+				       NULL, 0};
+	s->slot[i] = ++s->n;
+	if (s->n * 2 > s->mask) {
+		s->mask = s->mask * 2 + 1;
+		s->slot = ks_xrealloc(s->slot, (s->mask + 1) * sizeof(*s->slot));
+		reindex(s);
+	}
+}
+
+void cs_store_remove_at(cs_store *s, size_t idx)
+{
+	entry_clear(&s->e[idx]);
+	s->e[idx] = s->e[--s->n];
+	/* Linear probing cannot leave holes: rebuild the index before the
+	 * next lookup, once for a whole sweep of removals. */
+	s->stale = true;
+}
+
+bool cs_store_remove(cs_store *s, const char *key)
+{
+	refresh(s);
+	size_t i = find(s, key);
+	if (!s->slot[i])
+		return false;
+	cs_store_remove_at(s, s->slot[i] - 1);
+	return true;
+}
+
+size_t cs_store_count(const cs_store *s)
+{
+	return s->n;
+}
+
+struct cs_entry *cs_store_at(cs_store *s, size_t i)
+{
+	return &s->e[i];
+}

@@ -1,0 +1,49 @@
+/*
+ * store.h: the collector's ads, keyed as HTCondor keys them: by ad type
+ * and Name (and ScheddName for Submitter ads), names ignoring case.
+ * Each entry keeps its encoded wire form once a query has needed it, so
+ * that repeated full queries copy bytes instead of unparsing ads.
+ */
+#ifndef CS_STORE_H
+#define CS_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classad.h"
+
+struct cs_entry {
+	classad *ad;
+	char *key;      /* owned */
+	char *type;     /* MyType, owned */
+	int64_t expires; /* time() after which the ad is dropped */
+	char *wire;     /* encoded record, or NULL; owned */
+	size_t wire_len;
+};
+
+typedef struct cs_store cs_store;
+
+cs_store *cs_store_new(void);
+void cs_store_free(cs_store *s);
+
+/* The key of ad as an ad of type (NULL if the ad has no Name).  New
+ * string (free()). */
+char *cs_store_key(const char *type, const classad *ad);
+
+/* Inserts or replaces the ad under key (both taken over). */
+void cs_store_put(cs_store *s, char *key, const char *type, classad *ad,
+		  int64_t expires);
+
+/* Removes the entry under key.  Returns true if there was one. */
+bool cs_store_remove(cs_store *s, const char *key);
+
+/* Removes entry i of the iteration order (cs_store_at). */
+void cs_store_remove_at(cs_store *s, size_t i);
+
+size_t cs_store_count(const cs_store *s);
+
+/* Entry i, 0 <= i < count.  Removal moves the last entry into i. */
+struct cs_entry *cs_store_at(cs_store *s, size_t i);
+
+#endif

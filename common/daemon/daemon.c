@@ -1,0 +1,433 @@
+/* daemon.c: the daemon skeleton's life cycle (ks_daemon.h). */
+#include "daemon_int.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ks_addr.h"
+#include "ks_client.h"
+#include "ks_commands.h"
+#include "ks_mem.h"
+#include "ks_wire.h"
+
+#define KS_VERSION_STRING "$CondorVersion: 25.14.0 2026-11-01 kestrel $"
+#define KS_PLATFORM_STRING "$CondorPlatform: x86_64_Debian12 $"
+
+long ks_daemon_int(const ks_daemon *d, const char *name, long def)
+{
+	int64_t v;
+	return ks_config_int(d->cfg, name, &v) ? (long)v : def;
+}
+
+static int load_config(const char *subsys, const char *local_name,
+		       ks_config **out, struct ks_err *err)
+{
+	ks_config *cfg = ks_config_new(subsys, local_name);
+	int rc = ks_config_load(cfg, err);
+	if (rc) {
+		ks_config_free(cfg);
+		return rc;
+	}
+	*out = cfg;
+	return 0;
+}
+
+/* Creates a directory and its parents, as a personal pool's first start
+ * needs LOG, SPOOL, EXECUTE... */
+static void mkdirs(const char *path)
+{
+	char *p = ks_xstrdup(path);
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(p, 0755);
+			*s = '/';
+		}
+	mkdir(p, 0755);
+	free(p);
+}
+
+static void write_address_file(ks_daemon *d)
+{
+	char knob[64];
+	snprintf(knob, sizeof(knob), "%s_ADDRESS_FILE", d->subsys);
+	free(d->priv->address_file);
+	d->priv->address_file = ks_config_get(d->cfg, knob, NULL);
+	if (!d->priv->address_file)
+		return;
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%s.new", d->priv->address_file);
+	FILE *f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%s\n%s\n%s\n", d->sinful, KS_VERSION_STRING,
+			  KS_PLATFORM_STRING) < 0 || fclose(f) != 0 ||
+	    rename(tmp, d->priv->address_file) != 0)
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "cannot write address file %s: %s",
+			      d->priv->address_file, strerror(errno));
+}
+
+/* The attributes every daemon ad carries. */
+static void common_attrs(ks_daemon *d, classad *ad)
+{
+	char host[256] = "localhost";
+	gethostname(host, sizeof(host) - 1);
+	if (!classad_lookup(ad, "Name"))
+		classad_insert_string(ad, "Name", d->name);
+	classad_insert_string(ad, "Machine", host);
+	classad_insert_string(ad, "MyAddress", d->sinful);
+	classad_insert_int(ad, "DaemonStartTime", d->start_time);
+	classad_insert_int(ad, "MyCurrentTime", (int64_t)time(NULL));
+	classad_insert_string(ad, "CondorVersion", KS_VERSION_STRING);
+	classad_insert_string(ad, "CondorPlatform", KS_PLATFORM_STRING);
+}
+
+static void send_to_collector(ks_daemon *d, int code, classad *ad)
+{
+	struct ks_err err;
+	char *addr = NULL;
+	ks_conn *c = NULL;
+	int rc = ks_collector_addr(d->cfg, NULL, &addr, &err);
+	if (rc == 0)
+		rc = ks_conn_open(d->cfg, addr, 5000, &c, &err);
+	if (rc == 0)
+		rc = ks_conn_send(c, code, &ad, 1, false, &err);
+	if (rc)
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "cannot send %s to the collector: %s",
+			      ks_command_name(code), err.msg);
+	ks_conn_close(c);
+	free(addr);
+}
+
+void ks_daemon_update_collector(ks_daemon *d)
+{
+	if (!d->ops->make_ad || !d->ops->update_code)
+		return;
+	classad *ad = d->ops->make_ad(d);
+	if (!ad)
+		return;
+	common_attrs(d, ad);
+	classad_insert_int(ad, "UpdateSequenceNumber", ++d->priv->seq);
+	send_to_collector(d, d->ops->update_code, ad);
+	classad_free(ad);
+}
+
+static void on_update(void *arg)
+{
+	ks_daemon_update_collector(arg);
+}
+
+static void invalidate(ks_daemon *d)
+{
+	if (!d->ops->make_ad || !d->ops->invalidate_code)
+		return;
+	classad *ad = d->ops->make_ad(d);
+	if (!ad)
+		return;
+	char *type = NULL;
+	classad_eval_string(ad, "MyType", NULL, &type);
+	classad *q = classad_new();
+	classad_insert_string(q, "MyType", "Query");
+	classad_insert_string(q, "TargetType", type ? type : "Any");
+	classad_insert_string(q, "Name", d->name);
+	classad_insert_string(q, "MyAddress", d->sinful);
+	char req[600];
+	snprintf(req, sizeof(req), "TARGET.Name == \"%s\"", d->name);
+	classad_insert_text(q, "Requirements", req, NULL);
+	send_to_collector(d, d->ops->invalidate_code, q);
+	classad_free(q);
+	classad_free(ad);
+	free(type);
+}
+
+static void schedule_updates(ks_daemon *d)
+{
+	ks_loop_cancel(d->loop, d->priv->update_timer);
+	d->priv->update_timer = 0;
+	if (!d->ops->make_ad)
+		return;
+	char knob[64];
+	snprintf(knob, sizeof(knob), "%s_UPDATE_INTERVAL", d->subsys);
+	long every = ks_daemon_int(d, knob, ks_daemon_int(d, "UPDATE_INTERVAL",
+							  300));
+	if (every < 1)
+		every = 1;
+	d->priv->update_timer = ks_loop_timer(d->loop, 0, every * 1000,
+					      on_update, d);
+}
+
+int ks_daemon_reconfig(ks_daemon *d)
+{
+	struct ks_err err;
+	ks_config *cfg;
+	int rc = load_config(d->subsys, d->local_name, &cfg, &err);
+	if (rc) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "reconfig failed, keeping the old configuration: "
+			      "%s", err.msg);
+		return rc;
+	}
+	ks_config *old = d->cfg;
+	d->cfg = cfg;
+	if (ks_log_reconfig(d->log, cfg, &err))
+		ks_log_printf(d->log, KS_D_ALWAYS, "log unchanged: %s",
+			      err.msg);
+	ks_authz_free(d->authz);
+	d->authz = ks_authz_new(cfg, d->subsys, d->owner);
+	ks_config_free(old);
+	ks_log_printf(d->log, KS_D_ALWAYS, "reconfigured");
+	if (d->ops->reconfig)
+		d->ops->reconfig(d);
+	schedule_updates(d);
+	return 0;
+}
+
+void ks_daemon_exit(ks_daemon *d)
+{
+	ks_loop_stop(d->loop);
+}
+
+void ks_daemon_shutdown(ks_daemon *d, bool fast)
+{
+	if (d->shutting_down && !fast)
+		return;
+	d->shutting_down = true;
+	ks_log_printf(d->log, KS_D_ALWAYS, "got %s shutdown",
+		      fast ? "fast" : "graceful");
+	if (d->ops->shutdown)
+		d->ops->shutdown(d, fast);
+	else
+		ks_daemon_exit(d);
+}
+
+static void on_signal(void *arg, int signo)
+{
+	ks_daemon *d = arg;
+	if (signo == SIGHUP)
+		ks_daemon_reconfig(d);
+	else
+		ks_daemon_shutdown(d, signo != SIGTERM);
+}
+
+/* ---- commands every daemon serves ------------------------------------ */
+
+static void cmd_reconfig(ks_daemon *d, struct ks_request *req)
+{
+	int rc = ks_daemon_reconfig(d);
+	if (rc)
+		ks_reply_error(req, "reconfig failed; see the %s log",
+			       d->subsys);
+	else
+		ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+}
+
+static void cmd_off(ks_daemon *d, struct ks_request *req)
+{
+	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+	ks_daemon_shutdown(d, req->code == KS_DC_OFF_FAST);
+}
+
+static void cmd_nop(ks_daemon *d, struct ks_request *req)
+{
+	(void)d;
+	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+}
+
+/* DC_CONFIG_VAL: the value of the knob named by the ad's Name, as this
+ * daemon sees it (condor_config_val -name / -daemon). */
+static void cmd_config_val(ks_daemon *d, struct ks_request *req)
+{
+	char *name = NULL;
+	if (!req->n ||
+	    !classad_eval_string(req->ads[0], "Name", NULL, &name)) {
+		ks_reply_error(req, "DC_CONFIG_VAL needs an ad with Name");
+		return;
+	}
+	classad *ad = classad_new();
+	struct ks_config_origin o;
+	const char *raw = ks_config_raw(d->cfg, name, &o);
+	char *val = raw ? ks_config_get(d->cfg, name, NULL) : NULL;
+	classad_insert_string(ad, "Name", name);
+	if (raw) {
+		classad_insert_string(ad, "Value", val ? val : "");
+		classad_insert_string(ad, "Raw", raw);
+		classad_insert_string(ad, "File", o.file ? o.file : "");
+		classad_insert_int(ad, "Line", o.line);
+	}
+	ks_reply(req, KS_REPLY_OK, &ad, 1, false);
+	classad_free(ad);
+	free(val);
+	free(name);
+}
+
+static const struct ks_command_def builtin_cmds[] = {
+	{KS_DC_RECONFIG, KS_LEVEL_ADMINISTRATOR, cmd_reconfig},
+	{KS_DC_RECONFIG_FULL, KS_LEVEL_ADMINISTRATOR, cmd_reconfig},
+	{KS_DC_OFF_GRACEFUL, KS_LEVEL_ADMINISTRATOR, cmd_off},
+	{KS_DC_OFF_FAST, KS_LEVEL_ADMINISTRATOR, cmd_off},
+	{KS_DC_OFF_PEACEFUL, KS_LEVEL_ADMINISTRATOR, cmd_off},
+	{KS_DC_NOP, KS_LEVEL_READ, cmd_nop},
+	{KS_DC_CONFIG_VAL, KS_LEVEL_READ, cmd_config_val},
+};
+
+/* ---- start-up --------------------------------------------------------- */
+
+static int usage(const char *prog, const char *bad)
+{
+	fprintf(stderr,
+		"%s: unknown or incomplete option '%s'\n"
+		"Usage: %s [-f] [-t] [-p PORT] [-local-name NAME]\n"
+		"  -f  stay in the foreground\n"
+		"  -t  log to standard error instead of the log file\n"
+		"  -p  command port (0: any)\n",
+		prog, bad, prog);
+	return 1;
+}
+
+static int parse_args(ks_daemon *d, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-f") == 0 || strcmp(a, "-foreground") == 0)
+			d->priv->foreground = true;
+		else if (strcmp(a, "-t") == 0)
+			d->priv->to_stderr = true;
+		else if (strcmp(a, "-b") == 0 || strcmp(a, "-background") == 0)
+			d->priv->foreground = false;
+		else if (strcmp(a, "-p") == 0 && i + 1 < argc)
+			d->priv->want_port = atoi(argv[++i]);
+		else if (strcmp(a, "-local-name") == 0 && i + 1 < argc)
+			d->local_name = ks_xstrdup(argv[++i]);
+		else
+			return usage(argv[0], a);
+	}
+	return 0;
+}
+
+/* The collector listens where COLLECTOR_HOST says (port 0: any). */
+static void collector_port(ks_daemon *d)
+{
+	char *host = ks_config_get(d->cfg, "COLLECTOR_HOST", NULL);
+	struct ks_addr a;
+	if (host) {
+		host[strcspn(host, ", \t")] = '\0';
+		if (ks_addr_parse(host, KS_DEFAULT_PORT, &a, NULL) == 0)
+			d->priv->want_port = a.port;
+	}
+	free(host);
+}
+
+static void daemon_free(ks_daemon *d)
+{
+	ks_authz_free(d->authz);
+	ks_log_close(d->log);
+	ks_loop_free(d->loop);
+	ks_config_free(d->cfg);
+	classad_cache_free(d->priv->cache);
+	free(d->priv->address_file);
+	free(d->priv);
+	free(d->local_name);
+	free(d->owner);
+	free(d->name);
+}
+
+int ks_daemon_main(int argc, char **argv, const char *subsys,
+		   const struct ks_daemon_ops *ops,
+		   const struct ks_command_def *cmds, size_t ncmds, void *ctx)
+{
+	ks_daemon dd = {.subsys = subsys, .ops = ops, .ctx = ctx};
+	ks_daemon *d = &dd;
+	struct ks_err err;
+	d->priv = ks_xcalloc(1, sizeof(*d->priv));
+	d->priv->tcp_fd = d->priv->udp_fd = d->priv->unix_fd = -1;
+	d->priv->want_port = -1;
+	int status = 1;
+	if (parse_args(d, argc, argv))
+		goto out;
+	if (load_config(subsys, d->local_name, &d->cfg, &err)) {
+		fprintf(stderr, "ERROR: the %s cannot start: %s\n", subsys,
+			err.msg);
+		goto out;
+	}
+	if (d->priv->want_port < 0 && strcmp(subsys, "COLLECTOR") == 0)
+		collector_port(d);
+	if (d->priv->want_port < 0)
+		d->priv->want_port = 0;
+	char *logdir = ks_config_get(d->cfg, "LOG", NULL);
+	if (logdir)
+		mkdirs(logdir);
+	free(logdir);
+	d->log = ks_log_open(d->cfg, subsys, d->priv->to_stderr, &err);
+	if (!d->log) {
+		fprintf(stderr, "ERROR: the %s cannot open its log: %s\n",
+			subsys, err.msg);
+		goto out;
+	}
+	d->loop = ks_loop_new();
+	d->owner = ks_auth_username();
+	d->authz = ks_authz_new(d->cfg, subsys, d->owner);
+	d->priv->cache = classad_cache_new();
+	d->start_time = (long)time(NULL);
+	char host[256] = "localhost";
+	gethostname(host, sizeof(host) - 1);
+	size_t nl = strlen(host) + (d->local_name ? strlen(d->local_name) : 0)
+		    + 2;
+	d->name = ks_xmalloc(nl);
+	if (d->local_name)
+		snprintf(d->name, nl, "%s@%s", d->local_name, host);
+	else
+		snprintf(d->name, nl, "%s", host);
+	/* the daemon's table, then the skeleton's for codes it lacks */
+	size_t total = ncmds + sizeof(builtin_cmds) / sizeof(builtin_cmds[0]);
+	struct ks_command_def *all = ks_xmalloc(total * sizeof(*all));
+	memcpy(all, cmds, ncmds * sizeof(*cmds));
+	memcpy(all + ncmds, builtin_cmds, sizeof(builtin_cmds));
+	d->cmds = all;
+	d->ncmds = total;
+	signal(SIGPIPE, SIG_IGN);
+	ks_log_printf(d->log, KS_D_ALWAYS, "******************************************************");
+	ks_log_printf(d->log, KS_D_ALWAYS, "** condor_%s (kestrel) STARTING UP",
+		      subsys);
+	if (!d->loop || kd_server_start(d, &err)) {
+		ks_log_printf(d->log, KS_D_ALWAYS, "ERROR: cannot start: %s",
+			      d->loop ? err.msg : "no epoll");
+		fprintf(stderr, "ERROR: the %s cannot start: %s\n", subsys,
+			d->loop ? err.msg : "no epoll");
+		goto out_cmds;
+	}
+	ks_log_printf(d->log, KS_D_ALWAYS, "** %s listening on %s", subsys,
+		      d->sinful);
+	int sigs[] = {SIGHUP, SIGTERM, SIGQUIT, SIGINT};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		ks_loop_signal(d->loop, sigs[i], on_signal, d);
+	if (ops->start && ops->start(d, &err)) {
+		ks_log_printf(d->log, KS_D_ALWAYS, "ERROR: cannot start: %s",
+			      err.msg);
+		fprintf(stderr, "ERROR: the %s cannot start: %s\n", subsys,
+			err.msg);
+		kd_server_stop(d);
+		goto out_cmds;
+	}
+	write_address_file(d);
+	schedule_updates(d);
+	ks_loop_run(d->loop);
+	invalidate(d);
+	if (d->priv->address_file)
+		unlink(d->priv->address_file);
+	kd_server_stop(d);
+	ks_log_printf(d->log, KS_D_ALWAYS, "**** condor_%s (kestrel) EXITING "
+		      "WITH STATUS 0", subsys);
+	status = 0;
+out_cmds:
+	free(all);
+out:
+	daemon_free(d);
+	return status;
+}

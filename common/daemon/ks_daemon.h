@@ -1,0 +1,120 @@
+/*
+ * ks_daemon.h: the skeleton every kestrel daemon runs in.
+ *
+ * ks_daemon_main() does what all daemons share: the -f/-t/-p/-local-name
+ * flags, loading the configuration (a broken one stops the daemon with
+ * the configuration's own message), the log (ks_log.h), the command
+ * sockets (TCP and UDP on one port, and a Unix-domain socket in
+ * DAEMON_SOCKET_DIR for local peers), the handshake and authorization of
+ * every connection, dispatch of commands to the daemon's table, the
+ * daemon's own ad sent to the collector every UPDATE_INTERVAL (and
+ * invalidated at shutdown), reconfig on SIGHUP and DC_RECONFIG(_FULL),
+ * graceful shutdown on SIGTERM and DC_OFF_GRACEFUL, fast on SIGQUIT and
+ * DC_OFF_FAST.  A daemon supplies ops (its own start, reconfig, shutdown
+ * and ad) and a command table.
+ */
+#ifndef KS_DAEMON_H
+#define KS_DAEMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "classad.h"
+#include "config.h"
+#include "ks_auth.h"
+#include "ks_log.h"
+#include "ks_loop.h"
+
+typedef struct ks_daemon ks_daemon;
+struct ks_srv_conn;
+
+/* One command received: its ads belong to the skeleton and are freed
+ * after the handler returns (take a classad_ref() to keep one). */
+struct ks_request {
+	int code;
+	classad **ads;
+	size_t n;
+	const char *identity; /* authenticated peer, or KS_ANONYMOUS */
+	const char *host;     /* peer IP address text; "" for Unix peers */
+	bool udp;             /* no reply possible */
+	struct ks_srv_conn *conn;
+};
+
+typedef void (*ks_cmd_fn)(ks_daemon *d, struct ks_request *req);
+
+struct ks_command_def {
+	int code;
+	enum ks_level level;
+	ks_cmd_fn fn;
+};
+
+struct ks_daemon_ops {
+	/* After configuration, log and sockets are up: the daemon's own
+	 * start.  Non-zero stops the daemon with err's message. */
+	int (*start)(ks_daemon *d, struct ks_err *err);
+	/* After a successful reconfig (d->cfg is the new configuration). */
+	void (*reconfig)(ks_daemon *d);
+	/* Shutdown has begun; call ks_daemon_exit() when done (at once if
+	 * the daemon has nothing to wind down).  NULL: exit at once. */
+	void (*shutdown)(ks_daemon *d, bool fast);
+	/* The daemon's ad for the collector (new ad), or NULL for none.
+	 * The skeleton adds the attributes every daemon ad has. */
+	classad *(*make_ad)(ks_daemon *d);
+	/* The code that updates (and invalidates) that ad. */
+	int update_code, invalidate_code;
+};
+
+struct ks_daemon {
+	const char *subsys;   /* "COLLECTOR", "MASTER", ... */
+	char *local_name;     /* -local-name, or NULL */
+	ks_config *cfg;
+	ks_log *log;
+	ks_loop *loop;
+	ks_authz *authz;
+	char *owner;          /* the user the daemon runs as */
+	char *name;           /* the Name in its ad */
+	char sinful[320];     /* its public address, "<ip:port?sock=...>" */
+	int port;
+	long start_time;      /* time(NULL) at start */
+	bool shutting_down;
+	void *ctx;            /* the daemon's own state */
+	/* private to the skeleton */
+	const struct ks_daemon_ops *ops;
+	const struct ks_command_def *cmds;
+	size_t ncmds;
+	struct ks_daemon_priv *priv;
+};
+
+/* Runs a daemon: returns the process's exit status. */
+int ks_daemon_main(int argc, char **argv, const char *subsys,
+		   const struct ks_daemon_ops *ops,
+		   const struct ks_command_def *cmds, size_t ncmds, void *ctx);
+
+/* Appends a reply message to the request's connection (no-op for UDP).
+ * more: further messages of this reply follow. */
+void ks_reply(struct ks_request *req, int code, classad *const *ads, size_t n,
+	      bool more);
+/* The same with a payload already encoded (ks_wire_encode_ad()). */
+void ks_reply_raw(struct ks_request *req, int code, const char *payload,
+		  size_t len, bool more);
+/* An error reply: code KS_REPLY_ERROR and an ad with ErrorString. */
+void ks_reply_error(struct ks_request *req, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Sends the daemon's ad now (also done every UPDATE_INTERVAL). */
+void ks_daemon_update_collector(ks_daemon *d);
+
+/* Starts a reconfig: re-reads the whole configuration; on error keeps the
+ * old one and logs why.  Returns 0 or the error code. */
+int ks_daemon_reconfig(ks_daemon *d);
+
+/* Starts shutdown (as SIGTERM / SIGQUIT do). */
+void ks_daemon_shutdown(ks_daemon *d, bool fast);
+
+/* Ends the loop: the daemon exits after invalidating its ad. */
+void ks_daemon_exit(ks_daemon *d);
+
+/* Reads an int knob with the daemon's prefixes, or def. */
+long ks_daemon_int(const ks_daemon *d, const char *name, long def);
+
+#endif

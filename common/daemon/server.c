@@ -1,0 +1,656 @@
+/* server.c: a daemon's command sockets: accepting, the handshake,
+ * authorization, dispatch and replies (ks_daemon.h, docs/protocol.md). */
+#define _GNU_SOURCE /* struct ucred, accept4 */
+#include "daemon_int.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <pwd.h>
+#include <openssl/crypto.h>
+
+#include "ks_addr.h"
+#include "ks_commands.h"
+#include "ks_mem.h"
+#include "ks_tokauth.h"
+#include "ks_wire.h"
+
+/* A connection that has not finished its handshake within this many
+ * seconds, or that stays idle this long, is closed. */
+#define HANDSHAKE_TIMEOUT_S 20
+#define IDLE_TIMEOUT_S 300
+
+enum hs_state { HS_HELLO, HS_PROOF, HS_READY };
+
+struct ks_srv_conn {
+	ks_daemon *d;
+	struct ks_srv_conn *prev, *next;
+	int fd;
+	bool unix_peer;
+	bool closing; /* close once the output is written */
+	char host[64];
+	enum hs_state state;
+	char *identity;
+	char cn[40], sn[40];
+	unsigned char sig[32];
+	unsigned char *in;
+	size_t inlen, incap;
+	struct classad_buf out;
+	size_t outpos;
+	int64_t last_ms;
+};
+
+static void conn_free(struct ks_srv_conn *c)
+{
+	struct ks_daemon_priv *p = c->d->priv;
+	ks_loop_unwatch(c->d->loop, c->fd);
+	close(c->fd);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		p->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	p->nconns--;
+	free(c->identity);
+	free(c->in);
+	free(c->out.data);
+	free(c);
+}
+
+static void conn_events(struct ks_srv_conn *c);
+
+/* Writes what can be written now; the rest waits for KS_EV_OUT. */
+static int conn_flush(struct ks_srv_conn *c)
+{
+	while (c->outpos < c->out.len) {
+		ssize_t w = send(c->fd, c->out.data + c->outpos,
+				 c->out.len - c->outpos, MSG_NOSIGNAL);
+		if (w > 0) {
+			c->outpos += (size_t)w;
+			continue;
+		}
+		if (w < 0 && (errno == EAGAIN || errno == EINTR))
+			break;
+		return -1;
+	}
+	if (c->outpos == c->out.len) {
+		c->out.len = 0;
+		c->outpos = 0;
+		if (c->out.cap > (1u << 20)) { /* give big replies back */
+			free(c->out.data);
+			c->out = (struct classad_buf){0};
+		}
+	}
+	return 0;
+}
+
+static void send_msg(struct ks_srv_conn *c, int code, classad *const *ads,
+		     size_t n, bool more)
+{
+	struct ks_err err;
+	if (ks_wire_encode(&c->out, code, ads, n, more ? KS_WIRE_MORE : 0,
+			   false, &err))
+		ks_log_printf(c->d->log, KS_D_ALWAYS, "reply not sent: %s",
+			      err.msg);
+}
+
+static void send_reason(struct ks_srv_conn *c, int code, const char *why)
+{
+	classad *ad = classad_new();
+	classad_insert_string(ad, "ErrorString", why);
+	classad_insert_int(ad, "ErrorCode", code);
+	send_msg(c, code, &ad, 1, false);
+	classad_free(ad);
+}
+
+void ks_reply(struct ks_request *req, int code, classad *const *ads, size_t n,
+	      bool more)
+{
+	if (req->conn)
+		send_msg(req->conn, code, ads, n, more);
+}
+
+void ks_reply_raw(struct ks_request *req, int code, const char *payload,
+		  size_t len, bool more)
+{
+	struct ks_err err;
+	if (req->conn &&
+	    ks_wire_encode_raw(&req->conn->out, code, payload, len,
+			       more ? KS_WIRE_MORE : 0, false, &err))
+		ks_log_printf(req->conn->d->log, KS_D_ALWAYS,
+			      "reply not sent: %s", err.msg);
+}
+
+void ks_reply_error(struct ks_request *req, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (req->conn)
+		send_reason(req->conn, KS_REPLY_ERROR, why);
+}
+
+static char *ad_string(const classad *ad, const char *name)
+{
+	char *s = NULL;
+	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
+}
+
+static char *uid_identity(ks_daemon *d, uid_t uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024], user[64];
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+		snprintf(user, sizeof(user), "%s", pw.pw_name);
+	else
+		snprintf(user, sizeof(user), "uid%u", (unsigned)uid);
+	char *domain = ks_config_get(d->cfg, "UID_DOMAIN", NULL);
+	size_t n = strlen(user) + (domain ? strlen(domain) : 9) + 2;
+	char *id = ks_xmalloc(n);
+	snprintf(id, n, "%s@%s", user, domain ? domain : "localhost");
+	free(domain);
+	return id;
+}
+
+static void hs_done(struct ks_srv_conn *c, const char *method,
+		    const char *proof)
+{
+	classad *ad = classad_new();
+	classad_insert_string(ad, "AuthMethod", method);
+	classad_insert_string(ad, "Identity",
+			      c->identity ? c->identity : KS_ANONYMOUS);
+	if (proof)
+		classad_insert_string(ad, "ServerProof", proof);
+	send_msg(c, KS_HS_DONE, &ad, 1, false);
+	classad_free(ad);
+	c->state = HS_READY;
+	ks_log_printf(c->d->log, KS_D_SECURITY,
+		      "authenticated %s from %s with %s", 
+		      c->identity ? c->identity : KS_ANONYMOUS,
+		      c->unix_peer ? "a local socket" : c->host, method);
+}
+
+static void hs_hello(struct ks_srv_conn *c, const classad *hello)
+{
+	int64_t version = 0;
+	if (!hello || !classad_eval_int(hello, "Version", NULL, &version) ||
+	    version != KS_WIRE_VERSION) {
+		send_reason(c, KS_REPLY_DENIED, "unsupported protocol version");
+		c->closing = true;
+		return;
+	}
+	char *cn = ad_string(hello, "ClientNonce");
+	snprintf(c->cn, sizeof(c->cn), "%s", cn ? cn : "");
+	free(cn);
+	if (c->unix_peer) {
+		struct ucred cred;
+		socklen_t len = sizeof(cred);
+		if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ==
+		    0) {
+			c->identity = uid_identity(c->d, cred.uid);
+			hs_done(c, "FS", NULL);
+			return;
+		}
+	}
+	char *head = ad_string(hello, "TokenHead");
+	if (head) {
+		struct ks_err err;
+		char *id = NULL;
+		if (ks_tokauth_server(c->d->cfg, head, c->sig, &id, &err) ==
+		    0) {
+			unsigned char nonce[16];
+			ks_auth_random(nonce, sizeof(nonce));
+			ks_auth_hex(nonce, sizeof(nonce), c->sn);
+			c->identity = id;
+			classad *ad = classad_new();
+			classad_insert_string(ad, "ServerNonce", c->sn);
+			send_msg(c, KS_HS_CHALLENGE, &ad, 1, false);
+			classad_free(ad);
+			c->state = HS_PROOF;
+			free(head);
+			return;
+		}
+		ks_log_printf(c->d->log, KS_D_ALWAYS,
+			      "token from %s not accepted: %s", c->host,
+			      err.msg);
+		free(head);
+	}
+	hs_done(c, "ANONYMOUS", NULL);
+}
+
+static void hs_proof(struct ks_srv_conn *c, const classad *ad)
+{
+	char *proof = ad ? ad_string(ad, "Proof") : NULL;
+	unsigned char mac[32];
+	char want[65];
+	ks_auth_mac(c->sig, 32, "client", c->cn, c->sn, mac);
+	ks_auth_hex(mac, 32, want);
+	bool ok = proof && strlen(proof) == 64 &&
+		  CRYPTO_memcmp(proof, want, 64) == 0;
+	free(proof);
+	if (!ok) {
+		ks_log_printf(c->d->log, KS_D_ALWAYS,
+			      "token proof from %s (%s) is wrong: closing",
+			      c->host, c->identity);
+		send_reason(c, KS_REPLY_DENIED,
+			    "the token's proof is wrong (was it signed with "
+			    "this pool's key?)");
+		c->closing = true;
+		return;
+	}
+	ks_auth_mac(c->sig, 32, "server", c->cn, c->sn, mac);
+	ks_auth_hex(mac, 32, want);
+	hs_done(c, "TOKEN", want);
+}
+
+static const struct ks_command_def *find_cmd(const ks_daemon *d, int code)
+{
+	for (size_t i = 0; i < d->ncmds; i++)
+		if (d->cmds[i].code == code)
+			return &d->cmds[i];
+	return NULL;
+}
+
+static void cmd_name(int code, char *buf, size_t n)
+{
+	const char *name = ks_command_name(code);
+	if (name)
+		snprintf(buf, n, "%d (%s)", code, name);
+	else
+		snprintf(buf, n, "%d", code);
+}
+
+/* Checks and runs one command.  Returns false when the peer was refused. */
+static void dispatch(ks_daemon *d, struct ks_request *req)
+{
+	char name[64], why[300];
+	cmd_name(req->code, name, sizeof(name));
+	const struct ks_command_def *def = find_cmd(d, req->code);
+	if (!def) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "command %s from %s: not a command of this "
+			      "daemon", name, req->identity);
+		ks_reply_error(req, "command %s is not served by the %s",
+			       name, d->subsys);
+		return;
+	}
+	if (!ks_authz_check(d->authz, def->level, req->identity, req->host,
+			    why, sizeof(why))) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "PERMISSION DENIED to %s from host %s for "
+			      "command %s, access level %s: %s",
+			      req->identity, *req->host ? req->host : "local",
+			      name, ks_level_name(def->level), why);
+		if (req->conn)
+			send_reason(req->conn, KS_REPLY_DENIED, why);
+		return;
+	}
+	ks_log_printf(d->log, KS_D_COMMAND, "command %s from %s", name,
+		      req->identity);
+	def->fn(d, req);
+}
+
+static void conn_message(struct ks_srv_conn *c, const struct ks_wire_header *h,
+			 const unsigned char *payload)
+{
+	ks_daemon *d = c->d;
+	struct ks_err err;
+	classad **ads = NULL;
+	size_t n = 0;
+	if (ks_wire_decode(h, payload, d->priv->cache, &ads, &n, &err)) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "bad message from %s (code %d): %s; closing",
+			      c->host, h->code, err.msg);
+		send_reason(c, KS_REPLY_ERROR, err.msg);
+		c->closing = true;
+		return;
+	}
+	if (c->state == HS_HELLO && h->code == KS_HS_HELLO) {
+		hs_hello(c, n ? ads[0] : NULL);
+	} else if (c->state == HS_PROOF && h->code == KS_HS_PROOF) {
+		hs_proof(c, n ? ads[0] : NULL);
+	} else if (c->state != HS_READY) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "command %d from %s before the handshake; "
+			      "closing", h->code, c->host);
+		send_reason(c, KS_REPLY_DENIED, "handshake required first");
+		c->closing = true;
+	} else {
+		struct ks_request req = {h->code, ads, n,
+					 c->identity ? c->identity
+						     : KS_ANONYMOUS,
+					 c->unix_peer ? "" : c->host, false, c};
+		dispatch(d, &req);
+	}
+	for (size_t i = 0; i < n; i++)
+		classad_free(ads[i]);
+	free(ads);
+}
+
+/* Handles every whole message in the input buffer. */
+static void conn_parse(struct ks_srv_conn *c)
+{
+	size_t pos = 0;
+	while (!c->closing && c->inlen - pos >= KS_WIRE_HEADER) {
+		struct ks_wire_header h;
+		struct ks_err err;
+		if (ks_wire_header_decode(c->in + pos, &h, &err)) {
+			ks_log_printf(c->d->log, KS_D_ALWAYS,
+				      "bad message from %s: %s; closing",
+				      c->host, err.msg);
+			c->closing = true;
+			break;
+		}
+		if (c->inlen - pos - KS_WIRE_HEADER < h.wire_len) {
+			size_t need = pos + KS_WIRE_HEADER + h.wire_len;
+			if (need > c->incap) {
+				c->incap = need;
+				c->in = ks_xrealloc(c->in, c->incap);
+			}
+			break;
+		}
+		conn_message(c, &h, c->in + pos + KS_WIRE_HEADER);
+		pos += KS_WIRE_HEADER + h.wire_len;
+	}
+	memmove(c->in, c->in + pos, c->inlen - pos);
+	c->inlen -= pos;
+}
+
+static void on_conn(void *arg, int fd, unsigned ev)
+{
+	struct ks_srv_conn *c = arg;
+	(void)fd;
+	c->last_ms = ks_loop_now_ms();
+	if (ev & (KS_EV_IN | KS_EV_ERR)) {
+		for (;;) {
+			if (c->incap - c->inlen < 65536) {
+				c->incap = c->incap * 2 + 65536;
+				c->in = ks_xrealloc(c->in, c->incap);
+			}
+			ssize_t r = recv(c->fd, c->in + c->inlen,
+					 c->incap - c->inlen, 0);
+			if (r > 0) {
+				c->inlen += (size_t)r;
+				continue;
+			}
+			if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
+				conn_parse(c);
+				conn_flush(c);
+				conn_free(c);
+				return;
+			}
+			break;
+		}
+		conn_parse(c);
+	}
+	conn_events(c);
+}
+
+/* Flushes, then closes or waits for the right events. */
+static void conn_events(struct ks_srv_conn *c)
+{
+	if (conn_flush(c)) {
+		conn_free(c);
+		return;
+	}
+	bool pending = c->outpos < c->out.len;
+	if (c->closing && !pending) {
+		conn_free(c);
+		return;
+	}
+	ks_loop_rewatch(c->d->loop, c->fd,
+			(c->closing ? 0u : KS_EV_IN) |
+				(pending ? KS_EV_OUT : 0u));
+}
+
+static void on_accept(void *arg, int lfd, unsigned ev)
+{
+	ks_daemon *d = arg;
+	(void)ev;
+	for (;;) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		int fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
+				 SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			return;
+		struct ks_srv_conn *c = ks_xcalloc(1, sizeof(*c));
+		c->d = d;
+		c->fd = fd;
+		c->unix_peer = lfd == d->priv->unix_fd;
+		c->last_ms = ks_loop_now_ms();
+		if (ss.ss_family == AF_INET)
+			inet_ntop(AF_INET,
+				  &((struct sockaddr_in *)&ss)->sin_addr,
+				  c->host, sizeof(c->host));
+		else if (ss.ss_family == AF_INET6)
+			inet_ntop(AF_INET6,
+				  &((struct sockaddr_in6 *)&ss)->sin6_addr,
+				  c->host, sizeof(c->host));
+		else
+			snprintf(c->host, sizeof(c->host), "local");
+		if (!c->unix_peer) {
+			int one = 1;
+			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
+				   sizeof(one));
+		}
+		c->next = d->priv->conns;
+		if (c->next)
+			c->next->prev = c;
+		d->priv->conns = c;
+		d->priv->nconns++;
+		if (ks_loop_watch(d->loop, fd, KS_EV_IN, on_conn, c))
+			conn_free(c);
+	}
+}
+
+/* UDP: one message per datagram, no handshake; the peer is
+ * unauthenticated, so only commands whose level its host is allowed
+ * succeed (docs/protocol.md). */
+static void on_udp(void *arg, int fd, unsigned ev)
+{
+	ks_daemon *d = arg;
+	(void)ev;
+	static const size_t max = 65536;
+	unsigned char *buf = ks_xmalloc(max);
+	for (;;) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		ssize_t r = recvfrom(fd, buf, max, 0, (struct sockaddr *)&ss,
+				     &sl);
+		if (r < 0)
+			break;
+		char host[64] = "";
+		if (ss.ss_family == AF_INET)
+			inet_ntop(AF_INET,
+				  &((struct sockaddr_in *)&ss)->sin_addr, host,
+				  sizeof(host));
+		struct ks_wire_header h;
+		struct ks_err err;
+		classad **ads = NULL;
+		size_t n = 0;
+		if ((size_t)r < KS_WIRE_HEADER ||
+		    ks_wire_header_decode(buf, &h, &err) ||
+		    h.wire_len != (size_t)r - KS_WIRE_HEADER ||
+		    ks_wire_decode(&h, buf + KS_WIRE_HEADER, d->priv->cache,
+				   &ads, &n, &err)) {
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "bad datagram of %zd bytes from %s",
+				      r, host);
+			continue;
+		}
+		struct ks_request req = {h.code, ads, n, KS_ANONYMOUS, host,
+					 true, NULL};
+		dispatch(d, &req);
+		for (size_t i = 0; i < n; i++)
+			classad_free(ads[i]);
+		free(ads);
+	}
+	free(buf);
+}
+
+static void on_sweep(void *arg)
+{
+	ks_daemon *d = arg;
+	int64_t now = ks_loop_now_ms();
+	struct ks_srv_conn *c = d->priv->conns;
+	while (c) {
+		struct ks_srv_conn *next = c->next;
+		int64_t limit = (c->state == HS_READY ? IDLE_TIMEOUT_S
+						      : HANDSHAKE_TIMEOUT_S) *
+				1000;
+		if (now - c->last_ms > limit) {
+			ks_log_printf(d->log, KS_D_FULLDEBUG,
+				      "closing idle connection from %s",
+				      c->host);
+			conn_free(c);
+		}
+		c = next;
+	}
+}
+
+static int bind_inet(int type, const char *ip, int port, int *bound,
+		     struct ks_err *err)
+{
+	int fd = socket(AF_INET, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return ks_err_set(err, KS_EIO, 0, 0, 0, "socket: %s",
+				  strerror(errno));
+	int one = 1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)port)};
+	if (inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
+		sa.sin_addr.s_addr = htonl(INADDR_ANY);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    (type == SOCK_STREAM && listen(fd, 512) != 0)) {
+		int e = errno;
+		close(fd);
+		return ks_err_set(err, KS_EIO, 0, 0, 0,
+				  "cannot bind %s port %d on %s: %s",
+				  type == SOCK_STREAM ? "TCP" : "UDP", port,
+				  ip, strerror(e));
+	}
+	socklen_t sl = sizeof(sa);
+	getsockname(fd, (struct sockaddr *)&sa, &sl);
+	*bound = ntohs(sa.sin_port);
+	return fd;
+}
+
+/* The address the daemon binds and publishes: NETWORK_INTERFACE when it
+ * is an IPv4 address, else 127.0.0.1 (a pool on one host). */
+static void public_ip(ks_daemon *d, char *ip, size_t n)
+{
+	char *ni = ks_config_get(d->cfg, "NETWORK_INTERFACE", NULL);
+	struct in_addr a;
+	if (ni && inet_pton(AF_INET, ni, &a) == 1)
+		snprintf(ip, n, "%s", ni);
+	else
+		snprintf(ip, n, "127.0.0.1");
+	free(ni);
+}
+
+static int bind_unix(ks_daemon *d, const char *name)
+{
+	char *dir = ks_addr_socket_dir(d->cfg);
+	if (!dir)
+		return -1;
+	mkdir(dir, 0755);
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	int n = snprintf(un.sun_path, sizeof(un.sun_path), "%s/%s", dir, name);
+	free(dir);
+	if (n < 0 || (size_t)n >= sizeof(un.sun_path)) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "DAEMON_SOCKET_DIR is too long for a socket "
+			      "path; local tools will use TCP");
+		return -1;
+	}
+	unlink(un.sun_path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&un, sizeof(un)) != 0 ||
+	    listen(fd, 512) != 0) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "cannot listen on %s: %s; local tools will use "
+			      "TCP", un.sun_path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	chmod(un.sun_path, 0777); /* FS identifies whoever connects */
+	d->priv->unix_path = ks_xstrdup(un.sun_path);
+	return fd;
+}
+
+int kd_server_start(ks_daemon *d, struct ks_err *err)
+{
+	struct ks_daemon_priv *p = d->priv;
+	char ip[64];
+	public_ip(d, ip, sizeof(ip));
+	int port = 0;
+	p->tcp_fd = bind_inet(SOCK_STREAM, ip, p->want_port, &port, err);
+	if (p->tcp_fd < 0)
+		return p->tcp_fd;
+	int uport = 0;
+	p->udp_fd = bind_inet(SOCK_DGRAM, ip, port, &uport, err);
+	if (p->udp_fd < 0)
+		return p->udp_fd;
+	int rcv = 8 << 20;
+	setsockopt(p->udp_fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+	d->port = port;
+	/* The socket's name: the subsystem, with the local name and port so
+	 * that several daemons of a kind on one host do not collide. */
+	char sock[64];
+	snprintf(sock, sizeof(sock), "%s%s%s_%d", d->subsys,
+		 d->local_name ? "_" : "", d->local_name ? d->local_name : "",
+		 port);
+	for (char *s = sock; *s; s++)
+		*s = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+	p->unix_fd = bind_unix(d, sock);
+	struct ks_addr a = {.port = port};
+	snprintf(a.host, sizeof(a.host), "%s", ip);
+	if (p->unix_fd >= 0)
+		snprintf(a.sock, sizeof(a.sock), "%s", sock);
+	ks_addr_format(&a, d->sinful, sizeof(d->sinful));
+	if (ks_loop_watch(d->loop, p->tcp_fd, KS_EV_IN, on_accept, d) ||
+	    ks_loop_watch(d->loop, p->udp_fd, KS_EV_IN, on_udp, d) ||
+	    (p->unix_fd >= 0 &&
+	     ks_loop_watch(d->loop, p->unix_fd, KS_EV_IN, on_accept, d)))
+		return ks_err_set(err, KS_EIO, 0, 0, 0, "epoll: %s",
+				  strerror(errno));
+	p->sweep_timer = ks_loop_timer(d->loop, 5000, 5000, on_sweep, d);
+	return 0;
+}
+
+void kd_server_stop(ks_daemon *d)
+{
+	struct ks_daemon_priv *p = d->priv;
+	while (p->conns) {
+		conn_flush(p->conns);
+		conn_free(p->conns);
+	}
+	int fds[] = {p->tcp_fd, p->udp_fd, p->unix_fd};
+	for (size_t i = 0; i < 3; i++)
+		if (fds[i] >= 0) {
+			ks_loop_unwatch(d->loop, fds[i]);
+			close(fds[i]);
+		}
+	if (p->unix_path)
+		unlink(p->unix_path);
+	free(p->unix_path);
+	p->unix_path = NULL;
+	ks_loop_cancel(d->loop, p->sweep_timer);
+}

@@ -1,0 +1,123 @@
+/* addr.c: sinful strings (ks_addr.h). */
+#include "ks_addr.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ks_mem.h"
+
+static int parse_port(const char *p, size_t n, int *port)
+{
+	if (n == 0 || n > 5)
+		return -1;
+	int v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)p[i]))
+			return -1;
+		v = v * 10 + (p[i] - '0');
+	}
+	if (v > 65535)
+		return -1;
+	*port = v;
+	return 0;
+}
+
+/* Reads "sock=NAME" among '&'-separated parameters; others are ignored, as
+ * HTCondor ignores parameters it does not use. */
+static int parse_params(const char *p, size_t n, struct ks_addr *a)
+{
+	while (n) {
+		const char *amp = memchr(p, '&', n);
+		size_t len = amp ? (size_t)(amp - p) : n;
+		if (len > 5 && strncmp(p, "sock=", 5) == 0) {
+			if (len - 5 >= sizeof(a->sock) ||
+			    memchr(p + 5, '/', len - 5))
+				return -1;
+			memcpy(a->sock, p + 5, len - 5);
+			a->sock[len - 5] = '\0';
+		}
+		if (!amp)
+			break;
+		n -= len + 1;
+		p = amp + 1;
+	}
+	return 0;
+}
+
+int ks_addr_parse(const char *s, int default_port, struct ks_addr *a,
+		  struct ks_err *err)
+{
+	memset(a, 0, sizeof(*a));
+	size_t n = strlen(s);
+	bool sinful = n && s[0] == '<';
+	if (sinful) {
+		if (s[n - 1] != '>')
+			goto bad;
+		s++;
+		n -= 2;
+	}
+	const char *q = memchr(s, '?', n);
+	size_t hp = q ? (size_t)(q - s) : n;
+	if (q && parse_params(q + 1, n - hp - 1, a))
+		goto bad;
+	const char *colon = NULL;
+	if (hp && s[0] == '[') { /* [v6]:port */
+		const char *close = memchr(s, ']', hp);
+		if (!close)
+			goto bad;
+		colon = close + 1 < s + hp && close[1] == ':' ? close + 1 : NULL;
+		size_t hl = (size_t)(close - s - 1);
+		if (hl == 0 || hl >= sizeof(a->host))
+			goto bad;
+		memcpy(a->host, s + 1, hl);
+	} else {
+		colon = memchr(s, ':', hp);
+		size_t hl = colon ? (size_t)(colon - s) : hp;
+		if (hl == 0 || hl >= sizeof(a->host))
+			goto bad;
+		memcpy(a->host, s, hl);
+	}
+	for (const char *c = a->host; *c; c++)
+		if (isspace((unsigned char)*c) || *c == '<' || *c == '>')
+			goto bad;
+	if (colon) {
+		if (parse_port(colon + 1, (size_t)(s + hp - colon - 1), &a->port))
+			goto bad;
+	} else {
+		if (sinful)
+			goto bad;
+		a->port = default_port;
+	}
+	return 0;
+bad:
+	return ks_err_set(err, KS_EINVAL, 0, 0, 0,
+			  "'%s' is not an address (expected host:port or "
+			  "<ip:port>)", sinful ? s - 1 : s);
+}
+
+void ks_addr_format(const struct ks_addr *a, char *buf, size_t size)
+{
+	bool v6 = strchr(a->host, ':') != NULL;
+	snprintf(buf, size, "<%s%s%s:%d%s%s>", v6 ? "[" : "", a->host,
+		 v6 ? "]" : "", a->port, a->sock[0] ? "?sock=" : "", a->sock);
+}
+
+char *ks_addr_socket_dir(const ks_config *cfg)
+{
+	char *dir = ks_config_get(cfg, "DAEMON_SOCKET_DIR", NULL);
+	if (dir && strcasecmp(dir, "auto") != 0)
+		return dir;
+	free(dir);
+	char *lock = ks_config_get(cfg, "LOCK", NULL);
+	if (!lock)
+		return NULL;
+	size_t n = strlen(lock) + sizeof("/daemon_sock");
+	char *out = ks_xmalloc(n);
+	snprintf(out, n, "%s/daemon_sock", lock);
+	free(lock);
+	return out;
+}

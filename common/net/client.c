@@ -1,0 +1,376 @@
+/* client.c: connections from tools and daemons to a daemon
+ * (ks_client.h): connect, handshake, messages, collector queries. */
+#include "ks_client.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ks_addr.h"
+#include "ks_auth.h"
+#include "ks_commands.h"
+#include "ks_io.h"
+#include "ks_mem.h"
+#include "ks_tokauth.h"
+#include "ks_wire.h"
+
+struct ks_conn {
+	int fd;
+	int timeout_ms;
+	bool compress; /* not for loopback or Unix-domain peers */
+	char *peer;    /* what the user named, for messages */
+	char *identity;
+	classad_cache *cache;
+};
+
+static int64_t deadline(const ks_conn *c)
+{
+	return ks_io_now_ms() + c->timeout_ms;
+}
+
+int ks_conn_send(ks_conn *c, int code, classad *const *ads, size_t n,
+		 bool more, struct ks_err *err)
+{
+	struct classad_buf b = {0};
+	int rc = ks_wire_encode(&b, code, ads, n, more ? KS_WIRE_MORE : 0,
+				c->compress, err);
+	if (rc == 0)
+		rc = ks_io_write(c->fd, b.data, b.len, deadline(c), err);
+	free(b.data);
+	return rc;
+}
+
+int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
+		 bool *more, struct ks_err *err)
+{
+	unsigned char hb[KS_WIRE_HEADER];
+	struct ks_wire_header h;
+	*ads = NULL;
+	*n = 0;
+	int64_t dl = deadline(c);
+	int rc = ks_io_read(c->fd, hb, sizeof(hb), dl, err);
+	if (rc == 0)
+		rc = ks_wire_header_decode(hb, &h, err);
+	if (rc)
+		return rc;
+	unsigned char *payload = ks_xmalloc(h.wire_len + 1u);
+	rc = ks_io_read(c->fd, payload, h.wire_len, dl, err);
+	if (rc == 0)
+		rc = ks_wire_decode(&h, payload, c->cache, ads, n, err);
+	free(payload);
+	if (rc)
+		return rc;
+	*code = h.code;
+	if (more)
+		*more = (h.flags & KS_WIRE_MORE) != 0;
+	return 0;
+}
+
+void ks_ads_free(classad **ads, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		classad_free(ads[i]);
+	free(ads);
+}
+
+void ks_conn_close(ks_conn *c)
+{
+	if (!c)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->peer);
+	free(c->identity);
+	classad_cache_free(c->cache);
+	free(c);
+}
+
+const char *ks_conn_identity(const ks_conn *c)
+{
+	return c->identity ? c->identity : KS_ANONYMOUS;
+}
+
+static bool is_loopback(const char *host)
+{
+	return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
+	       strcasecmp(host, "localhost") == 0;
+}
+
+/* The Unix-domain socket of a local daemon, if its address names one and
+ * it exists here. */
+static char *local_socket(const ks_config *cfg, const struct ks_addr *a)
+{
+	if (!a->sock[0] || !is_loopback(a->host))
+		return NULL;
+	char *dir = ks_addr_socket_dir(cfg);
+	if (!dir)
+		return NULL;
+	size_t n = strlen(dir) + strlen(a->sock) + 2;
+	char *path = ks_xmalloc(n);
+	snprintf(path, n, "%s/%s", dir, a->sock);
+	free(dir);
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+static char *ad_string(const classad *ad, const char *name)
+{
+	char *s = NULL;
+	if (ad && classad_eval_string(ad, name, NULL, &s))
+		return s;
+	return NULL;
+}
+
+/* One step of the handshake: send, then read the answer. */
+static int exchange(ks_conn *c, int code, classad *out, int *rcode,
+		    classad **in, struct ks_err *err)
+{
+	classad **ads = NULL;
+	size_t n = 0;
+	int rc = ks_conn_send(c, code, &out, 1, false, err);
+	if (rc == 0)
+		rc = ks_conn_recv(c, rcode, &ads, &n, NULL, err);
+	if (rc)
+		return rc;
+	*in = n ? classad_ref(ads[0]) : classad_new();
+	ks_ads_free(ads, n);
+	if (*rcode == KS_REPLY_DENIED || *rcode == KS_REPLY_ERROR) {
+		char *why = ad_string(*in, "ErrorString");
+		rc = ks_err_set(err, KS_EAUTH, 0, 0, 0,
+				"%s refused the connection: %s", c->peer,
+				why ? why : "no reason given");
+		free(why);
+		classad_free(*in);
+		*in = NULL;
+	}
+	return rc;
+}
+
+static bool method_listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; *p;) {
+		p += strspn(p, ", \t");
+		size_t len = strcspn(p, ", \t");
+		if (len == n && strncasecmp(p, name, n) == 0)
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+static int handshake(ks_conn *c, const ks_config *cfg, bool unix_peer,
+		     struct ks_err *err)
+{
+	unsigned char nonce[16], sig[32];
+	char cn[33], *head = NULL;
+	if (ks_auth_random(nonce, sizeof(nonce)))
+		return ks_err_set(err, KS_EIO, 0, 0, 0, "no random numbers");
+	ks_auth_hex(nonce, sizeof(nonce), cn);
+	classad *hello = classad_new();
+	classad_insert_int(hello, "Version", KS_WIRE_VERSION);
+	classad_insert_string(hello, "ClientNonce", cn);
+	char *methods = ks_config_get(cfg, "SEC_CLIENT_AUTHENTICATION_METHODS",
+				      NULL);
+	if (!methods)
+		methods = ks_config_get(cfg,
+					"SEC_DEFAULT_AUTHENTICATION_METHODS",
+					NULL);
+	classad_insert_string(hello, "AuthMethods",
+			      methods ? methods : "FS,TOKEN");
+	bool want_token = !methods || method_listed(methods, "TOKEN") ||
+			  method_listed(methods, "IDTOKENS");
+	free(methods);
+	if (!unix_peer && want_token &&
+	    ks_tokauth_client(cfg, &head, sig) == 0)
+		classad_insert_string(hello, "TokenHead", head);
+	int code;
+	classad *in = NULL;
+	int rc = exchange(c, KS_HS_HELLO, hello, &code, &in, err);
+	classad_free(hello);
+	if (rc == 0 && code == KS_HS_CHALLENGE && head) {
+		char *sn = ad_string(in, "ServerNonce");
+		classad_free(in);
+		in = NULL;
+		unsigned char mac[32];
+		char hex[65];
+		ks_auth_mac(sig, 32, "client", cn, sn ? sn : "", mac);
+		ks_auth_hex(mac, 32, hex);
+		classad *proof = classad_new();
+		classad_insert_string(proof, "Proof", hex);
+		rc = exchange(c, KS_HS_PROOF, proof, &code, &in, err);
+		classad_free(proof);
+		if (rc == 0) {
+			char *sp = ad_string(in, "ServerProof");
+			ks_auth_mac(sig, 32, "server", cn, sn ? sn : "", mac);
+			ks_auth_hex(mac, 32, hex);
+			if (!sp || strcmp(sp, hex) != 0)
+				rc = ks_err_set(err, KS_EAUTH, 0, 0, 0,
+						"%s did not prove it knows the "
+						"pool signing key", c->peer);
+			free(sp);
+		}
+		free(sn);
+	}
+	free(head);
+	if (rc == 0 && code != KS_HS_DONE)
+		rc = ks_err_set(err, KS_EPROTO, 0, 0, 0,
+				"%s answered the handshake with code %d",
+				c->peer, code);
+	if (rc == 0)
+		c->identity = ad_string(in, "Identity");
+	classad_free(in);
+	return rc;
+}
+
+int ks_conn_open(const ks_config *cfg, const char *addr, int timeout_ms,
+		 ks_conn **out, struct ks_err *err)
+{
+	struct ks_addr a;
+	*out = NULL;
+	int rc = ks_addr_parse(addr, KS_DEFAULT_PORT, &a, err);
+	if (rc)
+		return rc;
+	ks_conn *c = ks_xcalloc(1, sizeof(*c));
+	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 20000;
+	c->peer = ks_xstrdup(addr);
+	c->cache = classad_cache_new();
+	char *path = local_socket(cfg, &a);
+	int64_t dl = deadline(c);
+	c->fd = path ? ks_io_connect(&a, path, dl, NULL) : -1;
+	bool unix_peer = c->fd >= 0;
+	if (c->fd < 0)
+		c->fd = ks_io_connect(&a, NULL, dl, err);
+	free(path);
+	if (c->fd < 0) {
+		rc = c->fd;
+		ks_conn_close(c);
+		return rc;
+	}
+	c->compress = !unix_peer && !is_loopback(a.host);
+	rc = handshake(c, cfg, unix_peer, err);
+	if (rc) {
+		ks_conn_close(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+/* The address in the collector's address file, if the file names the
+ * collector the user meant (same port, or any when the port is 0). */
+static char *address_file(const ks_config *cfg, const struct ks_addr *want)
+{
+	char *path = ks_config_get(cfg, "COLLECTOR_ADDRESS_FILE", NULL);
+	if (!path)
+		return NULL;
+	FILE *f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return NULL;
+	char line[512];
+	char *got = NULL;
+	if (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		struct ks_addr a;
+		if (ks_addr_parse(line, KS_DEFAULT_PORT, &a, NULL) == 0 &&
+		    (want->port == 0 || want->port == a.port))
+			got = ks_xstrdup(line);
+	}
+	fclose(f);
+	return got;
+}
+
+int ks_collector_addr(const ks_config *cfg, const char *pool, char **addr,
+		      struct ks_err *err)
+{
+	*addr = NULL;
+	char *host = pool ? ks_xstrdup(pool)
+			  : ks_config_get(cfg, "COLLECTOR_HOST", NULL);
+	if (!host)
+		return ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
+				  "COLLECTOR_HOST is not defined in the "
+				  "configuration; set it, or give -pool");
+	/* COLLECTOR_HOST may list several collectors; the first is asked. */
+	host[strcspn(host, ", \t")] = '\0';
+	struct ks_addr a;
+	int rc = ks_addr_parse(host, KS_DEFAULT_PORT, &a, err);
+	if (rc) {
+		free(host);
+		return rc;
+	}
+	char *found = is_loopback(a.host) || a.port == 0
+			      ? address_file(cfg, &a) : NULL;
+	if (!found && a.port == 0) {
+		rc = ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
+				"the collector %s chooses its port at start-up "
+				"and has not written COLLECTOR_ADDRESS_FILE: "
+				"is it running?", host);
+		free(host);
+		return rc;
+	}
+	*addr = found ? found : host;
+	if (found)
+		free(host);
+	return 0;
+}
+
+int ks_collector_query(const ks_config *cfg, const char *pool, int command,
+		       const classad *query, classad ***ads, size_t *n,
+		       struct ks_err *err)
+{
+	char *addr = NULL;
+	ks_conn *c = NULL;
+	*ads = NULL;
+	*n = 0;
+	int rc = ks_collector_addr(cfg, pool, &addr, err);
+	if (rc == 0)
+		rc = ks_conn_open(cfg, addr, 0, &c, err);
+	classad *q = (classad *)query;
+	if (rc == 0)
+		rc = ks_conn_send(c, command, &q, 1, false, err);
+	size_t cap = 0;
+	bool more = rc == 0;
+	while (more) {
+		classad **got;
+		size_t ngot;
+		int code;
+		rc = ks_conn_recv(c, &code, &got, &ngot, &more, err);
+		if (rc)
+			break;
+		if (code < 0) {
+			char *why = ngot ? ad_string(got[0], "ErrorString")
+					 : NULL;
+			rc = ks_err_set(err, code == KS_REPLY_DENIED ? KS_EPERM
+								     : KS_EPROTO,
+					0, 0, 0, "the collector at %s refused "
+					"the query: %s", addr,
+					why ? why : "no reason given");
+			free(why);
+			ks_ads_free(got, ngot);
+			break;
+		}
+		if (*n + ngot > cap) {
+			cap = (*n + ngot) * 2;
+			*ads = ks_xrealloc(*ads, cap * sizeof(**ads));
+		}
+		memcpy(*ads + *n, got, ngot * sizeof(*got));
+		*n += ngot;
+		free(got);
+	}
+	if (rc) {
+		ks_ads_free(*ads, *n);
+		*ads = NULL;
+		*n = 0;
+	}
+	ks_conn_close(c);
+	free(addr);
+	return rc;
+}

@@ -1,0 +1,177 @@
+/* io.c: blocking I/O with deadlines (ks_io.h). */
+#include "ks_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+int64_t ks_io_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int wait_fd(int fd, short ev, int64_t deadline)
+{
+	for (;;) {
+		int64_t left = deadline - ks_io_now_ms();
+		if (left <= 0)
+			return KS_ETIMEDOUT;
+		struct pollfd p = {.fd = fd, .events = ev};
+		int r = poll(&p, 1, (int)(left > 60000 ? 60000 : left));
+		if (r > 0)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return KS_EIO;
+	}
+}
+
+static int connect_one(int family, const struct sockaddr *sa, socklen_t len,
+		       int64_t deadline, int *err_no)
+{
+	int fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		*err_no = errno;
+		return -1;
+	}
+	if (connect(fd, sa, len) == 0)
+		return fd;
+	if (errno != EINPROGRESS) {
+		*err_no = errno;
+		close(fd);
+		return -1;
+	}
+	if (wait_fd(fd, POLLOUT, deadline)) {
+		*err_no = ETIMEDOUT;
+		close(fd);
+		return -1;
+	}
+	int soerr = 0;
+	socklen_t sl = sizeof(soerr);
+	getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+	if (soerr) {
+		*err_no = soerr;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int ks_io_connect(const struct ks_addr *a, const char *path, int64_t deadline,
+		  struct ks_err *err)
+{
+	int e = 0;
+	if (path) {
+		struct sockaddr_un un = {.sun_family = AF_UNIX};
+		if (strlen(path) >= sizeof(un.sun_path))
+			return ks_err_set(err, KS_ECONNECT, 0, 0, 0,
+					  "socket path %s is too long", path);
+		strcpy(un.sun_path, path);
+		int fd = connect_one(AF_UNIX, (struct sockaddr *)&un,
+				     sizeof(un), deadline, &e);
+		if (fd >= 0)
+			return fd;
+		return ks_err_set(err, e == ETIMEDOUT ? KS_ETIMEDOUT
+						      : KS_ECONNECT,
+				  0, 0, 0, "cannot connect to %s: %s", path,
+				  strerror(e));
+	}
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM,
+				 .ai_family = AF_UNSPEC};
+	struct addrinfo *res = NULL;
+	char port[16];
+	snprintf(port, sizeof(port), "%d", a->port);
+	int gr = getaddrinfo(a->host, port, &hints, &res);
+	if (gr)
+		return ks_err_set(err, KS_ECONNECT, 0, 0, 0,
+				  "cannot resolve %s: %s", a->host,
+				  gai_strerror(gr));
+	int fd = -1;
+	for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next)
+		fd = connect_one(ai->ai_family, ai->ai_addr, ai->ai_addrlen,
+				 deadline, &e);
+	freeaddrinfo(res);
+	if (fd >= 0)
+		return fd;
+	return ks_err_set(err, e == ETIMEDOUT ? KS_ETIMEDOUT : KS_ECONNECT, 0,
+			  0, 0, "cannot connect to %s:%d: %s", a->host,
+			  a->port, strerror(e));
+}
+
+int ks_io_udp_connect(const struct ks_addr *a, struct ks_err *err)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_DGRAM,
+				 .ai_family = AF_UNSPEC};
+	struct addrinfo *res = NULL;
+	char port[16];
+	snprintf(port, sizeof(port), "%d", a->port);
+	int gr = getaddrinfo(a->host, port, &hints, &res);
+	if (gr)
+		return ks_err_set(err, KS_ECONNECT, 0, 0, 0,
+				  "cannot resolve %s: %s", a->host,
+				  gai_strerror(gr));
+	int fd = socket(res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return ks_err_set(err, KS_ECONNECT, 0, 0, 0,
+				  "cannot reach %s:%d over UDP: %s", a->host,
+				  a->port, strerror(errno));
+	return fd;
+}
+
+int ks_io_write(int fd, const void *buf, size_t n, int64_t deadline,
+		struct ks_err *err)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno != EAGAIN && errno != EINTR)
+			return ks_err_set(err, KS_EIO, 0, 0, 0,
+					  "write failed: %s", strerror(errno));
+		if (wait_fd(fd, POLLOUT, deadline))
+			return ks_err_set(err, KS_ETIMEDOUT, 0, 0, 0,
+					  "timed out writing to the peer");
+	}
+	return 0;
+}
+
+int ks_io_read(int fd, void *buf, size_t n, int64_t deadline,
+	       struct ks_err *err)
+{
+	char *p = buf;
+	while (n) {
+		ssize_t r = recv(fd, p, n, 0);
+		if (r > 0) {
+			p += r;
+			n -= (size_t)r;
+			continue;
+		}
+		if (r == 0)
+			return ks_err_set(err, KS_EIO, 0, 0, 0,
+					  "the peer closed the connection");
+		if (errno != EAGAIN && errno != EINTR)
+			return ks_err_set(err, KS_EIO, 0, 0, 0,
+					  "read failed: %s", strerror(errno));
+		if (wait_fd(fd, POLLIN, deadline))
+			return ks_err_set(err, KS_ETIMEDOUT, 0, 0, 0,
+					  "timed out waiting for the peer");
+	}
+	return 0;
+}

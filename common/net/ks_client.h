@@ -1,0 +1,68 @@
+/*
+ * ks_client.h: talking to a daemon from a tool (or from another daemon):
+ * connect, authenticate, send a command with ads, read the reply.
+ *
+ * Every call blocks for at most the time-out given to ks_conn_open()
+ * (per read or write).  See docs/protocol.md for what goes on the wire.
+ */
+#ifndef KS_CLIENT_H
+#define KS_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "classad.h"
+#include "config.h"
+#include "ks_err.h"
+
+typedef struct ks_conn ks_conn;
+
+/* Connects to addr: a sinful string ("<127.0.0.1:9618>"), "host:port" or
+ * "host" (port 9618), and authenticates with the methods cfg allows
+ * (SEC_CLIENT_AUTHENTICATION_METHODS / SEC_DEFAULT_AUTHENTICATION_METHODS).
+ * timeout_ms <= 0 means 20 s.  Returns 0 and *out (free with
+ * ks_conn_close()), or KS_ECONNECT / KS_ETIMEDOUT / KS_EAUTH / KS_EPROTO
+ * with err saying which address and why. */
+int ks_conn_open(const ks_config *cfg, const char *addr, int timeout_ms,
+		 ks_conn **out, struct ks_err *err);
+
+/* The identity the peer authenticated us as ("alice@example.org", or
+ * "unauthenticated@unmapped").  Borrowed. */
+const char *ks_conn_identity(const ks_conn *c);
+
+/* Sends one message: a command or reply code and n ads.  more marks a
+ * message that is followed by others of the same stream. */
+int ks_conn_send(ks_conn *c, int code, classad *const *ads, size_t n,
+		 bool more, struct ks_err *err);
+
+/* Reads one message.  *ads is a new array of new ads (free with
+ * ks_ads_free()); *more tells whether more messages of the same stream
+ * follow.  A reply code below 0 is an error reply: its first ad has
+ * ErrorString. */
+int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
+		 bool *more, struct ks_err *err);
+
+void ks_conn_close(ks_conn *c);
+
+/* Frees an array of ads returned by this module (NULL allowed). */
+void ks_ads_free(classad **ads, size_t n);
+
+/* The collector to talk to: pool ("host[:port]" or a sinful string) if not
+ * NULL, else COLLECTOR_HOST; a port of 0 (a personal pool) is resolved by
+ * reading COLLECTOR_ADDRESS_FILE.  Returns a new string (free()) in
+ * *addr. */
+int ks_collector_addr(const ks_config *cfg, const char *pool, char **addr,
+		      struct ks_err *err);
+
+/* Sends a query to the collector and collects the whole answer.  command
+ * is a QUERY_*_ADS code (ks_commands.h); query is the query ad as
+ * HTCondor's tools send it: MyType = "Query", TargetType = "Machine"
+ * (or "Scheduler", "Any", ...), Requirements = the constraint (true for
+ * none), optionally Projection = "Name Cpus Memory" (space-separated
+ * attributes; missing or "" for all) and LimitResults = N.
+ * On success *ads is a new array of new ads (ks_ads_free()). */
+int ks_collector_query(const ks_config *cfg, const char *pool, int command,
+		       const classad *query, classad ***ads, size_t *n,
+		       struct ks_err *err);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * ks_io.h: blocking socket I/O with deadlines, for clients (tools, and
+ * daemons talking to other daemons).  Internal to common/net and
+ * common/daemon.
+ */
+#ifndef KS_IO_H
+#define KS_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ks_addr.h"
+#include "ks_err.h"
+
+/* Milliseconds on a monotonic clock. */
+int64_t ks_io_now_ms(void);
+
+/* Connects to a (TCP), or to the Unix-domain socket at path when path is
+ * not NULL, before deadline (ks_io_now_ms() time).  Returns the socket
+ * (blocking mode off) or a negative KS_E* code with err filled. */
+int ks_io_connect(const struct ks_addr *a, const char *path, int64_t deadline,
+		  struct ks_err *err);
+
+/* A UDP socket connected to a.  Returns it or a negative KS_E* code. */
+int ks_io_udp_connect(const struct ks_addr *a, struct ks_err *err);
+
+/* Writes or reads exactly n bytes before deadline.  Returns 0 or
+ * KS_ETIMEDOUT / KS_EIO (KS_EIO with "closed" for end of file). */
+int ks_io_write(int fd, const void *buf, size_t n, int64_t deadline,
+		struct ks_err *err);
+int ks_io_read(int fd, void *buf, size_t n, int64_t deadline,
+	       struct ks_err *err);
+
+#endif

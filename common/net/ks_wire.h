@@ -1,0 +1,88 @@
+/*
+ * ks_wire.h: the message format (docs/protocol.md).
+ *
+ * A message is a 16-byte header and a payload.  Header, all integers
+ * big-endian:
+ *   0  'K' 'S'        magic
+ *   2  version        KS_WIRE_VERSION
+ *   3  flags          KS_WIRE_COMPRESSED, KS_WIRE_MORE
+ *   4  code           int32: a command, a reply or a handshake step
+ *   8  wire length    uint32: payload bytes that follow the header
+ *  12  length         uint32: payload bytes once decompressed
+ * The (decompressed) payload is zero or more ads, each a uint32 length
+ * and the ad in old ClassAd syntax ("Name = expr" lines), the form
+ * HTCondor's own protocol carries, which lets a receiver share repeated
+ * expressions between ads (classad_cache).
+ *
+ * Decoding is a pure function of its bytes and never trusts a length: it
+ * is what the fuzz target drives.
+ */
+#ifndef KS_WIRE_H
+#define KS_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classad.h"
+#include "ks_err.h"
+
+#define KS_WIRE_VERSION 1
+#define KS_WIRE_HEADER 16
+#define KS_WIRE_COMPRESSED 0x01u
+#define KS_WIRE_MORE 0x02u
+/* No message may exceed this, compressed or not: a peer that announces
+ * more is dropped before anything is allocated. */
+#define KS_WIRE_MAX (64u * 1024 * 1024)
+/* Payloads above this are compressed when the connection asks for it. */
+#define KS_WIRE_COMPRESS_MIN (64u * 1024)
+
+/* Reply codes (commands use HTCondor's numbers, ks_commands.h). */
+enum {
+	KS_REPLY_OK = 1,
+	KS_REPLY_ERROR = -1,  /* first ad: ErrorString, ErrorCode */
+	KS_REPLY_DENIED = -2, /* not authorized; first ad: ErrorString */
+	/* Handshake steps (docs/protocol.md). */
+	KS_HS_HELLO = 70000,
+	KS_HS_CHALLENGE = 70001,
+	KS_HS_PROOF = 70002,
+	KS_HS_DONE = 70003,
+};
+
+struct ks_wire_header {
+	unsigned version;
+	unsigned flags;
+	int32_t code;
+	uint32_t wire_len;
+	uint32_t len;
+};
+
+/* Reads a header from KS_WIRE_HEADER bytes.  Returns 0, or KS_EPROTO with
+ * err filled for a bad magic, version, flag or length. */
+int ks_wire_header_decode(const unsigned char *p, struct ks_wire_header *h,
+			  struct ks_err *err);
+
+/* Appends a whole message (header and payload) to b: code, n ads, flags
+ * (KS_WIRE_MORE); compressed when compress and the payload is large.
+ * Returns 0 or KS_ERANGE when it would exceed KS_WIRE_MAX. */
+int ks_wire_encode(struct classad_buf *b, int32_t code, classad *const *ads,
+		   size_t n, unsigned flags, bool compress, struct ks_err *err);
+
+/* Appends a message whose payload is already encoded ads (from
+ * ks_wire_encode_ad()); used to stream replies without copying ads. */
+int ks_wire_encode_raw(struct classad_buf *b, int32_t code,
+		       const char *payload, size_t len, unsigned flags,
+		       bool compress, struct ks_err *err);
+
+/* Appends one ad's payload record (length and text) to b. */
+void ks_wire_encode_ad(struct classad_buf *b, const classad *ad);
+
+/* Decodes the payload of a message whose header is h: *ads is a new array
+ * of new ads (free each with classad_free(), then the array), parsed
+ * through cache (NULL allowed).  Returns 0 or KS_EPROTO / KS_EPARSE with
+ * err filled; nothing is returned on error. */
+int ks_wire_decode(const struct ks_wire_header *h, const unsigned char *payload,
+		   classad_cache *cache, classad ***ads, size_t *n,
+		   struct ks_err *err);
+
+#endif

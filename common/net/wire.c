@@ -1,0 +1,197 @@
+/* wire.c: message encoding and decoding (ks_wire.h). */
+#include "ks_wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "ks_mem.h"
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static void buf_reserve(struct classad_buf *b, size_t more)
+{
+	if (b->len + more + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + more + 1)
+		cap *= 2;
+	b->data = ks_xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+int ks_wire_header_decode(const unsigned char *p, struct ks_wire_header *h,
+			  struct ks_err *err)
+{
+	if (p[0] != 'K' || p[1] != 'S')
+		return ks_err_set(err, KS_EPROTO, 0, 0, 0,
+				  "not a kestrel message (bad magic %02x %02x)",
+				  p[0], p[1]);
+	h->version = p[2];
+	h->flags = p[3];
+	h->code = (int32_t)get32(p + 4);
+	h->wire_len = get32(p + 8);
+	h->len = get32(p + 12);
+	if (h->version != KS_WIRE_VERSION)
+		return ks_err_set(err, KS_EPROTO, 0, 0, 0,
+				  "protocol version %u, expected %u",
+				  h->version, KS_WIRE_VERSION);
+	if (h->flags & ~(KS_WIRE_COMPRESSED | KS_WIRE_MORE))
+		return ks_err_set(err, KS_EPROTO, 0, 0, 0,
+				  "unknown message flags 0x%02x", h->flags);
+	if (h->wire_len > KS_WIRE_MAX || h->len > KS_WIRE_MAX)
+		return ks_err_set(err, KS_EPROTO, 0, 0, 0,
+				  "message of %u bytes is over the limit of %u",
+				  h->wire_len > h->len ? h->wire_len : h->len,
+				  KS_WIRE_MAX);
+	if (!(h->flags & KS_WIRE_COMPRESSED) && h->wire_len != h->len)
+		return ks_err_set(err, KS_EPROTO, 0, 0, 0,
+				  "uncompressed message with two lengths");
+	return 0;
+}
+
+void ks_wire_encode_ad(struct classad_buf *b, const classad *ad)
+{
+	buf_reserve(b, 4);
+	size_t at = b->len;
+	b->len += 4;
+	classad_unparse_buf(b, ad, CLASSAD_FMT_OLD);
+	put32((unsigned char *)b->data + at, (uint32_t)(b->len - at - 4));
+}
+
+int ks_wire_encode_raw(struct classad_buf *b, int32_t code,
+		       const char *payload, size_t len, unsigned flags,
+		       bool compress, struct ks_err *err)
+{
+	if (len > KS_WIRE_MAX)
+		return ks_err_set(err, KS_ERANGE, 0, 0, 0,
+				  "message of %zu bytes is over the limit of %u",
+				  len, KS_WIRE_MAX);
+	size_t at = b->len;
+	buf_reserve(b, KS_WIRE_HEADER + len);
+	unsigned char *h = (unsigned char *)b->data + at;
+	uLongf wire = len;
+	if (compress && len >= KS_WIRE_COMPRESS_MIN) {
+		uLongf bound = compressBound(len);
+		buf_reserve(b, KS_WIRE_HEADER + bound);
+		h = (unsigned char *)b->data + at;
+		wire = bound;
+		if (compress2(h + KS_WIRE_HEADER, &wire,
+			      (const Bytef *)payload, len, 1) == Z_OK &&
+		    wire < len)
+			flags |= KS_WIRE_COMPRESSED;
+		else
+			wire = len;
+	}
+	if (!(flags & KS_WIRE_COMPRESSED) && len)
+		memcpy(h + KS_WIRE_HEADER, payload, len);
+	h[0] = 'K';
+	h[1] = 'S';
+	h[2] = KS_WIRE_VERSION;
+	h[3] = (unsigned char)flags;
+	put32(h + 4, (uint32_t)code);
+	put32(h + 8, (uint32_t)wire);
+	put32(h + 12, (uint32_t)len);
+	b->len = at + KS_WIRE_HEADER + wire;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int ks_wire_encode(struct classad_buf *b, int32_t code, classad *const *ads,
+		   size_t n, unsigned flags, bool compress, struct ks_err *err)
+{
+	struct classad_buf p = {0};
+	for (size_t i = 0; i < n; i++)
+		ks_wire_encode_ad(&p, ads[i]);
+	int rc = ks_wire_encode_raw(b, code, p.data, p.len, flags, compress,
+				    err);
+	free(p.data);
+	return rc;
+}
+
+static int inflate_payload(const struct ks_wire_header *h,
+			   const unsigned char *in, unsigned char **out,
+			   struct ks_err *err)
+{
+	unsigned char *p = ks_xmalloc(h->len + 1u);
+	uLongf got = h->len;
+	int zrc = uncompress(p, &got, in, h->wire_len);
+	if (zrc != Z_OK || got != h->len) {
+		free(p);
+		return ks_err_set(err, KS_EPROTO, 0, 0, 0,
+				  "compressed payload does not inflate to the "
+				  "%u bytes announced", h->len);
+	}
+	*out = p;
+	return 0;
+}
+
+int ks_wire_decode(const struct ks_wire_header *h, const unsigned char *payload,
+		   classad_cache *cache, classad ***ads, size_t *n,
+		   struct ks_err *err)
+{
+	unsigned char *inflated = NULL;
+	*ads = NULL;
+	*n = 0;
+	if (h->flags & KS_WIRE_COMPRESSED) {
+		int rc = inflate_payload(h, payload, &inflated, err);
+		if (rc)
+			return rc;
+		payload = inflated;
+	}
+	size_t pos = 0, cap = 0, count = 0;
+	classad **list = NULL;
+	int rc = 0;
+	while (pos < h->len) {
+		if (h->len - pos < 4) {
+			rc = ks_err_set(err, KS_EPROTO, 0, 0, pos,
+					"ad record %zu is truncated", count + 1);
+			break;
+		}
+		uint32_t alen = get32(payload + pos);
+		pos += 4;
+		if (alen > h->len - pos) {
+			rc = ks_err_set(err, KS_EPROTO, 0, 0, pos,
+					"ad %zu claims %u bytes, %zu remain",
+					count + 1, alen, h->len - pos);
+			break;
+		}
+		struct ks_err perr;
+		classad *ad = classad_parse((const char *)payload + pos, alen,
+					    CLASSAD_FMT_OLD, cache, &perr);
+		if (!ad) {
+			rc = ks_err_set(err, KS_EPARSE, perr.line, perr.col, pos,
+					"ad %zu does not parse: %s", count + 1,
+					perr.msg);
+			break;
+		}
+		pos += alen;
+		if (count == cap) {
+			cap = cap ? cap * 2 : 16;
+			list = ks_xrealloc(list, cap * sizeof(*list));
+		}
+		list[count++] = ad;
+	}
+	free(inflated);
+	if (rc) {
+		for (size_t i = 0; i < count; i++)
+			classad_free(list[i]);
+		free(list);
+		return rc;
+	}
+	*ads = list;
+	*n = count;
+	return 0;
+}
