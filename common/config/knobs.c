@@ -1250,3 +1250,15 @@ const struct ks_knob *ks_knob_find(const char *name, size_t len)
 	return ks_name_find(name, len, ks_knobs, ks_knobs_count,
 			    sizeof(ks_knobs[0]));
 }
+
+/* Knobs HTCondor reads with a default written in its code, not in its
+ * table: condor_config_val says "Not defined" for them, as HTCondor's
+ * does, and the code passes the default where it reads them.  Listed here
+ * so that every knob kestrel reads has its one line of description. */
+const struct ks_knob ks_code_knobs[] = {
+	{"CLASSAD_LIFETIME", KS_KNOB_INT, "900", "seconds the collector keeps an ad that has no ClassAdLifetime of its own"},
+	{"SEC_CLIENT_AUTHENTICATION_METHODS", KS_KNOB_STRING, "", "methods a tool or daemon offers when it connects (default SEC_DEFAULT_AUTHENTICATION_METHODS)"},
+};
+
+const size_t ks_code_knobs_count =
+	sizeof(ks_code_knobs) / sizeof(ks_code_knobs[0]);

@@ -31,6 +31,11 @@ struct ks_knob {
 extern const struct ks_knob ks_knobs[];
 extern const size_t ks_knobs_count;
 
+/* Knobs whose default lives in the code that reads them (HTCondor's
+ * too); not seen by lookups. */
+extern const struct ks_knob ks_code_knobs[];
+extern const size_t ks_code_knobs_count;
+
 /* The knob named by len bytes of name (case ignored), or NULL. */
 const struct ks_knob *ks_knob_find(const char *name, size_t len);
 

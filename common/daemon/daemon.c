@@ -88,7 +88,8 @@ static void common_attrs(ks_daemon *d, classad *ad)
 	classad_insert_string(ad, "CondorPlatform", KS_PLATFORM_STRING);
 }
 
-static void send_to_collector(ks_daemon *d, int code, classad *ad)
+/* Returns 0 or the error code (logged). */
+static int send_to_collector(ks_daemon *d, int code, classad *ad)
 {
 	struct ks_err err;
 	char *addr = NULL;
@@ -104,7 +105,10 @@ static void send_to_collector(ks_daemon *d, int code, classad *ad)
 			      ks_command_name(code), err.msg);
 	ks_conn_close(c);
 	free(addr);
+	return rc;
 }
+
+static void on_update(void *arg);
 
 void ks_daemon_update_collector(ks_daemon *d)
 {
@@ -115,7 +119,14 @@ void ks_daemon_update_collector(ks_daemon *d)
 		return;
 	common_attrs(d, ad);
 	classad_insert_int(ad, "UpdateSequenceNumber", ++d->priv->seq);
-	send_to_collector(d, d->ops->update_code, ad);
+	/* At start-up the collector may not be listening yet (the master
+	 * starts it): try again soon rather than a whole interval later. */
+	if (send_to_collector(d, d->ops->update_code, ad) == 0) {
+		d->priv->retries = 0;
+	} else if (d->priv->retries < 30) {
+		d->priv->retries++;
+		ks_loop_timer(d->loop, 1000, 0, on_update, d);
+	}
 	classad_free(ad);
 }
 
@@ -124,10 +135,12 @@ static void on_update(void *arg)
 	ks_daemon_update_collector(arg);
 }
 
-static void invalidate(ks_daemon *d)
+void ks_daemon_invalidate(ks_daemon *d)
 {
-	if (!d->ops->make_ad || !d->ops->invalidate_code)
+	if (!d->ops->make_ad || !d->ops->invalidate_code ||
+	    d->priv->invalidated)
 		return;
+	d->priv->invalidated = true;
 	classad *ad = d->ops->make_ad(d);
 	if (!ad)
 		return;
@@ -393,8 +406,12 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	d->ncmds = total;
 	signal(SIGPIPE, SIG_IGN);
 	ks_log_printf(d->log, KS_D_ALWAYS, "******************************************************");
+	char lower[32];
+	snprintf(lower, sizeof(lower), "%s", subsys);
+	for (char *s = lower; *s; s++)
+		*s = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
 	ks_log_printf(d->log, KS_D_ALWAYS, "** condor_%s (kestrel) STARTING UP",
-		      subsys);
+		      lower);
 	if (!d->loop || kd_server_start(d, &err)) {
 		ks_log_printf(d->log, KS_D_ALWAYS, "ERROR: cannot start: %s",
 			      d->loop ? err.msg : "no epoll");
@@ -418,12 +435,12 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	write_address_file(d);
 	schedule_updates(d);
 	ks_loop_run(d->loop);
-	invalidate(d);
+	ks_daemon_invalidate(d);
 	if (d->priv->address_file)
 		unlink(d->priv->address_file);
 	kd_server_stop(d);
 	ks_log_printf(d->log, KS_D_ALWAYS, "**** condor_%s (kestrel) EXITING "
-		      "WITH STATUS 0", subsys);
+		      "WITH STATUS 0", lower);
 	status = 0;
 out_cmds:
 	free(all);

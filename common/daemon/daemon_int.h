@@ -17,6 +17,8 @@ struct ks_daemon_priv {
 	char *address_file;
 	classad_cache *cache;
 	int64_t seq; /* UpdateSequenceNumber */
+	bool invalidated;
+	int retries; /* quick retries of a failed update */
 };
 
 /* server.c */

@@ -104,6 +104,10 @@ void ks_reply_error(struct ks_request *req, const char *fmt, ...)
 /* Sends the daemon's ad now (also done every UPDATE_INTERVAL). */
 void ks_daemon_update_collector(ks_daemon *d);
 
+/* Withdraws the daemon's ad from the collector (once; done at exit if
+ * not before). */
+void ks_daemon_invalidate(ks_daemon *d);
+
 /* Starts a reconfig: re-reads the whole configuration; on error keeps the
  * old one and logs why.  Returns 0 or the error code. */
 int ks_daemon_reconfig(ks_daemon *d);

@@ -15,7 +15,7 @@ entry = re.compile(r'^\s*\{"([^"]+)",\s*KS_KNOB_\w+,\s*(?:"(?:[^"\\]|\\.)*"\s*)+
 for m in entry.finditer((root / "common/config/knobs.c").read_text()):
     table[m.group(1).lower()] = m.group(2) != "NULL"
 
-read = re.compile(r'ks_config_(?:get|raw|int|double|bool)\s*\([^,()]+,\s*"([A-Za-z0-9_.]+)"')
+read = re.compile(r'(?:ks_config_(?:get|raw|int|double|bool)|ks_daemon_int)\s*\([^,()]+,\s*"([A-Za-z0-9_.]+)"')
 missing, undescribed, seen = [], [], set()
 for path in sorted(root.glob("**/*.c")):
     rel = path.relative_to(root)

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# A master and collector on loopback, driven by condor_advertise and
+# ks_query: updates, queries (constraint, projection), invalidation,
+# expiry, authorization, reconfig (good and broken), restart of a killed
+# collector, broken configuration at start, shutdown.
+# Usage: pool_test.sh BUILD_DIR
+set -u
+B=$1
+T=$(mktemp -d /tmp/kspool.XXXXXX)
+MASTER_PID=
+cleanup() {
+	[ -n "$MASTER_PID" ] && kill -QUIT "$MASTER_PID" 2>/dev/null
+	sleep 0.2
+	pkill -9 -f "$T" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; for f in "$T"/log/*Log; do echo "== $f"; tail -20 "$f"; done; exit 1; }
+# wait_for SECONDS COMMAND...: polls until the command succeeds.
+wait_for() {
+	local until=$(( $(date +%s) + $1 )); shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -ge "$until" ] && return 1
+		sleep 0.1
+	done
+}
+export CONDOR_CONFIG=$T/condor_config
+cat > "$CONDOR_CONFIG" <<CFG
+LOCAL_DIR = $T
+COLLECTOR_HOST = 127.0.0.1:0
+SBIN = $B/collector
+MASTER = $B/master/condor_master
+DAEMON_LIST = MASTER COLLECTOR
+MASTER_BACKOFF_CONSTANT = 1
+MASTER_UPDATE_INTERVAL = 1
+COLLECTOR_UPDATE_INTERVAL = 1
+COLLECTOR_DEBUG = D_FULLDEBUG D_COMMAND
+USE_SHARED_PORT = False
+CFG
+ADV=$B/tools/condor_advertise/condor_advertise
+Q=$B/tests/daemon/ks_query
+
+# A broken configuration stops a daemon at once, with file and line.
+cp "$CONDOR_CONFIG" "$T/good_config"
+echo 'if version >' >> "$CONDOR_CONFIG"
+out=$("$B/collector/condor_collector" -f -t 2>&1) && fail "collector started with a broken config"
+echo "$out" | grep -q "condor_config\", Line 11" || fail "no file and line in: $out"
+cp "$T/good_config" "$CONDOR_CONFIG"
+
+"$B/master/condor_master" -f &
+MASTER_PID=$!
+wait_for 10 test -s "$T/log/.collector_address" || fail "collector address file"
+
+cat > "$T/slots" <<ADS
+MyType = "Machine"
+Name = "slot1@host1"
+Cpus = 4
+Memory = 8192
+
+MyType = "Machine"
+Name = "slot2@host1"
+Cpus = 1
+Memory = 1024
+ADS
+out=$("$ADV" -multiple UPDATE_STARTD_AD "$T/slots") || fail "advertise: $out"
+[ "$out" = "Sent 2 of 2 ads to 127.0.0.1:0." ] || fail "advertise said: $out"
+n=$("$Q" QUERY_STARTD_ADS | grep -c '^Name = ')
+[ "$n" = 2 ] || fail "expected 2 slot ads, got $n"
+"$Q" QUERY_STARTD_ADS | grep -q '^LastHeardFrom = [0-9]' || fail "no LastHeardFrom"
+out=$("$Q" QUERY_STARTD_ADS 'Cpus > 2' 'Name Cpus')
+[ "$(echo "$out" | grep -c '^Name = ')" = 1 ] || fail "constraint: $out"
+echo "$out" | grep -q '^Memory' && fail "projection kept Memory: $out"
+"$Q" QUERY_STARTD_ADS 'Cpus >' >/dev/null 2>&1 && fail "bad constraint accepted"
+
+# The master's and the collector's own ads arrive.
+wait_for 10 sh -c "'$Q' QUERY_MASTER_ADS | grep -q DaemonList" || fail "no master ad"
+wait_for 10 sh -c "'$Q' QUERY_COLLECTOR_ADS | grep -q UpdatesTotal" || fail "no collector ad"
+[ "$("$Q" QUERY_ANY_ADS | grep -c '^Name = ')" -ge 4 ] || fail "QUERY_ANY_ADS"
+
+# Invalidation by name.
+printf 'MyType = "Query"\nTargetType = "Machine"\nName = "slot2@host1"\n' > "$T/inv"
+"$ADV" INVALIDATE_STARTD_ADS "$T/inv" >/dev/null || fail "invalidate"
+[ "$("$Q" QUERY_STARTD_ADS | grep -c '^Name = ')" = 1 ] || fail "invalidate left the ad"
+
+# Expiry after the ad's own ClassAdLifetime.
+printf 'MyType = "Machine"\nName = "short@host2"\nClassAdLifetime = 1\n' > "$T/short"
+"$ADV" UPDATE_STARTD_AD "$T/short" >/dev/null || fail "advertise short"
+"$Q" QUERY_STARTD_ADS 'Name == "short@host2"' | grep -q short || fail "short ad missing"
+wait_for 10 sh -c "! '$Q' QUERY_STARTD_ADS | grep -q short" || fail "ad did not expire"
+
+# Authorization: an identity not allowed to advertise is refused, and a
+# reconfig (SIGHUP) brings the new lists in.
+CPID=$(pgrep -f "$B/collector/condor_collector" | head -1)
+echo 'ALLOW_ADVERTISE_STARTD = nobody@nowhere' >> "$CONDOR_CONFIG"
+kill -HUP "$CPID"
+wait_for 10 grep -q reconfigured "$T/log/CollectorLog" || fail "no reconfig"
+printf 'MyType = "Machine"\nName = "evil@host3"\n' > "$T/evil"
+out=$("$ADV" UPDATE_STARTD_AD "$T/evil" 2>&1) && fail "unauthorized update accepted: $out"
+echo "$out" | grep -q "refused" || fail "no refusal message: $out"
+"$Q" QUERY_STARTD_ADS | grep -q evil && fail "unauthorized ad stored"
+grep -q "PERMISSION DENIED" "$T/log/CollectorLog" || fail "denial not logged"
+# Anonymous UDP updates are refused too.
+"$ADV" -udp UPDATE_STARTD_AD "$T/evil" >/dev/null
+cp "$T/good_config" "$CONDOR_CONFIG"
+
+# A broken file on reconfig: the old configuration stays, the daemon serves.
+echo 'include : /nonexistent/file' >> "$CONDOR_CONFIG"
+kill -HUP "$CPID"
+wait_for 10 grep -q "reconfig failed, keeping the old configuration" "$T/log/CollectorLog" || fail "broken reconfig not logged"
+cp "$T/good_config" "$CONDOR_CONFIG"   # (the tools read it too)
+"$Q" QUERY_STARTD_ADS | grep -q slot1 || fail "collector lost its ads on a broken reconfig"
+
+# The master restarts a killed collector.
+kill -9 "$CPID"
+wait_for 15 sh -c "pgrep -f '$B/collector/condor_collector' | grep -vx $CPID" || fail "collector not restarted"
+wait_for 10 "$Q" QUERY_COLLECTOR_ADS || fail "restarted collector does not answer"
+
+# Shutdown: everything stops.
+kill -TERM "$MASTER_PID"
+wait_for 15 sh -c "! kill -0 $MASTER_PID" || fail "master did not exit"
+pgrep -f "$B/collector/condor_collector" >/dev/null && fail "collector still running"
+MASTER_PID=
+echo "pool_test: all checks passed"
