@@ -343,6 +343,7 @@ static void daemon_free(ks_daemon *d)
 	ks_log_close(d->log);
 	ks_loop_free(d->loop);
 	ks_config_free(d->cfg);
+	kd_sessions_free(d);
 	classad_cache_free(d->priv->cache);
 	free(d->priv->address_file);
 	free(d->priv);

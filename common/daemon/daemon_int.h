@@ -6,7 +6,18 @@
 
 struct ks_srv_conn;
 
+/* A security session: what lets a peer that authenticated over TCP sign
+ * its UDP datagrams. */
+struct kd_session {
+	char id[33];
+	unsigned char key[32];
+	char *identity;
+	int64_t expires; /* time() */
+};
+
 struct ks_daemon_priv {
+	struct kd_session *sessions; /* oldest first */
+	size_t nsessions;
 	int tcp_fd, udp_fd, unix_fd;
 	char *unix_path;
 	struct ks_srv_conn *conns; /* doubly linked */
@@ -24,5 +35,6 @@ struct ks_daemon_priv {
 /* server.c */
 int kd_server_start(ks_daemon *d, struct ks_err *err);
 void kd_server_stop(ks_daemon *d);
+void kd_sessions_free(ks_daemon *d);
 
 #endif

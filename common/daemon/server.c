@@ -18,6 +18,9 @@
 #include <unistd.h>
 #include <pwd.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <time.h>
 
 #include "ks_addr.h"
 #include "ks_commands.h"
@@ -165,10 +168,79 @@ static char *uid_identity(ks_daemon *d, uid_t uid)
 	return id;
 }
 
+/* Sessions are kept for a day (HTCondor's SEC_DEFAULT_SESSION_DURATION
+ * for daemons); the table is bounded, oldest dropped first. */
+#define MAX_SESSIONS 4096
+
+static void session_drop(struct ks_daemon_priv *p, size_t i)
+{
+	OPENSSL_cleanse(p->sessions[i].key, 32);
+	free(p->sessions[i].identity);
+	memmove(p->sessions + i, p->sessions + i + 1,
+		(p->nsessions - i - 1) * sizeof(*p->sessions));
+	p->nsessions--;
+}
+
+static struct kd_session *session_new(ks_daemon *d, const char *identity)
+{
+	struct ks_daemon_priv *p = d->priv;
+	if (p->nsessions == MAX_SESSIONS)
+		session_drop(p, 0);
+	p->sessions = ks_xrealloc(p->sessions,
+				  (p->nsessions + 1) * sizeof(*p->sessions));
+	struct kd_session *s = &p->sessions[p->nsessions++];
+	unsigned char id[16];
+	ks_auth_random(id, sizeof(id));
+	ks_auth_hex(id, sizeof(id), s->id);
+	s->identity = ks_xstrdup(identity);
+	int64_t life = 86400;
+	ks_config_int(d->cfg, "SEC_DEFAULT_SESSION_DURATION", &life);
+	s->expires = (int64_t)time(NULL) + life;
+	return s;
+}
+
+static const struct kd_session *session_find(ks_daemon *d, const char *id)
+{
+	struct ks_daemon_priv *p = d->priv;
+	int64_t now = time(NULL);
+	for (size_t i = p->nsessions; i-- > 0;) {
+		if (strncmp(p->sessions[i].id, id, 32) != 0)
+			continue;
+		if (p->sessions[i].expires < now) {
+			session_drop(p, i);
+			return NULL;
+		}
+		return &p->sessions[i];
+	}
+	return NULL;
+}
+
+void kd_sessions_free(ks_daemon *d)
+{
+	while (d->priv->nsessions)
+		session_drop(d->priv, d->priv->nsessions - 1);
+	free(d->priv->sessions);
+	d->priv->sessions = NULL;
+}
+
 static void hs_done(struct ks_srv_conn *c, const char *method,
 		    const char *proof)
 {
 	classad *ad = classad_new();
+	if (c->identity) {
+		struct kd_session *s = session_new(c->d, c->identity);
+		classad_insert_string(ad, "SessionId", s->id);
+		if (c->unix_peer) {
+			ks_auth_random(s->key, sizeof(s->key));
+			char hex[65];
+			ks_auth_hex(s->key, sizeof(s->key), hex);
+			classad_insert_string(ad, "SessionKey", hex);
+			OPENSSL_cleanse(hex, sizeof(hex));
+		} else {
+			ks_auth_mac(c->sig, 32, "session", c->cn, s->id,
+				    s->key);
+		}
+	}
 	classad_insert_string(ad, "AuthMethod", method);
 	classad_insert_string(ad, "Identity",
 			      c->identity ? c->identity : KS_ANONYMOUS);
@@ -482,9 +554,36 @@ static void on_udp(void *arg, int fd, unsigned ev)
 		struct ks_err err;
 		classad **ads = NULL;
 		size_t n = 0;
+		const char *identity = KS_ANONYMOUS;
+		size_t trailer = 0;
+		if ((size_t)r >= KS_WIRE_HEADER &&
+		    ks_wire_header_decode(buf, &h, &err) == 0 &&
+		    (h.flags & KS_WIRE_SIGNED)) {
+			trailer = KS_WIRE_SESSION_ID + KS_WIRE_MAC;
+			const struct kd_session *s =
+				(size_t)r >= KS_WIRE_HEADER + trailer
+					? session_find(d, (char *)buf + r -
+								  trailer)
+					: NULL;
+			unsigned char mac[32];
+			unsigned int ml = sizeof(mac);
+			if (s)
+				HMAC(EVP_sha256(), s->key, 32, buf,
+				     (size_t)r - trailer, mac, &ml);
+			if (!s || CRYPTO_memcmp(mac, buf + r - KS_WIRE_MAC,
+						KS_WIRE_MAC) != 0) {
+				ks_log_printf(d->log, KS_D_ALWAYS,
+					      "datagram from %s with %s; "
+					      "dropped", host,
+					      s ? "a bad signature"
+						: "an unknown session");
+				continue;
+			}
+			identity = s->identity;
+		}
 		if ((size_t)r < KS_WIRE_HEADER ||
 		    ks_wire_header_decode(buf, &h, &err) ||
-		    h.wire_len != (size_t)r - KS_WIRE_HEADER ||
+		    h.wire_len != (size_t)r - KS_WIRE_HEADER - trailer ||
 		    ks_wire_decode(&h, buf + KS_WIRE_HEADER, d->priv->cache,
 				   &ads, &n, &err)) {
 			ks_log_printf(d->log, KS_D_ALWAYS,
@@ -492,7 +591,7 @@ static void on_udp(void *arg, int fd, unsigned ev)
 				      r, host);
 			continue;
 		}
-		struct ks_request req = {h.code, ads, n, KS_ANONYMOUS, host,
+		struct ks_request req = {h.code, ads, n, identity, host,
 					 true, NULL};
 		dispatch(d, &req);
 		for (size_t i = 0; i < n; i++)

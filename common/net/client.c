@@ -2,7 +2,12 @@
  * (ks_client.h): connect, handshake, messages, collector queries. */
 #include "ks_client.h"
 
+#include <errno.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -24,6 +29,10 @@ struct ks_conn {
 	char *peer;    /* what the user named, for messages */
 	char *identity;
 	classad_cache *cache;
+	struct ks_addr addr; /* the daemon's TCP (and UDP) address */
+	int udp_fd;
+	char session[KS_WIRE_SESSION_ID + 1]; /* "" without a session */
+	unsigned char key[32];
 };
 
 static int64_t deadline(const ks_conn *c)
@@ -82,6 +91,9 @@ void ks_conn_close(ks_conn *c)
 		return;
 	if (c->fd >= 0)
 		close(c->fd);
+	if (c->udp_fd >= 0)
+		close(c->udp_fd);
+	OPENSSL_cleanse(c->key, sizeof(c->key));
 	free(c->peer);
 	free(c->identity);
 	classad_cache_free(c->cache);
@@ -224,8 +236,27 @@ static int handshake(ks_conn *c, const ks_config *cfg, bool unix_peer,
 		rc = ks_err_set(err, KS_EPROTO, 0, 0, 0,
 				"%s answered the handshake with code %d",
 				c->peer, code);
-	if (rc == 0)
+	if (rc == 0) {
 		c->identity = ad_string(in, "Identity");
+		/* The session for signed datagrams: its key comes in the answer
+		 * over a Unix-domain socket (private to the host), and is
+		 * derived from the token's secret otherwise. */
+		char *sid = ad_string(in, "SessionId");
+		char *skey = ad_string(in, "SessionKey");
+		if (sid && strlen(sid) == KS_WIRE_SESSION_ID) {
+			if (skey && ks_auth_unhex(skey, c->key, 32) == 0)
+				strcpy(c->session, sid);
+			else if (!skey && head) {
+				ks_auth_mac(sig, 32, "session", cn, sid, c->key);
+				strcpy(c->session, sid);
+			}
+		}
+		if (skey)
+			OPENSSL_cleanse(skey, strlen(skey));
+		free(sid);
+		free(skey);
+	}
+	OPENSSL_cleanse(sig, sizeof(sig));
 	classad_free(in);
 	return rc;
 }
@@ -239,6 +270,8 @@ int ks_conn_open(const ks_config *cfg, const char *addr, int timeout_ms,
 	if (rc)
 		return rc;
 	ks_conn *c = ks_xcalloc(1, sizeof(*c));
+	c->udp_fd = -1;
+	c->addr = a;
 	c->timeout_ms = timeout_ms > 0 ? timeout_ms : 20000;
 	c->peer = ks_xstrdup(addr);
 	c->cache = classad_cache_new();
@@ -262,6 +295,40 @@ int ks_conn_open(const ks_config *cfg, const char *addr, int timeout_ms,
 	}
 	*out = c;
 	return 0;
+}
+
+int ks_conn_send_udp(ks_conn *c, int code, classad *const *ads, size_t n,
+		     struct ks_err *err)
+{
+	if (c->udp_fd < 0) {
+		c->udp_fd = ks_io_udp_connect(&c->addr, err);
+		if (c->udp_fd < 0)
+			return c->udp_fd;
+	}
+	struct classad_buf b = {0};
+	int rc = ks_wire_encode(&b, code, ads, n,
+				c->session[0] ? KS_WIRE_SIGNED : 0, false, err);
+	if (rc == 0 && c->session[0]) {
+		unsigned char mac[KS_WIRE_MAC];
+		unsigned int len = sizeof(mac);
+		HMAC(EVP_sha256(), c->key, sizeof(c->key),
+		     (unsigned char *)b.data, b.len, mac, &len);
+		size_t at = b.len;
+		b.data = ks_xrealloc(b.data, at + KS_WIRE_SESSION_ID +
+						 KS_WIRE_MAC + 1);
+		memcpy(b.data + at, c->session, KS_WIRE_SESSION_ID);
+		memcpy(b.data + at + KS_WIRE_SESSION_ID, mac, KS_WIRE_MAC);
+		b.len = at + KS_WIRE_SESSION_ID + KS_WIRE_MAC;
+	}
+	if (rc == 0 && b.len > 65507)
+		rc = ks_err_set(err, KS_ERANGE, 0, 0, 0,
+				"a message of %zu bytes does not fit in a UDP "
+				"datagram; use TCP", b.len);
+	if (rc == 0 && send(c->udp_fd, b.data, b.len, 0) != (ssize_t)b.len)
+		rc = ks_err_set(err, KS_EIO, 0, 0, 0, "UDP send failed: %s",
+				strerror(errno));
+	free(b.data);
+	return rc;
 }
 
 /* The address in the collector's address file, if the file names the

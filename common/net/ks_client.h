@@ -42,6 +42,12 @@ int ks_conn_send(ks_conn *c, int code, classad *const *ads, size_t n,
 int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
 		 bool *more, struct ks_err *err);
 
+/* Sends one message as a UDP datagram to the same daemon, signed with the
+ * session the handshake set up when there is one (else the daemon sees an
+ * unauthenticated sender).  No answer comes back. */
+int ks_conn_send_udp(ks_conn *c, int code, classad *const *ads, size_t n,
+		     struct ks_err *err);
+
 void ks_conn_close(ks_conn *c);
 
 /* Frees an array of ads returned by this module (NULL allowed). */

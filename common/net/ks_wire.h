@@ -31,6 +31,12 @@
 #define KS_WIRE_HEADER 16
 #define KS_WIRE_COMPRESSED 0x01u
 #define KS_WIRE_MORE 0x02u
+/* A UDP datagram signed with a session key: the payload is followed by
+ * the session's id (KS_WIRE_SESSION_ID text characters) and the
+ * HMAC-SHA256 of header and payload (KS_WIRE_MAC bytes). */
+#define KS_WIRE_SIGNED 0x04u
+#define KS_WIRE_SESSION_ID 32
+#define KS_WIRE_MAC 32
 /* No message may exceed this, compressed or not: a peer that announces
  * more is dropped before anything is allocated. */
 #define KS_WIRE_MAX (64u * 1024 * 1024)

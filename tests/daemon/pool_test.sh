@@ -72,6 +72,21 @@ out=$("$Q" QUERY_STARTD_ADS 'Cpus > 2' 'Name Cpus')
 echo "$out" | grep -q '^Memory' && fail "projection kept Memory: $out"
 "$Q" QUERY_STARTD_ADS 'Cpus >' >/dev/null 2>&1 && fail "bad constraint accepted"
 
+# Over UDP, signed with the session of the handshake.
+printf 'MyType = "Machine"\nName = "udp1@host4"\nCpus = 2\n' > "$T/udp"
+out=$("$ADV" -udp UPDATE_STARTD_AD "$T/udp") || fail "advertise -udp: $out"
+wait_for 10 sh -c "'$Q' QUERY_STARTD_ADS | grep -q udp1" || fail "UDP update not stored"
+# A datagram without a session is from nobody, and refused.
+python3 - "$(sed -n 's/^<[^:]*:\([0-9]*\).*/\1/p' "$T/log/.collector_address")" <<'PY'
+import socket, struct, sys
+ad = b'MyType = "Machine"\nName = "x"\n'
+payload = struct.pack('>I', len(ad)) + ad
+msg = b'KS\x01\x00' + struct.pack('>iII', 0, len(payload), len(payload)) + payload
+socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(msg, ('127.0.0.1', int(sys.argv[1])))
+PY
+wait_for 10 grep -q "PERMISSION DENIED to unauthenticated@unmapped" "$T/log/CollectorLog" || fail "anonymous datagram not refused"
+"$ADV" INVALIDATE_STARTD_ADS "$T/udp" >/dev/null || fail "invalidate udp1"
+
 # The master's and the collector's own ads arrive.
 wait_for 10 sh -c "'$Q' QUERY_MASTER_ADS | grep -q DaemonList" || fail "no master ad"
 wait_for 10 sh -c "'$Q' QUERY_COLLECTOR_ADS | grep -q UpdatesTotal" || fail "no collector ad"
@@ -99,8 +114,11 @@ out=$("$ADV" UPDATE_STARTD_AD "$T/evil" 2>&1) && fail "unauthorized update accep
 echo "$out" | grep -q "refused" || fail "no refusal message: $out"
 "$Q" QUERY_STARTD_ADS | grep -q evil && fail "unauthorized ad stored"
 grep -q "PERMISSION DENIED" "$T/log/CollectorLog" || fail "denial not logged"
-# Anonymous UDP updates are refused too.
+# UDP updates are signed with the session of the sender's handshake, so
+# the same lists apply.
 "$ADV" -udp UPDATE_STARTD_AD "$T/evil" >/dev/null
+wait_for 10 sh -c "[ \$(grep -c 'PERMISSION DENIED to [a-z]' '$T/log/CollectorLog') -ge 2 ]" || fail "signed UDP update not refused"
+"$Q" QUERY_STARTD_ADS | grep -q evil && fail "unauthorized UDP ad stored"
 cp "$T/good_config" "$CONDOR_CONFIG"
 
 # A broken file on reconfig: the old configuration stays, the daemon serves.

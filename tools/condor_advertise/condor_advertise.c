@@ -5,13 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "ks_addr.h"
 #include "ks_client.h"
 #include "ks_commands.h"
-#include "ks_io.h"
 #include "ks_mem.h"
 #include "ks_wire.h"
 
@@ -75,25 +73,22 @@ static int guess_command(const classad *ad)
 	return code >= 0 ? code : KS_UPDATE_AD_GENERIC;
 }
 
-static int send_udp(const char *addr, int code, classad **ads, size_t n,
-		    int *sent, struct ks_err *err)
+/* UDP: a connection first, whose handshake sets up the session that
+ * signs the datagrams (docs/protocol.md); then one datagram per ad.
+ * Nothing comes back, so "sent" is all that can be said, as HTCondor's
+ * tool says it. */
+static int send_udp(const ks_config *cfg, const char *addr, int code,
+		    classad **ads, size_t n, int *sent, struct ks_err *err)
 {
-	struct ks_addr a;
-	int rc = ks_addr_parse(addr, KS_DEFAULT_PORT, &a, err);
-	if (rc)
-		return rc;
-	int fd = ks_io_udp_connect(&a, err);
-	if (fd < 0)
-		return fd;
-	for (size_t i = 0; i < n; i++) {
-		struct classad_buf b = {0};
-		rc = ks_wire_encode(&b, code, &ads[i], 1, 0, false, err);
-		if (rc == 0 && send(fd, b.data, b.len, 0) == (ssize_t)b.len)
+	ks_conn *c = NULL;
+	int rc = ks_conn_open(cfg, addr, 0, &c, err);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		rc = ks_conn_send_udp(c, code, &ads[i], 1, err);
+		if (rc == 0)
 			(*sent)++;
-		free(b.data);
 	}
-	close(fd);
-	return 0;
+	ks_conn_close(c);
+	return rc;
 }
 
 /* TCP: every ad in its own message on one connection, then a DC_NOP whose
@@ -265,7 +260,7 @@ int main(int argc, char **argv)
 	int sent = 0;
 	int rc = ks_collector_addr(cfg, pool, &addr, &err);
 	if (rc == 0)
-		rc = udp ? send_udp(addr, command, ads, n, &sent, &err)
+		rc = udp ? send_udp(cfg, addr, command, ads, n, &sent, &err)
 			 : send_tcp(cfg, addr, command, ads, n, &sent, &err);
 	if (rc) {
 		fprintf(stderr, "failed to send classad to %s: %s\n",
