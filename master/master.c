@@ -326,6 +326,21 @@ static void cmd_off_on(ks_daemon *d, struct ks_request *req)
 static void cmd_restart(ks_daemon *d, struct ks_request *req)
 {
 	struct master *m = d->ctx;
+	char *only = subsystem_of(req);
+	if (only) {
+		/* one daemon: stopped, then started again by on_child */
+		struct child *k = find_child(m, only);
+		if (k && k->pid) {
+			k->off = false;
+			k->restarts = 0;
+			kill(k->pid, SIGTERM);
+			ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+		} else {
+			ks_reply_error(req, "%s is not running here", only);
+		}
+		free(only);
+		return;
+	}
 	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
 	for (size_t i = 0; i < m->n; i++)
 		m->kids[i].off = false;
