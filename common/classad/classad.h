@@ -255,6 +255,11 @@ void classad_reader_free(classad_reader *r);
  * column are those of the whole text). */
 int classad_reader_next(classad_reader *r, classad **out, struct ks_err *err);
 
+/* The byte offset reading has reached: the text between the offsets
+ * before and after a classad_reader_next() that returned an ad is that
+ * ad's own text, which classad_parse() reads back to the same ad. */
+size_t classad_reader_pos(const classad_reader *r);
+
 /* A growable text buffer the unparsers append to.  Start zeroed; free
  * data with free(). */
 struct classad_buf {

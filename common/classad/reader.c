@@ -324,6 +324,11 @@ int classad_reader_next(classad_reader *r, classad **out, struct ks_err *err)
 	return rc;
 }
 
+size_t classad_reader_pos(const classad_reader *r)
+{
+	return r->pos;
+}
+
 classad *classad_parse(const char *text, size_t len, enum classad_format fmt,
 		       classad_cache *cache, struct ks_err *err)
 {

@@ -33,7 +33,16 @@ struct ks_conn {
 	int udp_fd;
 	char session[KS_WIRE_SESSION_ID + 1]; /* "" without a session */
 	unsigned char key[32];
+	/* reused for every message: fresh large buffers would each cost a
+	 * mapping and its page faults */
+	unsigned char *rbuf;
+	size_t rcap;
+	/* messages not yet written: sends are gathered into few writes */
+	struct classad_buf out;
 };
+
+/* Past this much pending output, a send writes at once. */
+#define OUT_BATCH (256u * 1024)
 
 static int64_t deadline(const ks_conn *c)
 {
@@ -43,12 +52,20 @@ static int64_t deadline(const ks_conn *c)
 int ks_conn_send(ks_conn *c, int code, classad *const *ads, size_t n,
 		 bool more, struct ks_err *err)
 {
-	struct classad_buf b = {0};
-	int rc = ks_wire_encode(&b, code, ads, n, more ? KS_WIRE_MORE : 0,
+	int rc = ks_wire_encode(&c->out, code, ads, n, more ? KS_WIRE_MORE : 0,
 				c->compress, err);
-	if (rc == 0)
-		rc = ks_io_write(c->fd, b.data, b.len, deadline(c), err);
-	free(b.data);
+	if (rc == 0 && c->out.len >= OUT_BATCH)
+		rc = ks_conn_flush(c, err);
+	return rc;
+}
+
+int ks_conn_flush(ks_conn *c, struct ks_err *err)
+{
+	int rc = 0;
+	if (c->out.len)
+		rc = ks_io_write(c->fd, c->out.data, c->out.len, deadline(c),
+				 err);
+	c->out.len = 0;
 	return rc;
 }
 
@@ -59,17 +76,22 @@ int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
 	struct ks_wire_header h;
 	*ads = NULL;
 	*n = 0;
+	int rc = ks_conn_flush(c, err);
+	if (rc)
+		return rc;
 	int64_t dl = deadline(c);
-	int rc = ks_io_read(c->fd, hb, sizeof(hb), dl, err);
+	rc = ks_io_read(c->fd, hb, sizeof(hb), dl, err);
 	if (rc == 0)
 		rc = ks_wire_header_decode(hb, &h, err);
 	if (rc)
 		return rc;
-	unsigned char *payload = ks_xmalloc(h.wire_len + 1u);
-	rc = ks_io_read(c->fd, payload, h.wire_len, dl, err);
+	if (h.wire_len + 1u > c->rcap) {
+		c->rcap = h.wire_len + 1u;
+		c->rbuf = ks_xrealloc(c->rbuf, c->rcap);
+	}
+	rc = ks_io_read(c->fd, c->rbuf, h.wire_len, dl, err);
 	if (rc == 0)
-		rc = ks_wire_decode(&h, payload, c->cache, ads, n, err);
-	free(payload);
+		rc = ks_wire_decode(&h, c->rbuf, c->cache, ads, n, err);
 	if (rc)
 		return rc;
 	*code = h.code;
@@ -89,11 +111,15 @@ void ks_conn_close(ks_conn *c)
 {
 	if (!c)
 		return;
-	if (c->fd >= 0)
+	if (c->fd >= 0) {
+		ks_conn_flush(c, NULL);
 		close(c->fd);
+	}
+	free(c->out.data);
 	if (c->udp_fd >= 0)
 		close(c->udp_fd);
 	OPENSSL_cleanse(c->key, sizeof(c->key));
+	free(c->rbuf);
 	free(c->peer);
 	free(c->identity);
 	classad_cache_free(c->cache);
@@ -297,37 +323,53 @@ int ks_conn_open(const ks_config *cfg, const char *addr, int timeout_ms,
 	return 0;
 }
 
-int ks_conn_send_udp(ks_conn *c, int code, classad *const *ads, size_t n,
-		     struct ks_err *err)
+int ks_conn_send_udp_raw(ks_conn *c, const char *msg, size_t len,
+			 struct ks_err *err)
 {
 	if (c->udp_fd < 0) {
 		c->udp_fd = ks_io_udp_connect(&c->addr, err);
 		if (c->udp_fd < 0)
 			return c->udp_fd;
 	}
-	struct classad_buf b = {0};
-	int rc = ks_wire_encode(&b, code, ads, n,
-				c->session[0] ? KS_WIRE_SIGNED : 0, false, err);
-	if (rc == 0 && c->session[0]) {
-		unsigned char mac[KS_WIRE_MAC];
-		unsigned int len = sizeof(mac);
-		HMAC(EVP_sha256(), c->key, sizeof(c->key),
-		     (unsigned char *)b.data, b.len, mac, &len);
-		size_t at = b.len;
-		b.data = ks_xrealloc(b.data, at + KS_WIRE_SESSION_ID +
-						 KS_WIRE_MAC + 1);
-		memcpy(b.data + at, c->session, KS_WIRE_SESSION_ID);
-		memcpy(b.data + at + KS_WIRE_SESSION_ID, mac, KS_WIRE_MAC);
-		b.len = at + KS_WIRE_SESSION_ID + KS_WIRE_MAC;
+	size_t trailer = c->session[0] ? KS_WIRE_SESSION_ID + KS_WIRE_MAC : 0;
+	if (len < KS_WIRE_HEADER || len + trailer > 65507)
+		return ks_err_set(err, KS_ERANGE, 0, 0, 0,
+				  "a message of %zu bytes does not fit in a "
+				  "UDP datagram; use TCP", len);
+	unsigned char *d = ks_xmalloc(len + trailer);
+	memcpy(d, msg, len);
+	if (trailer) {
+		d[3] |= KS_WIRE_SIGNED;
+		unsigned int ml = KS_WIRE_MAC;
+		HMAC(EVP_sha256(), c->key, sizeof(c->key), d, len,
+		     d + len + KS_WIRE_SESSION_ID, &ml);
+		memcpy(d + len, c->session, KS_WIRE_SESSION_ID);
 	}
-	if (rc == 0 && b.len > 65507)
-		rc = ks_err_set(err, KS_ERANGE, 0, 0, 0,
-				"a message of %zu bytes does not fit in a UDP "
-				"datagram; use TCP", b.len);
-	if (rc == 0 && send(c->udp_fd, b.data, b.len, 0) != (ssize_t)b.len)
+	int rc = 0;
+	if (send(c->udp_fd, d, len + trailer, 0) != (ssize_t)(len + trailer))
 		rc = ks_err_set(err, KS_EIO, 0, 0, 0, "UDP send failed: %s",
 				strerror(errno));
+	free(d);
+	return rc;
+}
+
+int ks_conn_send_udp(ks_conn *c, int code, classad *const *ads, size_t n,
+		     struct ks_err *err)
+{
+	struct classad_buf b = {0};
+	int rc = ks_wire_encode(&b, code, ads, n, 0, false, err);
+	if (rc == 0)
+		rc = ks_conn_send_udp_raw(c, b.data, b.len, err);
 	free(b.data);
+	return rc;
+}
+
+int ks_conn_send_raw(ks_conn *c, const char *msgs, size_t len,
+		     struct ks_err *err)
+{
+	int rc = ks_conn_flush(c, err);
+	if (rc == 0)
+		rc = ks_io_write(c->fd, msgs, len, deadline(c), err);
 	return rc;
 }
 

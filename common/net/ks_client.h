@@ -31,9 +31,15 @@ int ks_conn_open(const ks_config *cfg, const char *addr, int timeout_ms,
 const char *ks_conn_identity(const ks_conn *c);
 
 /* Sends one message: a command or reply code and n ads.  more marks a
- * message that is followed by others of the same stream. */
+ * message that is followed by others of the same stream.  Messages are
+ * gathered and written together: by ks_conn_flush(), before every
+ * ks_conn_recv(), at ks_conn_close() (where an error goes unreported:
+ * read an answer when delivery matters), or once enough is pending. */
 int ks_conn_send(ks_conn *c, int code, classad *const *ads, size_t n,
 		 bool more, struct ks_err *err);
+
+/* Writes what ks_conn_send() has gathered. */
+int ks_conn_flush(ks_conn *c, struct ks_err *err);
 
 /* Reads one message.  *ads is a new array of new ads (free with
  * ks_ads_free()); *more tells whether more messages of the same stream
@@ -46,6 +52,14 @@ int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
  * session the handshake set up when there is one (else the daemon sees an
  * unauthenticated sender).  No answer comes back. */
 int ks_conn_send_udp(ks_conn *c, int code, classad *const *ads, size_t n,
+		     struct ks_err *err);
+
+/* The same for one message already encoded (ks_wire_encode()). */
+int ks_conn_send_udp_raw(ks_conn *c, const char *msg, size_t len,
+			 struct ks_err *err);
+
+/* Sends messages already encoded with ks_wire_encode(), back to back. */
+int ks_conn_send_raw(ks_conn *c, const char *msgs, size_t len,
 		     struct ks_err *err);
 
 void ks_conn_close(ks_conn *c);

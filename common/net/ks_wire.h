@@ -80,6 +80,11 @@ int ks_wire_encode_raw(struct classad_buf *b, int32_t code,
 		       const char *payload, size_t len, unsigned flags,
 		       bool compress, struct ks_err *err);
 
+/* Appends a message of one ad given as its old-syntax text (what a
+ * sender read from a file and has checked parses). */
+int ks_wire_encode_text(struct classad_buf *b, int32_t code, const char *text,
+			size_t len, unsigned flags, struct ks_err *err);
+
 /* Appends one ad's payload record (length and text) to b. */
 void ks_wire_encode_ad(struct classad_buf *b, const classad *ad);
 

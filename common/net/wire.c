@@ -109,9 +109,58 @@ int ks_wire_encode_raw(struct classad_buf *b, int32_t code,
 	return 0;
 }
 
+int ks_wire_encode_text(struct classad_buf *b, int32_t code, const char *text,
+			size_t len, unsigned flags, struct ks_err *err)
+{
+	if (len > KS_WIRE_MAX - 4)
+		return ks_err_set(err, KS_ERANGE, 0, 0, 0,
+				  "an ad of %zu bytes is over the limit of %u",
+				  len, KS_WIRE_MAX);
+	size_t at = b->len;
+	buf_reserve(b, KS_WIRE_HEADER + 4 + len);
+	unsigned char *h = (unsigned char *)b->data + at;
+	h[0] = 'K';
+	h[1] = 'S';
+	h[2] = KS_WIRE_VERSION;
+	h[3] = (unsigned char)flags;
+	put32(h + 4, (uint32_t)code);
+	put32(h + 8, (uint32_t)(len + 4));
+	put32(h + 12, (uint32_t)(len + 4));
+	put32(h + 16, (uint32_t)len);
+	memcpy(h + 20, text, len);
+	b->len = at + KS_WIRE_HEADER + 4 + len;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
 int ks_wire_encode(struct classad_buf *b, int32_t code, classad *const *ads,
 		   size_t n, unsigned flags, bool compress, struct ks_err *err)
 {
+	if (!compress) {
+		/* straight into b, the header written once the length is
+		 * known: no second copy of the payload */
+		size_t at = b->len;
+		buf_reserve(b, KS_WIRE_HEADER);
+		b->len += KS_WIRE_HEADER;
+		for (size_t i = 0; i < n; i++)
+			ks_wire_encode_ad(b, ads[i]);
+		size_t len = b->len - at - KS_WIRE_HEADER;
+		if (len > KS_WIRE_MAX) {
+			b->len = at;
+			return ks_err_set(err, KS_ERANGE, 0, 0, 0,
+					  "message of %zu bytes is over the "
+					  "limit of %u", len, KS_WIRE_MAX);
+		}
+		unsigned char *h = (unsigned char *)b->data + at;
+		h[0] = 'K';
+		h[1] = 'S';
+		h[2] = KS_WIRE_VERSION;
+		h[3] = (unsigned char)flags;
+		put32(h + 4, (uint32_t)code);
+		put32(h + 8, (uint32_t)len);
+		put32(h + 12, (uint32_t)len);
+		return 0;
+	}
 	struct classad_buf p = {0};
 	for (size_t i = 0; i < n; i++)
 		ks_wire_encode_ad(&p, ads[i]);

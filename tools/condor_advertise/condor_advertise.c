@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ks_addr.h"
@@ -40,14 +42,27 @@ static void usage(const char *prog, bool commands)
 		"classads will be read from standard input\n");
 }
 
-static char *read_all(FILE *f, size_t *len)
+/* The whole input.  A regular file is mapped, not copied: the ads of a
+ * big file are read once, by the parser.  *mapped tells which to undo. */
+static char *read_all(FILE *f, size_t *len, bool *mapped)
 {
-	size_t cap = 65536, n = 0;
+	struct stat st;
+	*mapped = false;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ,
+			       MAP_PRIVATE | MAP_POPULATE, fileno(f), 0);
+		if (p != MAP_FAILED) {
+			*mapped = true;
+			*len = (size_t)st.st_size;
+			return p;
+		}
+	}
+	size_t cap = 65536, n = 0, r;
 	char *buf = ks_xmalloc(cap);
-	size_t r;
 	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
 		n += r;
-		if (cap - n < 4096) {
+		if (cap - n < 2) {
 			cap *= 2;
 			buf = ks_xrealloc(buf, cap);
 		}
@@ -73,17 +88,25 @@ static int guess_command(const classad *ad)
 	return code >= 0 ? code : KS_UPDATE_AD_GENERIC;
 }
 
+/* The ads of the file, each already encoded as one message. */
+struct msgs {
+	struct classad_buf buf;
+	size_t *at; /* where message i starts; at[n] is the end */
+	size_t n;
+};
+
 /* UDP: a connection first, whose handshake sets up the session that
  * signs the datagrams (docs/protocol.md); then one datagram per ad.
  * Nothing comes back, so "sent" is all that can be said, as HTCondor's
  * tool says it. */
-static int send_udp(const ks_config *cfg, const char *addr, int code,
-		    classad **ads, size_t n, int *sent, struct ks_err *err)
+static int send_udp(const ks_config *cfg, const char *addr,
+		    const struct msgs *m, int *sent, struct ks_err *err)
 {
 	ks_conn *c = NULL;
 	int rc = ks_conn_open(cfg, addr, 0, &c, err);
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		rc = ks_conn_send_udp(c, code, &ads[i], 1, err);
+	for (size_t i = 0; i < m->n && rc == 0; i++) {
+		rc = ks_conn_send_udp_raw(c, m->buf.data + m->at[i],
+					  m->at[i + 1] - m->at[i], err);
 		if (rc == 0)
 			(*sent)++;
 	}
@@ -94,20 +117,19 @@ static int send_udp(const ks_config *cfg, const char *addr, int code,
 /* TCP: every ad in its own message on one connection, then a DC_NOP whose
  * answer tells that the collector has handled them all; a refusal of any
  * comes back before it. */
-static int send_tcp(const ks_config *cfg, const char *addr, int code,
-		    classad **ads, size_t n, int *sent, struct ks_err *err)
+static int send_tcp(const ks_config *cfg, const char *addr,
+		    const struct msgs *m, int *sent, struct ks_err *err)
 {
 	ks_conn *c = NULL;
 	int rc = ks_conn_open(cfg, addr, 0, &c, err);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = ks_conn_send(c, code, &ads[i], 1, false, err);
+	rc = ks_conn_send_raw(c, m->buf.data, m->buf.len, err);
 	classad *nop = classad_new();
 	if (rc == 0)
 		rc = ks_conn_send(c, KS_DC_NOP, &nop, 1, false, err);
 	classad_free(nop);
-	int refused = 0;
+	size_t refused = 0;
 	char why[256] = "";
 	while (rc == 0) {
 		int rcode;
@@ -124,16 +146,15 @@ static int send_tcp(const ks_config *cfg, const char *addr, int code,
 			free(s);
 			refused++;
 		}
-		/* the DC_NOP's answer (or its refusal) comes last */
-		bool last = rcode == KS_REPLY_OK || (size_t)refused > n;
 		ks_ads_free(got, ngot);
-		if (last)
+		/* the DC_NOP's answer (or its refusal) comes last */
+		if (rcode == KS_REPLY_OK || refused > m->n)
 			break;
 	}
 	if (rc == 0) {
-		*sent = (size_t)refused > n ? 0 : (int)n - refused;
+		*sent = refused > m->n ? 0 : (int)(m->n - refused);
 		if (refused)
-			fprintf(stderr, "the collector refused %d ad%s: %s\n",
+			fprintf(stderr, "the collector refused %zu ad%s: %s\n",
 				refused, refused == 1 ? "" : "s", why);
 	}
 	ks_conn_close(c);
@@ -203,49 +224,77 @@ int main(int argc, char **argv)
 		filename = "(stdin)";
 	}
 	size_t len;
-	char *text = read_all(f, &len);
+	bool mapped;
+	char *text = read_all(f, &len, &mapped);
 	if (f != stdin)
 		fclose(f);
 	classad_cache *cache = classad_cache_new();
 	classad_reader *r = classad_reader_new(text, len, CLASSAD_FMT_OLD,
 					       cache);
-	classad **ads = NULL;
-	size_t n = 0;
+	struct msgs m = {0};
+	size_t cap = 0;
+	/* the encoded ads take about as much room as their text */
+	m.buf.cap = len + len / 8 + 4096;
+	m.buf.data = ks_xmalloc(m.buf.cap);
 	classad *ad;
 	struct ks_err err;
 	int got, status = 0;
+	/* Each ad is encoded as soon as it is read and then freed: nothing is
+	 * sent unless the whole file reads. */
+	size_t from = 0;
 	while ((got = classad_reader_next(r, &ad, &err)) == 1) {
+		size_t to = classad_reader_pos(r);
+		size_t start = from;
+		from = to;
 		if (classad_size(ad) == 0) {
 			classad_free(ad);
 			continue;
 		}
-		if (!multiple && n > 0) {
+		if (!multiple && m.n > 0) {
 			fprintf(stderr, "ERROR: multiple ads in %s\n", filename);
 			classad_free(ad);
 			status = 1;
 			goto out;
 		}
-		ads = ks_xrealloc(ads, (n + 1) * sizeof(*ads));
-		ads[n++] = ad;
+		if (command < 0) {
+			command = guess_command(ad);
+			if (command == -2) {
+				fprintf(stderr,
+					"MyType not set in ad, aborting.\n");
+				classad_free(ad);
+				status = 1;
+				goto out;
+			}
+		}
+		if (m.n + 2 > cap) {
+			cap = cap ? cap * 2 : 1024;
+			m.at = ks_xrealloc(m.at, cap * sizeof(*m.at));
+		}
+		m.at[m.n++] = m.buf.len;
+		/* the ad's own text goes on the wire: it parsed here, and
+		 * parses the same at the collector, with no unparsing */
+		int rc = ks_wire_encode_text(&m.buf, command, text + start,
+					     to - start, 0, &err);
+		classad_free(ad);
+		if (rc) {
+			fprintf(stderr, "ad %zu of %s: %s\n", m.n, filename,
+				err.msg);
+			status = 1;
+			goto out;
+		}
 	}
+	if (m.n)
+		m.at[m.n] = m.buf.len;
 	if (got < 0) {
 		fprintf(stderr, "couldn't parse ClassAd in %s: line %d: %s\n",
 			filename, err.line, err.msg);
 		status = 1;
 		goto out;
 	}
-	if (n == 0) {
+	if (m.n == 0) {
 		fprintf(stderr, "%s is empty\n", filename);
 		status = 1;
 		goto out;
-	}
-	if (command < 0) {
-		command = guess_command(ads[0]);
-		if (command == -2) {
-			fprintf(stderr, "MyType not set in ad, aborting.\n");
-			status = 1;
-			goto out;
-		}
 	}
 	if (command == KS_UPDATE_STARTD_AD_WITH_ACK)
 		udp = false;
@@ -260,8 +309,8 @@ int main(int argc, char **argv)
 	int sent = 0;
 	int rc = ks_collector_addr(cfg, pool, &addr, &err);
 	if (rc == 0)
-		rc = udp ? send_udp(cfg, addr, command, ads, n, &sent, &err)
-			 : send_tcp(cfg, addr, command, ads, n, &sent, &err);
+		rc = udp ? send_udp(cfg, addr, &m, &sent, &err)
+			 : send_tcp(cfg, addr, &m, &sent, &err);
 	if (rc) {
 		fprintf(stderr, "failed to send classad to %s: %s\n",
 			addr ? addr : (pool ? pool : "the collector"), err.msg);
@@ -272,20 +321,22 @@ int main(int argc, char **argv)
 	if (rc == 0) {
 		if (host)
 			host[strcspn(host, ", \t")] = '\0';
-		printf("Sent %d of %zu ad%s to %s.\n", sent, n,
-		       n == 1 ? "" : "s", host ? host : addr);
-		if ((size_t)sent != n)
+		printf("Sent %d of %zu ad%s to %s.\n", sent, m.n,
+		       m.n == 1 ? "" : "s", host ? host : addr);
+		if ((size_t)sent != m.n)
 			status = 1;
 	}
 	free(host);
 	free(addr);
 	ks_config_free(cfg);
 out:
-	for (size_t i = 0; i < n; i++)
-		classad_free(ads[i]);
-	free(ads);
+	free(m.buf.data);
+	free(m.at);
 	classad_reader_free(r);
 	classad_cache_free(cache);
-	free(text);
+	if (mapped)
+		munmap(text, len);
+	else
+		free(text);
 	return status;
 }
