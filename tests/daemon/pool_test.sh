@@ -105,7 +105,7 @@ wait_for 10 sh -c "! '$Q' QUERY_STARTD_ADS | grep -q short" || fail "ad did not 
 
 # Authorization: an identity not allowed to advertise is refused, and a
 # reconfig (SIGHUP) brings the new lists in.
-CPID=$(pgrep -f "$B/collector/condor_collector" | head -1)
+CPID=$(pgrep -P "$MASTER_PID" -f condor_collector | head -1)
 echo 'ALLOW_ADVERTISE_STARTD = nobody@nowhere' >> "$CONDOR_CONFIG"
 kill -HUP "$CPID"
 wait_for 10 grep -q reconfigured "$T/log/CollectorLog" || fail "no reconfig"
@@ -130,7 +130,7 @@ cp "$T/good_config" "$CONDOR_CONFIG"   # (the tools read it too)
 
 # The master restarts a killed collector.
 kill -9 "$CPID"
-wait_for 15 sh -c "pgrep -f '$B/collector/condor_collector' | grep -vx $CPID" || fail "collector not restarted"
+wait_for 15 sh -c "pgrep -P $MASTER_PID -f condor_collector | grep -vx $CPID" || fail "collector not restarted"
 wait_for 10 "$Q" QUERY_COLLECTOR_ADS || fail "restarted collector does not answer"
 
 # condor_reconfig, condor_off / condor_on -daemon, condor_restart.
@@ -138,12 +138,12 @@ BT=$B/tools/condor_daemonctl
 out=$("$BT/condor_reconfig") || fail "condor_reconfig: $out"
 [ "$out" = 'Sent "Reconfig" command to local master' ] || fail "condor_reconfig said: $out"
 wait_for 10 sh -c "[ \$(grep -c reconfigured '$T/log/MasterLog') -ge 1 ]" || fail "master did not reconfig"
-CPID=$(pgrep -f "$B/collector/condor_collector" | head -1)
+CPID=$(pgrep -P "$MASTER_PID" -f condor_collector | head -1)
 out=$("$BT/condor_off" -daemon collector) || fail "condor_off -daemon: $out"
 [ "$out" = 'Sent "Kill-Daemon" command for "collector" to local master' ] || fail "condor_off said: $out"
 wait_for 10 sh -c "! kill -0 $CPID" || fail "collector not stopped"
 sleep 2   # long enough for a restart (back-off 1 s), which must not come
-pgrep -f "$B/collector/condor_collector" >/dev/null && fail "collector restarted after condor_off"
+pgrep -P "$MASTER_PID" -f condor_collector >/dev/null && fail "collector restarted after condor_off"
 out=$("$BT/condor_on" -daemon collector) || fail "condor_on: $out"
 wait_for 10 "$Q" QUERY_COLLECTOR_ADS || fail "collector not back after condor_on"
 out=$("$BT/condor_restart") || fail "condor_restart: $out"
@@ -154,8 +154,10 @@ out=$("$BT/condor_off" -name no.such.master 2>&1) && fail "unknown master accept
 echo "$out" | grep -q "Can't find address for master no.such.master" || fail "condor_off -name said: $out"
 
 # Shutdown: everything stops.
+CPID=$(pgrep -P "$MASTER_PID" -f condor_collector | head -1)
+[ -n "$CPID" ] || fail "no collector before shutdown"
 kill -TERM "$MASTER_PID"
 wait_for 15 sh -c "! kill -0 $MASTER_PID" || fail "master did not exit"
-pgrep -f "$B/collector/condor_collector" >/dev/null && fail "collector still running"
+kill -0 "$CPID" 2>/dev/null && fail "collector still running"
 MASTER_PID=
 echo "pool_test: all checks passed"
