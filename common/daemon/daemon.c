@@ -15,6 +15,7 @@
 #include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_token.h"
 #include "ks_wire.h"
 
 #define KS_VERSION_STRING "$CondorVersion: 25.14.0 2026-11-01 kestrel $"
@@ -383,6 +384,18 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 		fprintf(stderr, "ERROR: the %s cannot open its log: %s\n",
 			subsys, err.msg);
 		goto out;
+	}
+	/* The pool's signing key, made on the first start as HTCondor's
+	 * collector makes it: then every daemon of the host can sign its
+	 * own token for peers on other hosts. */
+	if (strcmp(subsys, "COLLECTOR") == 0 || strcmp(subsys, "MASTER") == 0) {
+		bool created = false;
+		if (ks_token_pool_key_ensure(d->cfg, &created, &err))
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "no pool signing key: %s", err.msg);
+		else if (created)
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "created the pool signing key");
 	}
 	d->loop = ks_loop_new();
 	d->owner = ks_auth_username();

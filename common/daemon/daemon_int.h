@@ -12,6 +12,7 @@ struct kd_session {
 	char id[33];
 	unsigned char key[32];
 	char *identity;
+	unsigned levels; /* a token's scope, as ks_srv_conn's */
 	int64_t expires; /* time() */
 };
 

@@ -44,6 +44,7 @@ struct ks_srv_conn {
 	char host[64];
 	enum hs_state state;
 	char *identity;
+	unsigned levels; /* a token's scope: bits of enum ks_level; 0 all */
 	char cn[40], sn[40];
 	unsigned char sig[32];
 	unsigned char *in;
@@ -90,7 +91,7 @@ static int conn_flush(struct ks_srv_conn *c)
 	if (c->outpos == c->out.len) {
 		c->out.len = 0;
 		c->outpos = 0;
-		if (c->out.cap > (1u << 20)) { /* give big replies back */
+		if (c->out.cap > (16u << 20)) { /* give huge replies back */
 			free(c->out.data);
 			c->out = (struct classad_buf){0};
 		}
@@ -229,6 +230,7 @@ static void hs_done(struct ks_srv_conn *c, const char *method,
 	classad *ad = classad_new();
 	if (c->identity) {
 		struct kd_session *s = session_new(c->d, c->identity);
+		s->levels = c->levels;
 		classad_insert_string(ad, "SessionId", s->id);
 		if (c->unix_peer) {
 			ks_auth_random(s->key, sizeof(s->key));
@@ -281,8 +283,8 @@ static void hs_hello(struct ks_srv_conn *c, const classad *hello)
 	if (head) {
 		struct ks_err err;
 		char *id = NULL;
-		if (ks_tokauth_server(c->d->cfg, head, c->sig, &id, &err) ==
-		    0) {
+		if (ks_tokauth_server(c->d->cfg, head, c->sig, &id,
+				      &c->levels, &err) == 0) {
 			unsigned char nonce[16];
 			ks_auth_random(nonce, sizeof(nonce));
 			ks_auth_hex(nonce, sizeof(nonce), c->sn);
@@ -346,7 +348,7 @@ static void cmd_name(int code, char *buf, size_t n)
 }
 
 /* Checks and runs one command.  Returns false when the peer was refused. */
-static void dispatch(ks_daemon *d, struct ks_request *req)
+static void dispatch(ks_daemon *d, struct ks_request *req, unsigned levels)
 {
 	char name[64], why[300];
 	cmd_name(req->code, name, sizeof(name));
@@ -359,7 +361,13 @@ static void dispatch(ks_daemon *d, struct ks_request *req)
 			       name, d->subsys);
 		return;
 	}
-	if (!ks_authz_check(d->authz, def->level, req->identity, req->host,
+	bool in_scope = !levels || def->level == KS_LEVEL_ALLOW ||
+			(levels & (1u << def->level));
+	if (!in_scope)
+		snprintf(why, sizeof(why), "the token of %s does not grant %s",
+			 req->identity, ks_level_name(def->level));
+	if (!in_scope ||
+	    !ks_authz_check(d->authz, def->level, req->identity, req->host,
 			    why, sizeof(why))) {
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "PERMISSION DENIED to %s from host %s for "
@@ -405,7 +413,7 @@ static void conn_message(struct ks_srv_conn *c, const struct ks_wire_header *h,
 					 c->identity ? c->identity
 						     : KS_ANONYMOUS,
 					 c->unix_peer ? "" : c->host, false, c};
-		dispatch(d, &req);
+		dispatch(d, &req, c->levels);
 	}
 	for (size_t i = 0; i < n; i++)
 		classad_free(ads[i]);
@@ -555,6 +563,7 @@ static void on_udp(void *arg, int fd, unsigned ev)
 		classad **ads = NULL;
 		size_t n = 0;
 		const char *identity = KS_ANONYMOUS;
+		unsigned levels = 0;
 		size_t trailer = 0;
 		if ((size_t)r >= KS_WIRE_HEADER &&
 		    ks_wire_header_decode(buf, &h, &err) == 0 &&
@@ -580,6 +589,7 @@ static void on_udp(void *arg, int fd, unsigned ev)
 				continue;
 			}
 			identity = s->identity;
+			levels = s->levels;
 		}
 		if ((size_t)r < KS_WIRE_HEADER ||
 		    ks_wire_header_decode(buf, &h, &err) ||
@@ -593,7 +603,7 @@ static void on_udp(void *arg, int fd, unsigned ev)
 		}
 		struct ks_request req = {h.code, ads, n, identity, host,
 					 true, NULL};
-		dispatch(d, &req);
+		dispatch(d, &req, levels);
 		for (size_t i = 0; i < n; i++)
 			classad_free(ads[i]);
 		free(ads);

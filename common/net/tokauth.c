@@ -1,22 +1,77 @@
-/* tokauth.c: TOKEN method glue (ks_tokauth.h).  Placeholder until the
- * token module lands: no token is ever offered or accepted. */
+/* tokauth.c: the TOKEN method's use of common/token (ks_tokauth.h). */
 #include "ks_tokauth.h"
+
+#include <openssl/crypto.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_auth.h"
+#include "ks_mem.h"
+#include "ks_token.h"
+
+/* A daemon's own token lives only as long as a handshake needs it. */
+#define SELF_TOKEN_LIFETIME 60
+
+static int split(const char *token, char **head, unsigned char sig[32])
+{
+	struct ks_token *t = NULL;
+	if (ks_token_parse(token, strlen(token), &t, NULL) || !t->sig ||
+	    t->sig_len != 32) {
+		ks_token_free(t);
+		return KS_ENOTFOUND;
+	}
+	*head = ks_xstrdup(t->signing_input);
+	memcpy(sig, t->sig, 32);
+	ks_token_free(t);
+	return 0;
+}
 
 int ks_tokauth_client(const ks_config *cfg, char **head, unsigned char sig[32])
 {
-	(void)cfg;
-	(void)sig;
+	char *token = NULL;
 	*head = NULL;
-	return KS_ENOTFOUND;
+	struct ks_token_find_opts opts = {0};
+	int rc = ks_token_find(cfg, &opts, &token, NULL, NULL);
+	/* Without a token of its own, a process that can read the pool's
+	 * signing key (the pool's daemons) signs one for itself, as
+	 * HTCondor's daemons do. */
+	if (rc)
+		rc = ks_token_mint_daemon(cfg, NULL, SELF_TOKEN_LIFETIME, &token,
+					  NULL);
+	if (rc == 0)
+		rc = split(token, head, sig);
+	ks_token_string_free(token);
+	return rc ? KS_ENOTFOUND : 0;
+}
+
+/* The levels a token's scope limits it to; 0 when unlimited. */
+static unsigned scope_levels(const struct ks_token *t)
+{
+	unsigned mask = 0;
+	for (size_t i = 0; i < t->nauthz; i++)
+		for (int lv = KS_LEVEL_READ; lv < KS_LEVEL_COUNT; lv++)
+			if (strcmp(t->authz[i], ks_level_name(lv)) == 0)
+				mask |= 1u << lv;
+	/* a scope that names no level kestrel knows allows nothing */
+	if (t->nauthz && !mask)
+		mask = 1u << KS_LEVEL_ALLOW;
+	return mask;
 }
 
 int ks_tokauth_server(const ks_config *cfg, const char *head,
 		      unsigned char sig[32], char **identity,
-		      struct ks_err *err)
+		      unsigned *levels, struct ks_err *err)
 {
-	(void)cfg;
-	(void)head;
-	(void)sig;
+	struct ks_token *t = NULL;
 	*identity = NULL;
-	return ks_err_set(err, KS_EAUTH, 0, 0, 0, "tokens not supported");
+	*levels = 0;
+	int rc = ks_token_parse(head, strlen(head), &t, err);
+	if (rc == 0)
+		rc = ks_token_server_secret(cfg, t, 0, sig, err);
+	if (rc == 0) {
+		*identity = ks_xstrdup(t->sub);
+		*levels = scope_levels(t);
+	}
+	ks_token_free(t);
+	return rc ? KS_EAUTH : 0;
 }

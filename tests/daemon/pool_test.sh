@@ -15,7 +15,7 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; for f in "$T"/log/*Log; do echo "== $f"; tail -20 "$f"; done; exit 1; }
+fail() { echo "FAIL: $*"; [ -n "${out:-}" ] && echo "out: $out"; for f in "$T"/log/*Log; do echo "== $f"; tail -20 "$f"; done; exit 1; }
 # wait_for SECONDS COMMAND...: polls until the command succeeds.
 wait_for() {
 	local until=$(( $(date +%s) + $1 )); shift
@@ -34,7 +34,7 @@ DAEMON_LIST = MASTER COLLECTOR
 MASTER_BACKOFF_CONSTANT = 1
 MASTER_UPDATE_INTERVAL = 1
 COLLECTOR_UPDATE_INTERVAL = 1
-COLLECTOR_DEBUG = D_FULLDEBUG D_COMMAND
+COLLECTOR_DEBUG = D_FULLDEBUG D_COMMAND D_SECURITY
 USE_SHARED_PORT = False
 CFG
 ADV=$B/tools/condor_advertise/condor_advertise
@@ -132,6 +132,44 @@ cp "$T/good_config" "$CONDOR_CONFIG"   # (the tools read it too)
 kill -9 "$CPID"
 wait_for 15 sh -c "pgrep -P $MASTER_PID -f condor_collector | grep -vx $CPID" || fail "collector not restarted"
 wait_for 10 "$Q" QUERY_COLLECTOR_ADS || fail "restarted collector does not answer"
+
+# TOKEN over TCP (the Unix-domain socket hidden from the tools): a token
+# signed with the pool key the collector made names who is talking.
+TOK=$B/tools/condor_token_create/condor_token_create
+[ -s "$T/passwords.d/POOL" ] || fail "no pool signing key made at start-up"
+mkdir -p "$T/tokens"
+chmod 700 "$T/tokens"
+"$TOK" -identity bob@example.org -file "$T/tokens/bob" || fail "condor_token_create"
+export _CONDOR_DAEMON_SOCKET_DIR=$T/nowhere
+printf 'MyType = "Machine"\nName = "tok@host5"\n' > "$T/tok"
+out=$(_CONDOR_SEC_TOKEN_DIRECTORY=$T/tokens "$ADV" UPDATE_STARTD_AD "$T/tok" 2>&1) && fail "bob may not advertise: $out"
+echo "$out" | grep -q "bob@example.org" || fail "refusal does not name bob: $out"
+grep -q "authenticated bob@example.org from 127.0.0.1 with TOKEN" "$T/log/CollectorLog" || fail "bob not authenticated by token"
+# ...but may read, over the same method.
+_CONDOR_SEC_TOKEN_DIRECTORY=$T/tokens "$Q" QUERY_STARTD_ADS >/dev/null || fail "bob may read"
+# The pool's own identity, from a token for the pool's user, advertises.
+rm "$T/tokens/bob"
+"$TOK" -identity "$(id -un)@example.org" -file "$T/tokens/me" || fail "token for me"
+out=$(_CONDOR_SEC_TOKEN_DIRECTORY=$T/tokens "$ADV" UPDATE_STARTD_AD "$T/tok" 2>&1) || fail "own token refused: $out"
+"$Q" QUERY_STARTD_ADS | grep -q tok@host5 || fail "token update not stored"
+# A token limited to READ does not advertise.
+rm "$T/tokens/me"
+"$TOK" -identity "$(id -un)@example.org" -authz READ -file "$T/tokens/ro"
+out=$(_CONDOR_SEC_TOKEN_DIRECTORY=$T/tokens "$ADV" UPDATE_STARTD_AD "$T/tok" 2>&1) && fail "READ token advertised: $out"
+echo "$out" | grep -q "does not grant" || fail "scope refusal: $out"
+# A token signed with another key is refused outright.
+rm "$T/tokens/ro"
+mkdir -p "$T/other"
+head -c 64 /dev/urandom > "$T/other/POOL"
+chmod 600 "$T/other/POOL"
+_CONDOR_SEC_PASSWORD_DIRECTORY=$T/other "$TOK" -identity "$(id -un)@example.org" -file "$T/tokens/forged" || fail "forged token"
+out=$(_CONDOR_SEC_TOKEN_DIRECTORY=$T/tokens "$ADV" UPDATE_STARTD_AD "$T/tok" 2>&1) && fail "forged token accepted: $out"
+echo "$out" | grep -q "proof is wrong" || fail "forged token refusal: $out"
+rm "$T/tokens/forged"
+# No token, no key to sign one: unauthenticated over TCP, refused.
+out=$(_CONDOR_SEC_CLIENT_AUTHENTICATION_METHODS=FS "$ADV" UPDATE_STARTD_AD "$T/tok" 2>&1) && fail "anonymous TCP advertised: $out"
+echo "$out" | grep -q "unauthenticated@unmapped" || fail "anonymous refusal: $out"
+unset _CONDOR_DAEMON_SOCKET_DIR
 
 # condor_reconfig, condor_off / condor_on -daemon, condor_restart.
 BT=$B/tools/condor_daemonctl
