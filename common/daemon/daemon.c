@@ -2,6 +2,7 @@
 #include "daemon_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -293,6 +294,27 @@ static const struct ks_command_def builtin_cmds[] = {
 
 /* ---- start-up --------------------------------------------------------- */
 
+/* Forks; the parent exits at once, the child leaves the terminal's
+ * session.  Returns 0 in the child, -1 on failure. */
+static int daemonize(void)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid > 0)
+		_exit(0);
+	setsid();
+	int fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	return 0;
+}
+
 static int usage(const char *prog, const char *bad)
 {
 	fprintf(stderr,
@@ -379,6 +401,14 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	if (logdir)
 		mkdirs(logdir);
 	free(logdir);
+	/* Without -f a daemon goes to the background as HTCondor's do, once
+	 * the configuration has been found good (errors still reach the
+	 * terminal); -t keeps it attached, since its log is the terminal. */
+	if (!d->priv->foreground && !d->priv->to_stderr && daemonize()) {
+		fprintf(stderr, "ERROR: the %s cannot go to the background: "
+			"%s\n", subsys, strerror(errno));
+		goto out;
+	}
 	d->log = ks_log_open(d->cfg, subsys, d->priv->to_stderr, &err);
 	if (!d->log) {
 		fprintf(stderr, "ERROR: the %s cannot open its log: %s\n",

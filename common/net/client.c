@@ -470,7 +470,8 @@ int ks_collector_query(const ks_config *cfg, const char *pool, int command,
 			cap = (*n + ngot) * 2;
 			*ads = ks_xrealloc(*ads, cap * sizeof(**ads));
 		}
-		memcpy(*ads + *n, got, ngot * sizeof(*got));
+		if (ngot)
+			memcpy(*ads + *n, got, ngot * sizeof(*got));
 		*n += ngot;
 		free(got);
 	}

@@ -146,7 +146,7 @@ out=$(_CONDOR_SEC_TOKEN_DIRECTORY=$T/tokens "$ADV" UPDATE_STARTD_AD "$T/tok" 2>&
 echo "$out" | grep -q "bob@example.org" || fail "refusal does not name bob: $out"
 grep -q "authenticated bob@example.org from 127.0.0.1 with TOKEN" "$T/log/CollectorLog" || fail "bob not authenticated by token"
 # ...but may read, over the same method.
-_CONDOR_SEC_TOKEN_DIRECTORY=$T/tokens "$Q" QUERY_STARTD_ADS >/dev/null || fail "bob may read"
+out=$(_CONDOR_SEC_TOKEN_DIRECTORY=$T/tokens "$Q" QUERY_STARTD_ADS 2>&1) || fail "bob may read"
 # The pool's own identity, from a token for the pool's user, advertises.
 rm "$T/tokens/bob"
 "$TOK" -identity "$(id -un)@example.org" -file "$T/tokens/me" || fail "token for me"
@@ -196,6 +196,11 @@ CPID=$(pgrep -P "$MASTER_PID" -f condor_collector | head -1)
 [ -n "$CPID" ] || fail "no collector before shutdown"
 kill -TERM "$MASTER_PID"
 wait_for 15 sh -c "! kill -0 $MASTER_PID" || fail "master did not exit"
+wait "$MASTER_PID"
+rc=$?
+[ "$rc" = 0 ] || fail "master exited with status $rc"
 kill -0 "$CPID" 2>/dev/null && fail "collector still running"
+# (under the sanitizers a leak or error changes the status)
+grep -q "The COLLECTOR (pid $CPID) exited with status 0" "$T/log/MasterLog" || fail "collector did not exit cleanly"
 MASTER_PID=
 echo "pool_test: all checks passed"

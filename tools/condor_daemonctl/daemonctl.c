@@ -208,6 +208,10 @@ int main(int argc, char **argv)
 			o.speed = 2;
 		else if (!strcmp(a, "-all"))
 			o.all = true;
+		else if (!strcmp(a, "-master") || !strcmp(a, "-collector") ||
+			 !strcmp(a, "-negotiator") || !strcmp(a, "-schedd") ||
+			 !strcmp(a, "-startd"))
+			o.daemon = a + 1; /* HTCondor's shorthands for -daemon */
 		else if (!strcmp(a, "-daemon") && has)
 			o.daemon = argv[++i];
 		else if (!strcmp(a, "-name") && has)
