@@ -12,7 +12,9 @@
  * The (decompressed) payload is zero or more ads, each a uint32 length
  * and the ad in old ClassAd syntax ("Name = expr" lines), the form
  * HTCondor's own protocol carries, which lets a receiver share repeated
- * expressions between ads (classad_cache).
+ * expressions between ads (classad_cache).  An ad that old syntax cannot
+ * carry (a string holding a newline) goes in new syntax, with
+ * KS_WIRE_NEW_SYNTAX set in its length.
  *
  * Decoding is a pure function of its bytes and never trusts a length: it
  * is what the fuzz target drives.
@@ -40,6 +42,7 @@
 /* No message may exceed this, compressed or not: a peer that announces
  * more is dropped before anything is allocated. */
 #define KS_WIRE_MAX (64u * 1024 * 1024)
+#define KS_WIRE_NEW_SYNTAX 0x80000000u
 /* Payloads above this are compressed when the connection asks for it. */
 #define KS_WIRE_COMPRESS_MIN (64u * 1024)
 

@@ -62,13 +62,32 @@ int ks_wire_header_decode(const unsigned char *p, struct ks_wire_header *h,
 	return 0;
 }
 
+/* Old syntax writes a string's newline as it is, which would end its
+ * line early: such an ad goes in new syntax, marked in its length. */
+static bool old_form_reads_back(const char *text, size_t len, size_t attrs)
+{
+	size_t lines = 0;
+	for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p)));
+	     p++)
+		lines++;
+	return lines == attrs && !memchr(text, '\r', len) &&
+	       strlen(text) == len;
+}
+
 void ks_wire_encode_ad(struct classad_buf *b, const classad *ad)
 {
 	buf_reserve(b, 4);
 	size_t at = b->len;
 	b->len += 4;
 	classad_unparse_buf(b, ad, CLASSAD_FMT_OLD);
-	put32((unsigned char *)b->data + at, (uint32_t)(b->len - at - 4));
+	uint32_t len = (uint32_t)(b->len - at - 4);
+	if (!old_form_reads_back(b->data + at + 4, len, classad_size(ad))) {
+		b->len = at + 4;
+		b->data[b->len] = '\0';
+		classad_unparse_buf(b, ad, CLASSAD_FMT_NEW);
+		len = (uint32_t)(b->len - at - 4) | KS_WIRE_NEW_SYNTAX;
+	}
+	put32((unsigned char *)b->data + at, len);
 }
 
 int ks_wire_encode_raw(struct classad_buf *b, int32_t code,
@@ -210,6 +229,10 @@ int ks_wire_decode(const struct ks_wire_header *h, const unsigned char *payload,
 			break;
 		}
 		uint32_t alen = get32(payload + pos);
+		enum classad_format fmt = alen & KS_WIRE_NEW_SYNTAX
+						  ? CLASSAD_FMT_NEW
+						  : CLASSAD_FMT_OLD;
+		alen &= ~KS_WIRE_NEW_SYNTAX;
 		pos += 4;
 		if (alen > h->len - pos) {
 			rc = ks_err_set(err, KS_EPROTO, 0, 0, pos,
@@ -219,7 +242,7 @@ int ks_wire_decode(const struct ks_wire_header *h, const unsigned char *payload,
 		}
 		struct ks_err perr;
 		classad *ad = classad_parse((const char *)payload + pos, alen,
-					    CLASSAD_FMT_OLD, cache, &perr);
+					    fmt, cache, &perr);
 		if (!ad) {
 			rc = ks_err_set(err, KS_EPARSE, perr.line, perr.col, pos,
 					"ad %zu does not parse: %s", count + 1,
