@@ -71,7 +71,7 @@ static bool old_form_reads_back(const char *text, size_t len, size_t attrs)
 	     p++)
 		lines++;
 	return lines == attrs && !memchr(text, '\r', len) &&
-	       strlen(text) == len;
+	       !memchr(text, '\0', len);
 }
 
 void ks_wire_encode_ad(struct classad_buf *b, const classad *ad)

@@ -4,7 +4,8 @@
  * as a stream of messages, as a daemon reads a connection: each header is
  * decoded, then its payload; ads that decode are encoded again and must
  * decode to the same number of ads.  The input is also parsed as an
- * address.  Nothing may crash, leak or read out of bounds.
+ * address and as a token (common/token: what a client presents in the
+ * handshake).  Nothing may crash, leak or read out of bounds.
  *
  * Linked with replay_main.c it replays a corpus without libFuzzer.
  */
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "ks_addr.h"
+#include "ks_token.h"
 #include "ks_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -55,6 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		pos += h.wire_len;
 	}
+	struct ks_token *t = NULL;
+	if (ks_token_parse((const char *)data, size, &t, NULL) == 0)
+		ks_token_free(t);
 	if (size < 512) {
 		char s[512];
 		memcpy(s, data, size);
