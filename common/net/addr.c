@@ -106,6 +106,24 @@ void ks_addr_format(const struct ks_addr *a, char *buf, size_t size)
 		 v6 ? "]" : "", a->port, a->sock[0] ? "?sock=" : "", a->sock);
 }
 
+char *ks_addr_read_file(const char *path, struct ks_addr *a)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char line[512];
+	char *got = NULL;
+	struct ks_addr tmp;
+	if (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (ks_addr_parse(line, KS_DEFAULT_PORT, a ? a : &tmp, NULL) ==
+		    0)
+			got = ks_xstrdup(line);
+	}
+	fclose(f);
+	return got;
+}
+
 char *ks_addr_socket_dir(const ks_config *cfg)
 {
 	char *dir = ks_config_get(cfg, "DAEMON_SOCKET_DIR", NULL);

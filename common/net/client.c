@@ -380,20 +380,13 @@ static char *address_file(const ks_config *cfg, const struct ks_addr *want)
 	char *path = ks_config_get(cfg, "COLLECTOR_ADDRESS_FILE", NULL);
 	if (!path)
 		return NULL;
-	FILE *f = fopen(path, "r");
+	struct ks_addr a;
+	char *got = ks_addr_read_file(path, &a);
 	free(path);
-	if (!f)
-		return NULL;
-	char line[512];
-	char *got = NULL;
-	if (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		struct ks_addr a;
-		if (ks_addr_parse(line, KS_DEFAULT_PORT, &a, NULL) == 0 &&
-		    (want->port == 0 || want->port == a.port))
-			got = ks_xstrdup(line);
+	if (got && want->port != 0 && want->port != a.port) {
+		free(got);
+		got = NULL;
 	}
-	fclose(f);
 	return got;
 }
 

@@ -27,6 +27,11 @@ int ks_addr_parse(const char *s, int default_port, struct ks_addr *a,
  * bytes). */
 void ks_addr_format(const struct ks_addr *a, char *buf, size_t size);
 
+/* The address a daemon wrote to an address file (its first line), if
+ * the file exists and that line is an address; *a (NULL allowed) gets it
+ * parsed.  Returns a new string (free()) or NULL. */
+char *ks_addr_read_file(const char *path, struct ks_addr *a);
+
 /* The directory of daemons' Unix-domain sockets: DAEMON_SOCKET_DIR, where
  * "auto" (the default) means $(LOCK)/daemon_sock.  Returns a new string
  * (free()) or NULL if the configuration names none. */

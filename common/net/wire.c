@@ -32,6 +32,18 @@ static void buf_reserve(struct classad_buf *b, size_t more)
 	b->cap = cap;
 }
 
+static void put_header(unsigned char *h, unsigned flags, int32_t code,
+		       size_t wire_len, size_t len)
+{
+	h[0] = 'K';
+	h[1] = 'S';
+	h[2] = KS_WIRE_VERSION;
+	h[3] = (unsigned char)flags;
+	put32(h + 4, (uint32_t)code);
+	put32(h + 8, (uint32_t)wire_len);
+	put32(h + 12, (uint32_t)len);
+}
+
 int ks_wire_header_decode(const unsigned char *p, struct ks_wire_header *h,
 			  struct ks_err *err)
 {
@@ -116,13 +128,7 @@ int ks_wire_encode_raw(struct classad_buf *b, int32_t code,
 	}
 	if (!(flags & KS_WIRE_COMPRESSED) && len)
 		memcpy(h + KS_WIRE_HEADER, payload, len);
-	h[0] = 'K';
-	h[1] = 'S';
-	h[2] = KS_WIRE_VERSION;
-	h[3] = (unsigned char)flags;
-	put32(h + 4, (uint32_t)code);
-	put32(h + 8, (uint32_t)wire);
-	put32(h + 12, (uint32_t)len);
+	put_header(h, flags, code, wire, len);
 	b->len = at + KS_WIRE_HEADER + wire;
 	b->data[b->len] = '\0';
 	return 0;
@@ -138,13 +144,7 @@ int ks_wire_encode_text(struct classad_buf *b, int32_t code, const char *text,
 	size_t at = b->len;
 	buf_reserve(b, KS_WIRE_HEADER + 4 + len);
 	unsigned char *h = (unsigned char *)b->data + at;
-	h[0] = 'K';
-	h[1] = 'S';
-	h[2] = KS_WIRE_VERSION;
-	h[3] = (unsigned char)flags;
-	put32(h + 4, (uint32_t)code);
-	put32(h + 8, (uint32_t)(len + 4));
-	put32(h + 12, (uint32_t)(len + 4));
+	put_header(h, flags, code, len + 4, len + 4);
 	put32(h + 16, (uint32_t)len);
 	memcpy(h + 20, text, len);
 	b->len = at + KS_WIRE_HEADER + 4 + len;
@@ -171,13 +171,7 @@ int ks_wire_encode(struct classad_buf *b, int32_t code, classad *const *ads,
 					  "limit of %u", len, KS_WIRE_MAX);
 		}
 		unsigned char *h = (unsigned char *)b->data + at;
-		h[0] = 'K';
-		h[1] = 'S';
-		h[2] = KS_WIRE_VERSION;
-		h[3] = (unsigned char)flags;
-		put32(h + 4, (uint32_t)code);
-		put32(h + 8, (uint32_t)len);
-		put32(h + 12, (uint32_t)len);
+		put_header(h, flags, code, len, len);
 		return 0;
 	}
 	struct classad_buf p = {0};

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "ks_addr.h"
 #include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
@@ -79,18 +80,8 @@ static int command(const struct opts *o, const char **label)
 static char *local_master(const ks_config *cfg)
 {
 	char *path = ks_config_get(cfg, "MASTER_ADDRESS_FILE", NULL);
-	FILE *f = path ? fopen(path, "r") : NULL;
+	char *addr = path ? ks_addr_read_file(path, NULL) : NULL;
 	free(path);
-	if (!f)
-		return NULL;
-	char line[512];
-	char *addr = NULL;
-	if (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (line[0] == '<')
-			addr = ks_xstrdup(line);
-	}
-	fclose(f);
 	return addr;
 }
 
