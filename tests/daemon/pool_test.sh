@@ -171,6 +171,18 @@ out=$(_CONDOR_SEC_CLIENT_AUTHENTICATION_METHODS=FS "$ADV" UPDATE_STARTD_AD "$T/t
 echo "$out" | grep -q "unauthenticated@unmapped" || fail "anonymous refusal: $out"
 unset _CONDOR_DAEMON_SOCKET_DIR
 
+# condor_config_val asks a running daemon.
+CCV=$B/tools/condor_config_val/condor_config_val
+out=$("$CCV" -collector COLLECTOR_UPDATE_INTERVAL) || fail "condor_config_val -collector"
+[ "$out" = 1 ] || fail "collector's COLLECTOR_UPDATE_INTERVAL: $out"
+out=$("$CCV" -master DAEMON_LIST) || fail "condor_config_val -master"
+[ "$out" = "MASTER COLLECTOR" ] || fail "master's DAEMON_LIST: $out"
+MNAME=$("$Q" QUERY_MASTER_ADS true Name | sed -n 's/^Name = "\(.*\)"/\1/p')
+out=$("$CCV" -name "$MNAME" -v DAEMON_LIST) || fail "condor_config_val -name"
+echo "$out" | grep -q "# at: $CONDOR_CONFIG, line 5" || fail "-name -v: $out"
+out=$("$CCV" -master NO_SUCH_KNOB_HERE 2>&1) && fail "undefined knob: $out"
+[ "$out" = "Not defined: NO_SUCH_KNOB_HERE" ] || fail "undefined knob said: $out"
+
 # condor_reconfig, condor_off / condor_on -daemon, condor_restart.
 BT=$B/tools/condor_daemonctl
 out=$("$BT/condor_reconfig") || fail "condor_reconfig: $out"

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "ks_mem.h"
 #include "knobs.h"
+#include "remote.h"
 #include "templates.h"
 
 struct opts {
@@ -24,6 +25,8 @@ struct opts {
 	const char *subsys, *localname;
 	const char **names;
 	size_t nnames;
+	struct cv_remote remote;
+	bool is_remote;
 };
 
 static void usage(FILE *f, const char *prog)
@@ -42,11 +45,31 @@ static void usage(FILE *f, const char *prog)
 		"  -local-name NAME      look up with this local name\n"
 		"  -dump [PATTERN]       print every macro (matching PATTERN)\n"
 		"  -config               print the configuration files read\n"
+		"  -master, -collector, ...  ask that running daemon of this\n"
+		"                        machine for its values\n"
+		"  -name NAME            ask the daemon called NAME (with\n"
+		"                        -collector etc.; default the master)\n"
+		"  -address ADDR         ask the daemon at \"<ip:port>\"\n"
+		"  -pool HOST            the collector that knows NAME\n"
 		"  -help                 print this message\n",
 		prog, prog, prog, prog);
 }
 
 /* HTCondor's options may be abbreviated and take one or two dashes. */
+/* -master, -collector, ...: the subsystem of the daemon to ask, or
+ * NULL. */
+static const char *daemon_flag(const char *arg)
+{
+	static const char *const subs[][2] = {
+		{"-master", "MASTER"}, {"-collector", "COLLECTOR"},
+		{"-negotiator", "NEGOTIATOR"}, {"-schedd", "SCHEDD"},
+		{"-startd", "STARTD"}};
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (strcmp(arg, subs[i][0]) == 0)
+			return subs[i][1];
+	return NULL;
+}
+
 static bool is_opt(const char *arg, const char *name, size_t min)
 {
 	if (arg[0] != '-')
@@ -290,12 +313,26 @@ int main(int argc, char **argv)
 			usage(stdout, prog); /* and exit 1, as HTCondor's */
 			free(o.names);
 			return 1;
+		} else if ((is_opt(a, "address", 2) || is_opt(a, "name", 2) ||
+			    is_opt(a, "pool", 2)) && i + 1 < argc) {
+			const char *v = argv[++i];
+			if (a[1] == 'a')
+				o.remote.address = v;
+			else if (a[1] == 'n')
+				o.remote.name = v;
+			else
+				o.remote.pool = v;
+			o.is_remote = o.is_remote || a[1] != 'p';
+		} else if (daemon_flag(a)) {
+			o.remote.daemon = daemon_flag(a);
+			o.is_remote = true;
 		} else if (is_opt(a, "set", 3) || is_opt(a, "unset", 3) ||
-			   is_opt(a, "rset", 3) || is_opt(a, "runset", 3) ||
-			   is_opt(a, "name", 2) || is_opt(a, "pool", 2)) {
+			   is_opt(a, "rset", 3) || is_opt(a, "runset", 3)) {
 			fprintf(stderr,
-				"%s: %s talks to a running daemon, which this "
-				"version of kestrel does not have yet\n",
+				"%s: %s changes a running daemon's "
+				"configuration, which kestrel does not do yet; "
+				"edit the configuration and run "
+				"condor_reconfig\n",
 				prog, a);
 			return 1;
 		} else if (a[0] == '-' && a[1]) {
@@ -340,6 +377,13 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; ks_config_warning(cfg, i); i++)
 		fprintf(stderr, "%s\n", ks_config_warning(cfg, i));
+	if (o.is_remote && o.nnames) {
+		int rc = cv_remote(cfg, &o.remote, o.names, o.nnames,
+				   o.verbose);
+		ks_config_free(cfg);
+		free(o.names);
+		return rc;
+	}
 	int status = 0;
 	if (o.config) {
 		/* Headings on standard error, names on standard output, so
