@@ -1,0 +1,3 @@
+MyType = "Machine"
+Name = "x"
+foo = 
