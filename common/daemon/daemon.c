@@ -112,6 +112,13 @@ static int send_to_collector(ks_daemon *d, int code, classad *ad)
 
 static void on_update(void *arg);
 
+static void on_retry(void *arg)
+{
+	ks_daemon *d = arg;
+	d->priv->retry_timer = 0;
+	ks_daemon_update_collector(d);
+}
+
 void ks_daemon_update_collector(ks_daemon *d)
 {
 	if (!d->ops->make_ad || !d->ops->update_code)
@@ -125,9 +132,10 @@ void ks_daemon_update_collector(ks_daemon *d)
 	 * starts it): try again soon rather than a whole interval later. */
 	if (send_to_collector(d, d->ops->update_code, ad) == 0) {
 		d->priv->retries = 0;
-	} else if (d->priv->retries < 30) {
+	} else if (d->priv->retries < 30 && !d->priv->retry_timer) {
 		d->priv->retries++;
-		ks_loop_timer(d->loop, 1000, 0, on_update, d);
+		d->priv->retry_timer = ks_loop_timer(d->loop, 1000, 0,
+						     on_retry, d);
 	}
 	classad_free(ad);
 }

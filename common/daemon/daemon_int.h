@@ -31,6 +31,7 @@ struct ks_daemon_priv {
 	int64_t seq; /* UpdateSequenceNumber */
 	bool invalidated;
 	int retries; /* quick retries of a failed update */
+	uint64_t retry_timer;
 };
 
 /* server.c */

@@ -15,7 +15,7 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; [ -n "${out:-}" ] && echo "out: $out"; for f in "$T"/log/*Log; do echo "== $f"; tail -20 "$f"; done; exit 1; }
+fail() { echo "FAIL: $*"; [ -n "${out:-}" ] && echo "out: $out"; for f in "$T"/log/*Log; do echo "== $f"; tail -${TAIL:-20} "$f"; done; exit 1; }
 # wait_for SECONDS COMMAND...: polls until the command succeeds.
 wait_for() {
 	local until=$(( $(date +%s) + $1 )); shift
@@ -71,6 +71,36 @@ out=$("$Q" QUERY_STARTD_ADS 'Cpus > 2' 'Name Cpus')
 [ "$(echo "$out" | grep -c '^Name = ')" = 1 ] || fail "constraint: $out"
 echo "$out" | grep -q '^Memory' && fail "projection kept Memory: $out"
 "$Q" QUERY_STARTD_ADS 'Cpus >' >/dev/null 2>&1 && fail "bad constraint accepted"
+
+# condor_status in its forms, over the same ads.
+ST=$B/tools/condor_status/condor_status
+out=$("$ST") || fail "condor_status"
+echo "$out" | grep -q '^slot1@host1' || fail "slot table: $out"
+echo "$out" | grep -q 'Total Owner Claimed' || fail "no summary: $out"
+out=$("$ST" -l slot1@host1) || fail "condor_status -l"
+echo "$out" | grep -q '^Cpus = 4$' || fail "-l: $out"
+out=$("$ST" -af Name Cpus) || fail "-af"
+[ "$out" = "slot1@host1 4
+slot2@host1 1" ] || fail "-af said: $out"
+out=$("$ST" -af:h Name Memory) || fail "-af:h"
+[ "$(echo "$out" | head -1 | tr -s ' ')" = "Name Memory" ] || fail "-af:h said: $out"
+out=$("$ST" -constraint 'Cpus > 2' -af Name) || fail "-constraint"
+[ "$out" = slot1@host1 ] || fail "-constraint said: $out"
+"$ST" -json | python3 -c 'import json,sys; a=json.load(sys.stdin); assert len(a)==2 and a[0]["Cpus"]==4' || fail "-json"
+out=$("$ST" -format '%s:' Name -format '%d\n' Memory) || fail "-format"
+echo "$out" | grep -qx 'slot2@host1:1024' || fail "-format said: $out"
+"$ST" -total | grep -q 'Total' || fail "-total"
+"$ST" -compact >/dev/null || fail "-compact"
+wait_for 10 sh -c "'$ST' -master -af Name | grep -q ." || fail "condor_status -master"
+wait_for 10 sh -c "'$ST' -collector -af MyType | grep -qx Collector" || fail "condor_status -collector"
+[ "$("$ST" -any -af MyType | sort -u | tr '\n' ' ')" = "Collector DaemonMaster Machine " ] || fail "-any: $("$ST" -any -af MyType)"
+out=$("$ST" -constraint 'Cpus >' 2>&1) && fail "bad constraint accepted: $out"
+echo "$out" | grep -qi 'constraint' || fail "bad constraint message: $out"
+out=$("$ST" -bogus 2>&1) && fail "bad flag accepted"
+out=$("$ST" -pool 127.0.0.1:1 2>&1) && fail "unreachable collector gave success"
+echo "$out" | grep -q "Couldn't contact the condor_collector" || fail "unreachable: $out"
+out=$("$ADV" -pool 127.0.0.1:1 -multiple UPDATE_STARTD_AD "$T/slots" 2>&1) && fail "advertise to nowhere succeeded"
+echo "$out" | grep -q "failed to send classad" || fail "advertise to nowhere: $out"
 
 # Over UDP, signed with the session of the handshake.
 printf 'MyType = "Machine"\nName = "udp1@host4"\nCpus = 2\n' > "$T/udp"
@@ -177,8 +207,10 @@ out=$("$CCV" -collector COLLECTOR_UPDATE_INTERVAL) || fail "condor_config_val -c
 [ "$out" = 1 ] || fail "collector's COLLECTOR_UPDATE_INTERVAL: $out"
 out=$("$CCV" -master DAEMON_LIST) || fail "condor_config_val -master"
 [ "$out" = "MASTER COLLECTOR" ] || fail "master's DAEMON_LIST: $out"
-MNAME=$("$Q" QUERY_MASTER_ADS true Name | sed -n 's/^Name = "\(.*\)"/\1/p')
-out=$("$CCV" -name "$MNAME" -v DAEMON_LIST) || fail "condor_config_val -name"
+# (the restarted collector hears from the master within a second or so)
+wait_for 10 sh -c "'$ST' -master -af Name | grep -q ." || fail "master ad not back after the collector's restart"
+MNAME=$("$ST" -master -af Name | head -1)
+out=$("$CCV" -name "$MNAME" -v DAEMON_LIST 2>&1) || fail "condor_config_val -name ($MNAME)"
 echo "$out" | grep -q "# at: $CONDOR_CONFIG, line 5" || fail "-name -v: $out"
 out=$("$CCV" -master NO_SUCH_KNOB_HERE 2>&1) && fail "undefined knob: $out"
 [ "$out" = "Not defined: NO_SUCH_KNOB_HERE" ] || fail "undefined knob said: $out"
