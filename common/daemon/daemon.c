@@ -101,8 +101,14 @@ static int send_to_collector(ks_daemon *d, int code, classad *ad)
 		rc = ks_conn_open(d->cfg, addr, 5000, &c, &err);
 	if (rc == 0)
 		rc = ks_conn_send(c, code, &ad, 1, false, &err);
+	if (rc == 0)
+		rc = ks_conn_flush(c, &err);
+	/* At start-up the collector (started by the master at the same
+	 * moment) may not listen yet: the first quick retries say so only
+	 * at D_FULLDEBUG. */
 	if (rc)
-		ks_log_printf(d->log, KS_D_ALWAYS,
+		ks_log_printf(d->log, d->priv->retries < 3 ? KS_D_FULLDEBUG
+							   : KS_D_ALWAYS,
 			      "cannot send %s to the collector: %s",
 			      ks_command_name(code), err.msg);
 	ks_conn_close(c);
