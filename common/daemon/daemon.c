@@ -28,11 +28,12 @@ long ks_daemon_int(const ks_daemon *d, const char *name, long def)
 	return ks_config_int(d->cfg, name, &v) ? (long)v : def;
 }
 
-static int load_config(const char *subsys, const char *local_name,
-		       ks_config **out, struct ks_err *err)
+static int load_config(ks_daemon *d, ks_config **out, struct ks_err *err)
 {
-	ks_config *cfg = ks_config_new(subsys, local_name);
+	ks_config *cfg = ks_config_new(d->subsys, d->local_name);
 	int rc = ks_config_load(cfg, err);
+	if (rc == 0)
+		rc = kd_runtime_apply(d, cfg, err);
 	if (rc) {
 		ks_config_free(cfg);
 		return rc;
@@ -196,7 +197,7 @@ int ks_daemon_reconfig(ks_daemon *d)
 {
 	struct ks_err err;
 	ks_config *cfg;
-	int rc = load_config(d->subsys, d->local_name, &cfg, &err);
+	int rc = load_config(d, &cfg, &err);
 	if (rc) {
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "reconfig failed, keeping the old configuration: "
@@ -304,6 +305,8 @@ static const struct ks_command_def builtin_cmds[] = {
 	{KS_DC_OFF_PEACEFUL, KS_LEVEL_ADMINISTRATOR, cmd_off},
 	{KS_DC_NOP, KS_LEVEL_READ, cmd_nop},
 	{KS_DC_CONFIG_VAL, KS_LEVEL_READ, cmd_config_val},
+	{KS_DC_CONFIG_PERSIST, KS_LEVEL_ADMINISTRATOR, kd_cmd_config_set},
+	{KS_DC_CONFIG_RUNTIME, KS_LEVEL_ADMINISTRATOR, kd_cmd_config_set},
 };
 
 /* ---- start-up --------------------------------------------------------- */
@@ -381,6 +384,7 @@ static void daemon_free(ks_daemon *d)
 	ks_loop_free(d->loop);
 	ks_config_free(d->cfg);
 	kd_sessions_free(d);
+	kd_runtime_free(d);
 	classad_cache_free(d->priv->cache);
 	free(d->priv->address_file);
 	free(d->priv);
@@ -402,7 +406,7 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	int status = 1;
 	if (parse_args(d, argc, argv))
 		goto out;
-	if (load_config(subsys, d->local_name, &d->cfg, &err)) {
+	if (load_config(d, &d->cfg, &err)) {
 		fprintf(stderr, "ERROR: the %s cannot start: %s\n", subsys,
 			err.msg);
 		goto out;

@@ -32,11 +32,19 @@ struct ks_daemon_priv {
 	bool invalidated;
 	int retries; /* quick retries of a failed update */
 	uint64_t retry_timer;
+	struct kd_settings *runtime; /* -rset settings (runtime.c) */
 };
 
 /* server.c */
 int kd_server_start(ks_daemon *d, struct ks_err *err);
 void kd_server_stop(ks_daemon *d);
 void kd_sessions_free(ks_daemon *d);
+
+/* runtime.c */
+struct kd_settings;
+/* Reads the -set and -rset settings into cfg, after its files. */
+int kd_runtime_apply(ks_daemon *d, ks_config *cfg, struct ks_err *err);
+void kd_runtime_free(ks_daemon *d);
+void kd_cmd_config_set(ks_daemon *d, struct ks_request *req);
 
 #endif

@@ -46,6 +46,8 @@
 	X(DAEMON_OFF_PEACEFUL, 483)                                         \
 	X(DAEMONS_OFF_PEACEFUL, 484)                                        \
 	X(RESTART_PEACEFUL, 485)                                            \
+	X(DC_CONFIG_PERSIST, 60002)                                         \
+	X(DC_CONFIG_RUNTIME, 60003)                                         \
 	X(DC_RECONFIG, 60004)                                               \
 	X(DC_OFF_GRACEFUL, 60005)                                           \
 	X(DC_OFF_FAST, 60006)                                               \

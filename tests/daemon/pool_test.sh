@@ -36,15 +36,21 @@ MASTER_UPDATE_INTERVAL = 1
 COLLECTOR_UPDATE_INTERVAL = 1
 COLLECTOR_DEBUG = D_FULLDEBUG D_COMMAND D_SECURITY
 USE_SHARED_PORT = False
+ENABLE_RUNTIME_CONFIG = True
+ENABLE_PERSISTENT_CONFIG = True
+PERSISTENT_CONFIG_DIR = $T/persist
+SETTABLE_ATTRS_ADMINISTRATOR = FOO_*
 CFG
+mkdir -p "$T/persist"
 ADV=$B/tools/condor_advertise/condor_advertise
 Q=$B/tests/daemon/ks_query
 
 # A broken configuration stops a daemon at once, with file and line.
 cp "$CONDOR_CONFIG" "$T/good_config"
+BAD_LINE=$(( $(wc -l < "$CONDOR_CONFIG") + 1 ))
 echo 'if version >' >> "$CONDOR_CONFIG"
 out=$("$B/collector/condor_collector" -f -t 2>&1) && fail "collector started with a broken config"
-echo "$out" | grep -q "condor_config\", Line 11" || fail "no file and line in: $out"
+echo "$out" | grep -q "condor_config\", Line $BAD_LINE:" || fail "no file and line in: $out"
 cp "$T/good_config" "$CONDOR_CONFIG"
 
 "$B/master/condor_master" -f &
@@ -214,6 +220,26 @@ out=$("$CCV" -name "$MNAME" -v DAEMON_LIST 2>&1) || fail "condor_config_val -nam
 echo "$out" | grep -q "# at: $CONDOR_CONFIG, line 5" || fail "-name -v: $out"
 out=$("$CCV" -master NO_SUCH_KNOB_HERE 2>&1) && fail "undefined knob: $out"
 [ "$out" = "Not defined: NO_SUCH_KNOB_HERE" ] || fail "undefined knob said: $out"
+
+# Settings from outside: -rset in memory, -set saved; both at reconfig.
+out=$("$CCV" -master -rset "FOO_RUNTIME = 42") || fail "-rset: $out"
+echo "$out" | grep -q '^Successfully set configuration "FOO_RUNTIME = 42" on master' || fail "-rset said: $out"
+"$CCV" -master FOO_RUNTIME >/dev/null 2>&1 && fail "-rset took effect before reconfig"
+out=$("$CCV" -master -set "FOO_SAVED = \$(FOO_RUNTIME)0") || fail "-set: $out"
+[ -s "$T/persist/.config.MASTER" ] || fail "no persistent file"
+"$B/tools/condor_daemonctl/condor_reconfig" >/dev/null || fail "reconfig after -set"
+wait_for 10 sh -c "[ \"\$('$CCV' -master FOO_RUNTIME 2>/dev/null)\" = 42 ]" || fail "-rset not applied"
+[ "$("$CCV" -master FOO_SAVED)" = 420 ] || fail "-set not applied: $("$CCV" -master FOO_SAVED 2>&1)"
+out=$("$CCV" -master -set "OTHER_KNOB = 1" 2>&1) && fail "unsettable knob set: $out"
+echo "$out" | grep -q 'Attempt to set configuration "OTHER_KNOB = 1" on master' || fail "refusal said: $out"
+echo "$out" | grep -q 'SETTABLE_ATTRS' || fail "refusal reason: $out"
+out=$("$CCV" -master -set "FOO_X" 2>&1) && fail "-set without a value"
+echo "$out" | grep -q 'You must specify "macro_name = value"' || fail "-set FOO_X said: $out"
+out=$("$CCV" -master -unset FOO_SAVED) || fail "-unset: $out"
+out=$("$CCV" -master -runset FOO_RUNTIME) || fail "-runset: $out"
+"$B/tools/condor_daemonctl/condor_reconfig" >/dev/null
+wait_for 10 sh -c "! '$CCV' -master FOO_SAVED >/dev/null 2>&1" || fail "-unset not applied"
+wait_for 10 sh -c "! '$CCV' -master FOO_RUNTIME >/dev/null 2>&1" || fail "-runset not applied"
 
 # condor_reconfig, condor_off / condor_on -daemon, condor_restart.
 BT=$B/tools/condor_daemonctl

@@ -27,6 +27,8 @@ struct opts {
 	size_t nnames;
 	struct cv_remote remote;
 	bool is_remote;
+	const char *setting; /* -set and the like: the argument */
+	enum cv_set_mode set_mode;
 };
 
 static void usage(FILE *f, const char *prog)
@@ -51,6 +53,10 @@ static void usage(FILE *f, const char *prog)
 		"                        -collector etc.; default the master)\n"
 		"  -address ADDR         ask the daemon at \"<ip:port>\"\n"
 		"  -pool HOST            the collector that knows NAME\n"
+		"  -set \"NAME = VALUE\"   save a setting in the daemon (needs\n"
+		"                        ENABLE_PERSISTENT_CONFIG), -unset NAME\n"
+		"  -rset, -runset        the same, in its memory only (needs\n"
+		"                        ENABLE_RUNTIME_CONFIG)\n"
 		"  -help                 print this message\n",
 		prog, prog, prog, prog);
 }
@@ -328,13 +334,16 @@ int main(int argc, char **argv)
 			o.is_remote = true;
 		} else if (is_opt(a, "set", 3) || is_opt(a, "unset", 3) ||
 			   is_opt(a, "rset", 3) || is_opt(a, "runset", 3)) {
-			fprintf(stderr,
-				"%s: %s changes a running daemon's "
-				"configuration, which kestrel does not do yet; "
-				"edit the configuration and run "
-				"condor_reconfig\n",
-				prog, a);
-			return 1;
+			if (++i >= argc) {
+				fprintf(stderr, "%s: %s needs an argument\n",
+					prog, a);
+				return 1;
+			}
+			o.setting = argv[i];
+			o.set_mode = a[1] == 's'   ? CV_SET
+				     : a[1] == 'u' ? CV_UNSET
+				     : a[2] == 's' ? CV_RSET
+						   : CV_RUNSET;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "%s: unknown option %s\n", prog, a);
 			usage(stderr, prog);
@@ -356,7 +365,7 @@ int main(int argc, char **argv)
 		free(o.names);
 		return rc;
 	}
-	if (!o.nnames && !o.dump && !o.config) {
+	if (!o.nnames && !o.dump && !o.config && !o.setting) {
 		usage(stderr, prog);
 		free(o.names);
 		return 1;
@@ -377,6 +386,12 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; ks_config_warning(cfg, i); i++)
 		fprintf(stderr, "%s\n", ks_config_warning(cfg, i));
+	if (o.setting) {
+		int rc = cv_remote_set(cfg, &o.remote, o.setting, o.set_mode);
+		ks_config_free(cfg);
+		free(o.names);
+		return rc;
+	}
 	if (o.is_remote && o.nnames) {
 		int rc = cv_remote(cfg, &o.remote, o.names, o.nnames,
 				   o.verbose);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ks_addr.h"
 #include "ks_client.h"
@@ -134,5 +135,111 @@ int cv_remote(const ks_config *cfg, const struct cv_remote *r,
 	}
 	ks_conn_close(c);
 	free(addr);
+	return status;
+}
+
+/* The knob a setting line sets: "NAME = value", "NAME : value" or
+ * "use CATEGORY : T" (whose name is "$CATEGORY", as HTCondor sends it).
+ * NULL if the line is none of these.  New string. */
+static char *setting_name(const char *line)
+{
+	size_t n = strcspn(line, " \t=:");
+	const char *rest = line + n + strspn(line + n, " \t");
+	if (n == 3 && strncasecmp(line, "use", 3) == 0 && *rest &&
+	    strchr(rest, ':')) {
+		size_t c = strcspn(rest, " \t:");
+		char *name = ks_xmalloc(c + 2);
+		name[0] = '$';
+		memcpy(name + 1, rest, c);
+		name[c + 1] = '\0';
+		return name;
+	}
+	if (n == 0 || (*rest != '=' && *rest != ':'))
+		return NULL;
+	return ks_xstrndup(line, n);
+}
+
+int cv_remote_set(const ks_config *cfg, const struct cv_remote *r,
+		  const char *arg, enum cv_set_mode mode)
+{
+	bool set = mode == CV_SET || mode == CV_RSET;
+	while (*arg == ' ' || *arg == '\t')
+		arg++;
+	char *name;
+	if (set) {
+		name = setting_name(arg);
+		if (!name) {
+			fprintf(stderr,
+				"condor_config_val: Can't set configuration "
+				"value (\"%s\")\nYou must specify "
+				"\"macro_name = value\" or \"expr_name : "
+				"value\"\n", arg);
+			return 1;
+		}
+	} else {
+		if (strchr(arg, ':') || strchr(arg, '=')) {
+			fprintf(stderr,
+				"condor_config_val: Can't unset configuration "
+				"value (\"%s\")\nTo unset, you only specify "
+				"the name of the attribute\n", arg);
+			return 1;
+		}
+		name = ks_xstrndup(arg, strcspn(arg, " \t"));
+	}
+	struct ks_err err;
+	char *addr = find_daemon(cfg, r, &err);
+	if (!addr) {
+		fprintf(stderr, "%s\n", err.msg);
+		free(name);
+		return 1;
+	}
+	char what[32];
+	snprintf(what, sizeof(what), "%s", r->daemon ? r->daemon : "MASTER");
+	for (char *p = what; *p; p++)
+		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+	ks_conn *c = NULL;
+	classad *q = classad_new();
+	classad_insert_string(q, "Name", name);
+	classad_insert_string(q, "Setting", set ? arg : "");
+	int code = 0;
+	classad **got = NULL;
+	size_t n = 0;
+	int rc = ks_conn_open(cfg, addr, 0, &c, &err);
+	if (rc == 0)
+		rc = ks_conn_send(c, mode == CV_SET || mode == CV_UNSET
+					     ? KS_DC_CONFIG_PERSIST
+					     : KS_DC_CONFIG_RUNTIME,
+				  &q, 1, false, &err);
+	if (rc == 0)
+		rc = ks_conn_recv(c, &code, &got, &n, NULL, &err);
+	classad_free(q);
+	ks_conn_close(c);
+	char *dname = NULL;
+	if (n)
+		classad_eval_string(got[0], "Name", NULL, &dname);
+	int status = 0;
+	if (rc) {
+		fprintf(stderr, "Can't connect to %s on %s: %s\n", what, addr,
+			err.msg);
+		status = 1;
+	} else if (code < 0) {
+		char *why = NULL;
+		if (n)
+			classad_eval_string(got[0], "ErrorString", NULL, &why);
+		fprintf(stderr, "Attempt to %s configuration \"%s\" on %s %s "
+			"failed.\n%s\n", set ? "set" : "unset", arg, what, addr,
+			why ? why : "");
+		free(why);
+		status = 1;
+	} else {
+		printf("Successfully %s configuration \"%s\" on %s %s %s. The "
+		       "change will take effect on the next condor_reconfig.\n",
+		       set ? "set" : "unset", arg, what, dname ? dname : "",
+		       addr);
+	}
+	free(dname);
+	ks_ads_free(got, n);
+	free(addr);
+	free(name);
 	return status;
 }

@@ -19,4 +19,12 @@ struct cv_remote {
 int cv_remote(const ks_config *cfg, const struct cv_remote *r,
 	      const char *const *names, size_t nnames, bool verbose);
 
+enum cv_set_mode { CV_SET, CV_UNSET, CV_RSET, CV_RUNSET };
+
+/* -set "NAME = value", -unset NAME, -rset, -runset: asks the daemon r
+ * names to change its configuration, and says what came of it as
+ * HTCondor's tool does.  Returns the exit status. */
+int cv_remote_set(const ks_config *cfg, const struct cv_remote *r,
+		  const char *arg, enum cv_set_mode mode);
+
 #endif
