@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config python3
       libssl-dev zlib1g-dev liblmdb-dev libpcre2-dev libcmocka-dev)
 if [ "${1:-build}" = test ]; then
-	pkgs+=(clang libclang-rt-14-dev valgrind)
+	pkgs+=(clang libclang-rt-14-dev valgrind iproute2)
 fi
 
 missing=()

@@ -452,13 +452,21 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	d->start_time = (long)time(NULL);
 	char host[256] = "localhost";
 	gethostname(host, sizeof(host) - 1);
-	size_t nl = strlen(host) + (d->local_name ? strlen(d->local_name) : 0)
-		    + 2;
+	/* <SUBSYS>_NAME names the daemon as in HTCondor: "x" becomes
+	 * "x@host"; else the local name does; else the host's name. */
+	char knob[64];
+	snprintf(knob, sizeof(knob), "%s_NAME", subsys);
+	char *given = ks_config_get(d->cfg, knob, NULL);
+	const char *first = given ? given : d->local_name;
+	size_t nl = strlen(host) + (first ? strlen(first) : 0) + 2;
 	d->name = ks_xmalloc(nl);
-	if (d->local_name)
-		snprintf(d->name, nl, "%s@%s", d->local_name, host);
+	if (first && strchr(first, '@'))
+		snprintf(d->name, nl, "%s", first);
+	else if (first)
+		snprintf(d->name, nl, "%s@%s", first, host);
 	else
 		snprintf(d->name, nl, "%s", host);
+	free(given);
 	/* the daemon's table, then the skeleton's for codes it lacks */
 	size_t total = ncmds + sizeof(builtin_cmds) / sizeof(builtin_cmds[0]);
 	struct ks_command_def *all = ks_xmalloc(total * sizeof(*all));
