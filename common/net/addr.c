@@ -52,6 +52,7 @@ int ks_addr_parse(const char *s, int default_port, struct ks_addr *a,
 		  struct ks_err *err)
 {
 	memset(a, 0, sizeof(*a));
+	const char *given = s;
 	size_t n = strlen(s);
 	bool sinful = n && s[0] == '<';
 	if (sinful) {
@@ -96,7 +97,7 @@ int ks_addr_parse(const char *s, int default_port, struct ks_addr *a,
 bad:
 	return ks_err_set(err, KS_EINVAL, 0, 0, 0,
 			  "'%s' is not an address (expected host:port or "
-			  "<ip:port>)", sinful ? s - 1 : s);
+			  "<ip:port>)", given);
 }
 
 void ks_addr_format(const struct ks_addr *a, char *buf, size_t size)
