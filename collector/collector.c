@@ -209,22 +209,12 @@ static void cmd_query(ks_daemon *d, struct ks_request *req)
 			ks_wire_encode_ad(&out, p);
 			classad_free(p);
 		} else {
-			if (!e->wire) {
-				struct classad_buf w = {0};
-				ks_wire_encode_ad(&w, e->ad);
-				e->wire = w.data;
-				e->wire_len = w.len;
-			}
-			if (out.len + e->wire_len + 1 > out.cap) {
-				out.cap = (out.len + e->wire_len + 1) * 2;
-				out.data = ks_xrealloc(out.data, out.cap);
-			}
-			memcpy(out.data + out.len, e->wire, e->wire_len);
-			out.len += e->wire_len;
+			ks_wire_encode_ad(&out, e->ad);
 		}
 		sent++;
 		if (out.len >= CHUNK) {
 			ks_reply_raw(req, KS_REPLY_OK, out.data, out.len, true);
+			ks_reply_flush(req);
 			out.len = 0;
 		}
 	}

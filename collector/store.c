@@ -37,7 +37,6 @@ static void entry_clear(struct cs_entry *e)
 	classad_free(e->ad);
 	free(e->key);
 	free(e->type);
-	free(e->wire);
 }
 
 void cs_store_free(cs_store *s)
@@ -105,10 +104,8 @@ void cs_store_put(cs_store *s, char *key, const char *type, classad *ad,
 	if (s->slot[i]) {
 		struct cs_entry *e = &s->e[s->slot[i] - 1];
 		classad_free(e->ad);
-		free(e->wire);
 		free(key);
 		e->ad = ad;
-		e->wire = NULL;
 		e->expires = expires;
 		return;
 	}
@@ -116,8 +113,7 @@ void cs_store_put(cs_store *s, char *key, const char *type, classad *ad,
 		s->cap = s->cap ? s->cap * 2 : 256;
 		s->e = ks_xrealloc(s->e, s->cap * sizeof(*s->e));
 	}
-	s->e[s->n] = (struct cs_entry){ad, key, ks_xstrdup(type), expires,
-				       NULL, 0};
+	s->e[s->n] = (struct cs_entry){ad, key, ks_xstrdup(type), expires};
 	s->slot[i] = ++s->n;
 	if (s->n * 2 > s->mask) {
 		s->mask = s->mask * 2 + 1;

@@ -97,6 +97,11 @@ void ks_reply(struct ks_request *req, int code, classad *const *ads, size_t n,
 /* The same with a payload already encoded (ks_wire_encode_ad()). */
 void ks_reply_raw(struct ks_request *req, int code, const char *payload,
 		  size_t len, bool more);
+/* Writes what the replies so far hold, as far as the peer takes it now
+ * without waiting: a long reply then reaches the peer while it is still
+ * being made. */
+void ks_reply_flush(struct ks_request *req);
+
 /* An error reply: code KS_REPLY_ERROR and an ad with ErrorString. */
 void ks_reply_error(struct ks_request *req, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

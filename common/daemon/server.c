@@ -136,6 +136,13 @@ void ks_reply_raw(struct ks_request *req, int code, const char *payload,
 			      "reply not sent: %s", err.msg);
 }
 
+void ks_reply_flush(struct ks_request *req)
+{
+	/* a failure shows again, and is handled, when the loop flushes */
+	if (req->conn)
+		conn_flush(req->conn);
+}
+
 void ks_reply_error(struct ks_request *req, const char *fmt, ...)
 {
 	char why[512];
