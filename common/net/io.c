@@ -65,6 +65,21 @@ static int connect_one(int family, const struct sockaddr *sa, socklen_t len,
 	return fd;
 }
 
+/* getaddrinfo() for a and the socket type. */
+static int resolve(const struct ks_addr *a, int type, struct addrinfo **res,
+		   struct ks_err *err)
+{
+	struct addrinfo hints = {.ai_socktype = type, .ai_family = AF_UNSPEC};
+	char port[16];
+	snprintf(port, sizeof(port), "%d", a->port);
+	int gr = getaddrinfo(a->host, port, &hints, res);
+	if (gr)
+		return ks_err_set(err, KS_ECONNECT, 0, 0, 0,
+				  "cannot resolve %s: %s", a->host,
+				  gai_strerror(gr));
+	return 0;
+}
+
 int ks_io_connect(const struct ks_addr *a, const char *path, int64_t deadline,
 		  struct ks_err *err)
 {
@@ -84,16 +99,10 @@ int ks_io_connect(const struct ks_addr *a, const char *path, int64_t deadline,
 				  0, 0, 0, "cannot connect to %s: %s", path,
 				  strerror(e));
 	}
-	struct addrinfo hints = {.ai_socktype = SOCK_STREAM,
-				 .ai_family = AF_UNSPEC};
 	struct addrinfo *res = NULL;
-	char port[16];
-	snprintf(port, sizeof(port), "%d", a->port);
-	int gr = getaddrinfo(a->host, port, &hints, &res);
-	if (gr)
-		return ks_err_set(err, KS_ECONNECT, 0, 0, 0,
-				  "cannot resolve %s: %s", a->host,
-				  gai_strerror(gr));
+	int rc = resolve(a, SOCK_STREAM, &res, err);
+	if (rc)
+		return rc;
 	int fd = -1;
 	for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next)
 		fd = connect_one(ai->ai_family, ai->ai_addr, ai->ai_addrlen,
@@ -108,16 +117,10 @@ int ks_io_connect(const struct ks_addr *a, const char *path, int64_t deadline,
 
 int ks_io_udp_connect(const struct ks_addr *a, struct ks_err *err)
 {
-	struct addrinfo hints = {.ai_socktype = SOCK_DGRAM,
-				 .ai_family = AF_UNSPEC};
 	struct addrinfo *res = NULL;
-	char port[16];
-	snprintf(port, sizeof(port), "%d", a->port);
-	int gr = getaddrinfo(a->host, port, &hints, &res);
-	if (gr)
-		return ks_err_set(err, KS_ECONNECT, 0, 0, 0,
-				  "cannot resolve %s: %s", a->host,
-				  gai_strerror(gr));
+	int rc = resolve(a, SOCK_DGRAM, &res, err);
+	if (rc)
+		return rc;
 	int fd = socket(res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) != 0) {
 		close(fd);

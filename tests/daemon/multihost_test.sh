@@ -23,14 +23,7 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; [ -n "${out:-}" ] && echo "out: $out"; for f in "$T"/*/log/*Log; do echo "== $f"; tail -${TAIL:-20} "$f"; done; exit 1; }
-wait_for() {
-	local until=$(( $(date +%s) + $1 )); shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -ge "$until" ] && return 1
-		sleep 0.1
-	done
-}
+. "$(dirname "$0")/lib.sh"
 ip netns add "$NA" && ip netns add "$NB" || { echo "skipped: cannot make network namespaces"; exit 77; }
 ip link add vA$$ type veth peer name vB$$ || fail "veth"
 ip link set vA$$ netns "$NA"

@@ -15,15 +15,7 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*"; [ -n "${out:-}" ] && echo "out: $out"; for f in "$T"/log/*Log; do echo "== $f"; tail -${TAIL:-20} "$f"; done; exit 1; }
-# wait_for SECONDS COMMAND...: polls until the command succeeds.
-wait_for() {
-	local until=$(( $(date +%s) + $1 )); shift
-	until "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -ge "$until" ] && return 1
-		sleep 0.1
-	done
-}
+. "$(dirname "$0")/lib.sh"
 export CONDOR_CONFIG=$T/condor_config
 cat > "$CONDOR_CONFIG" <<CFG
 LOCAL_DIR = $T
