@@ -643,6 +643,16 @@ static int fn_string_eval(struct ctx *c, const char *args, bool eval,
 	const char *use = result ? result : v;
 	if (fmt) {
 		int n = snprintf(NULL, 0, fmt, use);
+		/* a width such as %99999999999s overflows, or asks for a
+		 * value no configuration needs */
+		if (n < 0 || n > (1 << 20)) {
+			int rc = fail(c, "$STRING() error: the format '%s' makes "
+				      "a value too long", fmt);
+			free(result);
+			free(v);
+			free(fmt);
+			return rc;
+		}
 		char *tmp = ks_xmalloc((size_t)n + 1);
 		snprintf(tmp, (size_t)n + 1, fmt, use);
 		kc_buf_adds(out, tmp);
