@@ -23,7 +23,8 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 echo "== valgrind"
 vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
 for t in build/tests/classad/test_classad_* build/tests/config/test_config \
-	build/tests/net/test_net build/tests/log/test_log build/tests/token/test_token; do
+	build/tests/net/test_net build/tests/log/test_log build/tests/token/test_token \
+	build/tests/collector/test_updstats; do
 	[ -x "$t" ] && $vg "$t" >/dev/null
 done
 $vg build/tests/classad/classad_vectors tests/vectors/classad/*.jsonl \

@@ -20,6 +20,8 @@
 struct collector {
 	cs_store *store;
 	int64_t lifetime; /* CLASSAD_LIFETIME */
+	bool daemon_stats; /* COLLECTOR_DAEMON_STATS */
+	int history_size;  /* COLLECTOR_DAEMON_HISTORY_SIZE */
 	uint64_t sweep_timer, self_timer;
 	int64_t updates, queries, invalid;
 };
@@ -82,7 +84,19 @@ static void put_ad(ks_daemon *d, struct collector *c, const char *type,
 		classad_insert_string(ad, "AuthenticatedIdentity", identity);
 	if (!classad_lookup(ad, "MyType"))
 		classad_insert_string(ad, "MyType", type);
-	cs_store_put(c->store, key, type, classad_ref(ad), now + life);
+	struct cs_entry *old = cs_store_find(c->store, key);
+	struct cs_updstats *st = NULL;
+	if (c->daemon_stats) {
+		st = old && old->stats ? old->stats
+				       : cs_updstats_new(c->history_size);
+		cs_updstats_record(st, old ? old->ad : NULL, ad);
+		cs_updstats_publish(st, ad);
+		if (old)
+			old->stats = NULL;
+	}
+	struct cs_entry *e = cs_store_put(c->store, key, type,
+					  classad_ref(ad), now + life);
+	e->stats = st;
 	c->updates++;
 }
 
@@ -286,6 +300,12 @@ static void read_knobs(ks_daemon *d)
 	struct collector *c = d->ctx;
 	/* HTCondor's default, applied in its code rather than its table. */
 	c->lifetime = ks_daemon_int(d, "CLASSAD_LIFETIME", 900);
+	c->daemon_stats = true;
+	ks_config_bool(d->cfg, "COLLECTOR_DAEMON_STATS", &c->daemon_stats);
+	c->history_size = (int)ks_daemon_int(d, "COLLECTOR_DAEMON_HISTORY_SIZE",
+					     128);
+	if (c->history_size < 0 || c->history_size > 4096)
+		c->history_size = 128;
 	ks_loop_cancel(d->loop, c->self_timer);
 	long every = ks_daemon_int(d, "COLLECTOR_UPDATE_INTERVAL", 900);
 	c->self_timer = ks_loop_timer(d->loop, 0, (every > 0 ? every : 900) *

@@ -37,6 +37,7 @@ static void entry_clear(struct cs_entry *e)
 	classad_free(e->ad);
 	free(e->key);
 	free(e->type);
+	free(e->stats);
 }
 
 void cs_store_free(cs_store *s)
@@ -96,8 +97,15 @@ static void refresh(cs_store *s)
 	s->stale = false;
 }
 
-void cs_store_put(cs_store *s, char *key, const char *type, classad *ad,
-		  int64_t expires)
+struct cs_entry *cs_store_find(cs_store *s, const char *key)
+{
+	refresh(s);
+	size_t i = find(s, key);
+	return s->slot[i] ? &s->e[s->slot[i] - 1] : NULL;
+}
+
+struct cs_entry *cs_store_put(cs_store *s, char *key, const char *type,
+			      classad *ad, int64_t expires)
 {
 	refresh(s);
 	size_t i = find(s, key);
@@ -107,19 +115,22 @@ void cs_store_put(cs_store *s, char *key, const char *type, classad *ad,
 		free(key);
 		e->ad = ad;
 		e->expires = expires;
-		return;
+		return e;
 	}
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 256;
 		s->e = ks_xrealloc(s->e, s->cap * sizeof(*s->e));
 	}
-	s->e[s->n] = (struct cs_entry){ad, key, ks_xstrdup(type), expires};
+	s->e[s->n] = (struct cs_entry){ad, key, ks_xstrdup(type), expires,
+				       NULL};
+	size_t at = s->n;
 	s->slot[i] = ++s->n;
 	if (s->n * 2 > s->mask) {
 		s->mask = s->mask * 2 + 1;
 		s->slot = ks_xrealloc(s->slot, (s->mask + 1) * sizeof(*s->slot));
 		reindex(s);
 	}
+	return &s->e[at];
 }
 
 void cs_store_remove_at(cs_store *s, size_t idx)

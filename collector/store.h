@@ -12,12 +12,14 @@
 #include <stdint.h>
 
 #include "classad.h"
+#include "updstats.h"
 
 struct cs_entry {
 	classad *ad;
 	char *key;      /* owned */
 	char *type;     /* MyType, owned */
 	int64_t expires; /* time() after which the ad is dropped */
+	struct cs_updstats *stats; /* owned; NULL until set */
 };
 
 typedef struct cs_store cs_store;
@@ -29,9 +31,13 @@ void cs_store_free(cs_store *s);
  * string (free()). */
 char *cs_store_key(const char *type, const classad *ad);
 
-/* Inserts or replaces the ad under key (both taken over). */
-void cs_store_put(cs_store *s, char *key, const char *type, classad *ad,
-		  int64_t expires);
+/* Inserts or replaces the ad under key (both taken over); an entry keeps
+ * its stats.  Returns the entry (valid until the store changes). */
+struct cs_entry *cs_store_put(cs_store *s, char *key, const char *type,
+			      classad *ad, int64_t expires);
+
+/* The entry under key, or NULL (valid until the store changes). */
+struct cs_entry *cs_store_find(cs_store *s, const char *key);
 
 /* Removes the entry under key.  Returns true if there was one. */
 bool cs_store_remove(cs_store *s, const char *key);

@@ -120,6 +120,16 @@ wait_for 10 sh -c "'$Q' QUERY_MASTER_ADS | grep -q DaemonList" || fail "no maste
 wait_for 10 sh -c "'$Q' QUERY_COLLECTOR_ADS | grep -q UpdatesTotal" || fail "no collector ad"
 [ "$("$Q" QUERY_ANY_ADS | grep -c '^Name = ')" -ge 4 ] || fail "QUERY_ANY_ADS"
 
+# Update statistics: two updates never arrived between 1 and 4.
+for seq in 1 4; do
+	printf 'MyType = "Machine"\nName = "seq@host6"\nDaemonStartTime = 100\nUpdateSequenceNumber = %d\n' $seq > "$T/seq"
+	"$ADV" UPDATE_STARTD_AD "$T/seq" >/dev/null || fail "advertise seq $seq"
+done
+out=$("$B/tools/condor_status/condor_status" seq@host6 -af UpdatesTotal UpdatesLost UpdatesSequenced UpdatesHistory)
+[ "$out" = "2 2 3 60000000000000000000000000000000" ] || fail "update statistics: $out"
+printf 'MyType = "Query"\nTargetType = "Machine"\nName = "seq@host6"\n' > "$T/seq"
+"$ADV" INVALIDATE_STARTD_ADS "$T/seq" >/dev/null
+
 # Invalidation by name.
 printf 'MyType = "Query"\nTargetType = "Machine"\nName = "slot2@host1"\n' > "$T/inv"
 "$ADV" INVALIDATE_STARTD_ADS "$T/inv" >/dev/null || fail "invalidate"
