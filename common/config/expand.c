@@ -316,9 +316,12 @@ static bool text_to_double(const char *text, double *out)
 	return ok;
 }
 
+#define FORMAT_MAX 4096
+
 /* Checks a printf format with one conversion of the given kind ('d' for
  * integers, 'f' for reals, 's' for strings) and returns it rewritten for
  * long long / double / char *, or NULL if it is not one. */
+
 static char *check_format(const char *fmt, char kind)
 {
 	struct kc_buf b = {0};
@@ -336,12 +339,20 @@ static char *check_format(const char *fmt, char kind)
 		const char *start = p++;
 		while (*p && strchr("-+ #0", *p))
 			p++;
-		while (isdigit((unsigned char)*p))
-			p++;
+		/* widths and precisions past FORMAT_MAX are refused: printf
+		 * would spend seconds padding a value nobody can use */
+		long width = 0, prec = 0;
+		for (; isdigit((unsigned char)*p); p++)
+			if (width <= FORMAT_MAX)
+				width = width * 10 + (*p - '0');
 		if (*p == '.') {
-			p++;
-			while (isdigit((unsigned char)*p))
-				p++;
+			for (p++; isdigit((unsigned char)*p); p++)
+				if (prec <= FORMAT_MAX)
+					prec = prec * 10 + (*p - '0');
+		}
+		if (width > FORMAT_MAX || prec > FORMAT_MAX) {
+			free(b.data);
+			return NULL;
 		}
 		const char *spec_end = p;
 		while (*p && strchr("hlLqjzt", *p))
