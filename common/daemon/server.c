@@ -32,6 +32,8 @@
  * seconds, or that stays idle this long, is closed. */
 #define HANDSHAKE_TIMEOUT_S 20
 #define IDLE_TIMEOUT_S 300
+/* The largest handshake message accepted (a token is at most 64 KiB). */
+#define HANDSHAKE_MAX (96u * 1024)
 
 enum hs_state { HS_HELLO, HS_PROOF, HS_READY };
 
@@ -438,6 +440,15 @@ static void conn_parse(struct ks_srv_conn *c)
 			ks_log_printf(c->d->log, KS_D_ALWAYS,
 				      "bad message from %s: %s; closing",
 				      c->host, err.msg);
+			c->closing = true;
+			break;
+		}
+		/* before the handshake a peer is nobody: it gets no room
+		 * for big messages */
+		if (c->state != HS_READY && h.wire_len > HANDSHAKE_MAX) {
+			ks_log_printf(c->d->log, KS_D_ALWAYS,
+				      "handshake message of %u bytes from %s; "
+				      "closing", h.wire_len, c->host);
 			c->closing = true;
 			break;
 		}

@@ -120,6 +120,45 @@ wait_for 10 sh -c "'$Q' QUERY_MASTER_ADS | grep -q DaemonList" || fail "no maste
 wait_for 10 sh -c "'$Q' QUERY_COLLECTOR_ADS | grep -q UpdatesTotal" || fail "no collector ad"
 [ "$("$Q" QUERY_ANY_ADS | grep -c '^Name = ')" -ge 4 ] || fail "QUERY_ANY_ADS"
 
+# Malformed, oversized, truncated and unauthenticated messages: each
+# connection is dropped and logged; the collector goes on serving.
+PORT=$(sed -n 's/^<[^:]*:\([0-9]*\).*/\1/p' "$T/log/.collector_address")
+python3 - "$PORT" <<'PY' || fail "bad-message client"
+import socket, struct, sys
+port = int(sys.argv[1])
+def frame(code, payload, flags=0, ver=1):
+    return b'KS' + bytes([ver, flags]) + struct.pack('>iII', code, len(payload), len(payload)) + payload
+def ad(text):
+    return struct.pack('>I', len(text)) + text
+cases = [
+    b'GET / HTTP/1.0\r\n\r\n',                                 # not our protocol
+    b'KS\x01\x00' + struct.pack('>iII', 70000, 0x7fffffff, 0x7fffffff),  # oversized
+    frame(70000, ad(b'Version = 1\n'))[:20],                     # truncated, then closed
+    frame(5, ad(b'MyType = "Query"\n')),                         # command before handshake
+    frame(70000, ad(b'Version = 1\n'), ver=9),                   # unknown version
+    frame(70000, ad(b'Version = = 1\n')),                         # ad that does not parse
+    b'KS\x01\x00' + struct.pack('>iII', 70000, 1000000, 1000000),  # big before handshake
+]
+for data in cases:
+    s = socket.create_connection(('127.0.0.1', port), timeout=5)
+    s.sendall(data)
+    if data is cases[2]:
+        s.close()
+        continue
+    s.shutdown(socket.SHUT_WR)
+    try:
+        while s.recv(4096):   # whatever comes back, the collector must close
+            pass
+    except ConnectionResetError:
+        pass
+    s.close()
+PY
+wait_for 10 grep -q "handshake message of 1000000 bytes" "$T/log/CollectorLog" || fail "big handshake message not logged"
+grep -q "message of 2147483647 bytes is over the limit" "$T/log/CollectorLog" || fail "oversized message not logged"
+grep -q "bad message from 127.0.0.1" "$T/log/CollectorLog" || fail "malformed message not logged"
+grep -q "before the handshake" "$T/log/CollectorLog" || fail "command before handshake not logged"
+"$ST" -af Name | grep -q slot1@host1 || fail "collector stopped serving after bad messages"
+
 # Update statistics: two updates never arrived between 1 and 4.
 for seq in 1 4; do
 	printf 'MyType = "Machine"\nName = "seq@host6"\nDaemonStartTime = 100\nUpdateSequenceNumber = %d\n' $seq > "$T/seq"
