@@ -356,7 +356,8 @@ static void cmd_name(int code, char *buf, size_t n)
 		snprintf(buf, n, "%d", code);
 }
 
-/* Checks and runs one command.  Returns false when the peer was refused. */
+/* Checks one command against the level its table gives (and the scope
+ * of the token the peer presented, levels != 0), then runs it. */
 static void dispatch(ks_daemon *d, struct ks_request *req, unsigned levels)
 {
 	char name[64], why[300];
@@ -555,9 +556,10 @@ static void on_accept(void *arg, int lfd, unsigned ev)
 	}
 }
 
-/* UDP: one message per datagram, no handshake; the peer is
- * unauthenticated, so only commands whose level its host is allowed
- * succeed (docs/protocol.md). */
+/* UDP: one message per datagram, no handshake.  A datagram signed with a
+ * session (set up by the sender's TCP handshake) carries that session's
+ * identity; an unsigned one is from unauthenticated@unmapped
+ * (docs/protocol.md). */
 static void on_udp(void *arg, int fd, unsigned ev)
 {
 	ks_daemon *d = arg;
