@@ -3,6 +3,7 @@
 #define KS_DAEMON_INT_H
 
 #include "ks_daemon.h"
+#include "ks_tls.h"
 
 struct ks_srv_conn;
 
@@ -33,6 +34,7 @@ struct ks_daemon_priv {
 	int retries; /* quick retries of a failed update */
 	uint64_t retry_timer;
 	struct kd_settings *runtime; /* -rset settings (runtime.c) */
+	SSL_CTX *tls_ctx; /* for peers on other hosts (ks_tls.h) */
 };
 
 /* server.c */

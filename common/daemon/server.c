@@ -25,6 +25,7 @@
 #include "ks_addr.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_tls.h"
 #include "ks_tokauth.h"
 #include "ks_wire.h"
 
@@ -43,6 +44,9 @@ struct ks_srv_conn {
 	int fd;
 	bool unix_peer;
 	bool closing; /* close once the output is written */
+	SSL *ssl;            /* TLS from another host, or NULL */
+	bool tls_checked;    /* the first byte has been looked at */
+	bool tls_accepting;  /* the TLS handshake is under way */
 	char host[64];
 	enum hs_state state;
 	char *identity;
@@ -68,6 +72,7 @@ static void conn_free(struct ks_srv_conn *c)
 	if (c->next)
 		c->next->prev = c->prev;
 	p->nconns--;
+	SSL_free(c->ssl);
 	free(c->identity);
 	free(c->in);
 	free(c->out.data);
@@ -79,7 +84,21 @@ static void conn_events(struct ks_srv_conn *c);
 /* Writes what can be written now; the rest waits for KS_EV_OUT. */
 static int conn_flush(struct ks_srv_conn *c)
 {
-	while (c->outpos < c->out.len) {
+	while (c->outpos < c->out.len && !c->tls_accepting) {
+		if (c->ssl) {
+			size_t done = 0;
+			int r = SSL_write_ex(c->ssl, c->out.data + c->outpos,
+					     c->out.len - c->outpos, &done);
+			if (r == 1) {
+				c->outpos += done;
+				continue;
+			}
+			int e = SSL_get_error(c->ssl, r);
+			if (e == SSL_ERROR_WANT_WRITE ||
+			    e == SSL_ERROR_WANT_READ)
+				break;
+			return -1;
+		}
 		ssize_t w = send(c->fd, c->out.data + c->outpos,
 				 c->out.len - c->outpos, MSG_NOSIGNAL);
 		if (w > 0) {
@@ -261,9 +280,11 @@ static void hs_done(struct ks_srv_conn *c, const char *method,
 	classad_free(ad);
 	c->state = HS_READY;
 	ks_log_printf(c->d->log, KS_D_SECURITY,
-		      "authenticated %s from %s with %s", 
+		      "authenticated %s from %s with %s%s",
 		      c->identity ? c->identity : KS_ANONYMOUS,
-		      c->unix_peer ? "a local socket" : c->host, method);
+		      c->unix_peer ? "a local socket" : c->host, method,
+		      c->ssl && strcmp(method, "TOKEN+TLS") != 0 ? " over TLS"
+								 : "");
 }
 
 static void hs_hello(struct ks_srv_conn *c, const classad *hello)
@@ -272,6 +293,16 @@ static void hs_hello(struct ks_srv_conn *c, const classad *hello)
 	if (!hello || !classad_eval_int(hello, "Version", NULL, &version) ||
 	    version != KS_WIRE_VERSION) {
 		send_reason(c, KS_REPLY_DENIED, "unsupported protocol version");
+		c->closing = true;
+		return;
+	}
+	if (!c->ssl && !c->unix_peer && ks_tls_required(c->d->cfg, c->host)) {
+		ks_log_printf(c->d->log, KS_D_ALWAYS,
+			      "%s connected without TLS, which "
+			      "SEC_DEFAULT_ENCRYPTION = REQUIRED asks; closing",
+			      c->host);
+		send_reason(c, KS_REPLY_DENIED, "this daemon requires "
+			    "encryption (TLS) from other hosts");
 		c->closing = true;
 		return;
 	}
@@ -319,7 +350,9 @@ static void hs_proof(struct ks_srv_conn *c, const classad *ad)
 	char *proof = ad ? ad_string(ad, "Proof") : NULL;
 	unsigned char mac[32];
 	char want[65];
-	ks_auth_mac(c->sig, 32, "client", c->cn, c->sn, mac);
+	/* the proofs cover the TLS channel too (ks_tls.h) */
+	char *sn = ks_tls_bind_nonce(c->ssl, c->sn);
+	ks_auth_mac(c->sig, 32, "client", c->cn, sn, mac);
 	ks_auth_hex(mac, 32, want);
 	bool ok = proof && strlen(proof) == 64 &&
 		  CRYPTO_memcmp(proof, want, 64) == 0;
@@ -332,11 +365,13 @@ static void hs_proof(struct ks_srv_conn *c, const classad *ad)
 			    "the token's proof is wrong (was it signed with "
 			    "this pool's key?)");
 		c->closing = true;
+		free(sn);
 		return;
 	}
-	ks_auth_mac(c->sig, 32, "server", c->cn, c->sn, mac);
+	ks_auth_mac(c->sig, 32, "server", c->cn, sn, mac);
 	ks_auth_hex(mac, 32, want);
-	hs_done(c, "TOKEN", want);
+	free(sn);
+	hs_done(c, c->ssl ? "TOKEN+TLS" : "TOKEN", want);
 }
 
 static const struct ks_command_def *find_cmd(const ks_daemon *d, int code)
@@ -468,30 +503,106 @@ static void conn_parse(struct ks_srv_conn *c)
 	c->inlen -= pos;
 }
 
+/* A connection from another host may open with TLS (its first byte is a
+ * TLS handshake record, 22): then the TLS handshake runs first.  Returns
+ * 1 when reading may go on, 0 to wait, -1 to close. */
+static int tls_step(struct ks_srv_conn *c)
+{
+	if (!c->tls_checked && !c->unix_peer) {
+		unsigned char b;
+		ssize_t r = recv(c->fd, &b, 1, MSG_PEEK);
+		if (r == 0)
+			return -1;
+		if (r < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : -1;
+		c->tls_checked = true;
+		if (b == 22) {
+			if (!c->d->priv->tls_ctx) {
+				ks_log_printf(c->d->log, KS_D_ALWAYS,
+					      "TLS from %s, but no TLS here; "
+					      "closing", c->host);
+				return -1;
+			}
+			c->ssl = SSL_new(c->d->priv->tls_ctx);
+			if (!c->ssl || SSL_set_fd(c->ssl, c->fd) != 1)
+				return -1;
+			c->tls_accepting = true;
+		}
+	}
+	if (!c->tls_accepting)
+		return 1;
+	int r = SSL_accept(c->ssl);
+	if (r == 1) {
+		c->tls_accepting = false;
+		return 1;
+	}
+	int e = SSL_get_error(c->ssl, r);
+	if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
+		ks_loop_rewatch(c->d->loop, c->fd,
+				e == SSL_ERROR_WANT_READ ? KS_EV_IN : KS_EV_OUT);
+		return 0;
+	}
+	ks_log_printf(c->d->log, KS_D_ALWAYS, "TLS handshake with %s failed; "
+		      "closing", c->host);
+	return -1;
+}
+
+/* Reads what the socket (or TLS) has now.  Returns 0, or -1 when the peer
+ * has gone. */
+static int conn_read_some(struct ks_srv_conn *c)
+{
+	for (;;) {
+		if (c->incap - c->inlen < 65536) {
+			c->incap = c->incap * 2 + 65536;
+			c->in = ks_xrealloc(c->in, c->incap);
+		}
+		if (c->ssl) {
+			size_t got = 0;
+			int r = SSL_read_ex(c->ssl, c->in + c->inlen,
+					    c->incap - c->inlen, &got);
+			if (r == 1) {
+				c->inlen += got;
+				continue;
+			}
+			int e = SSL_get_error(c->ssl, r);
+			return e == SSL_ERROR_WANT_READ ||
+				       e == SSL_ERROR_WANT_WRITE
+				       ? 0
+				       : -1;
+		}
+		ssize_t r = recv(c->fd, c->in + c->inlen, c->incap - c->inlen,
+				 0);
+		if (r > 0) {
+			c->inlen += (size_t)r;
+			continue;
+		}
+		return r == 0 || (errno != EAGAIN && errno != EINTR) ? -1 : 0;
+	}
+}
+
 static void on_conn(void *arg, int fd, unsigned ev)
 {
 	struct ks_srv_conn *c = arg;
 	(void)fd;
 	c->last_ms = ks_loop_now_ms();
+	if (!c->tls_checked || c->tls_accepting) {
+		int t = tls_step(c);
+		if (t < 0) {
+			conn_free(c);
+			return;
+		}
+		if (t == 0)
+			return;
+		ev |= KS_EV_IN; /* data may wait inside TLS already */
+	}
 	if (ev & (KS_EV_IN | KS_EV_ERR)) {
-		for (;;) {
-			if (c->incap - c->inlen < 65536) {
-				c->incap = c->incap * 2 + 65536;
-				c->in = ks_xrealloc(c->in, c->incap);
-			}
-			ssize_t r = recv(c->fd, c->in + c->inlen,
-					 c->incap - c->inlen, 0);
-			if (r > 0) {
-				c->inlen += (size_t)r;
-				continue;
-			}
-			if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
+		{
+			if (conn_read_some(c)) {
 				conn_parse(c);
 				conn_flush(c);
 				conn_free(c);
 				return;
 			}
-			break;
 		}
 		conn_parse(c);
 	}
@@ -761,6 +872,15 @@ int kd_server_start(ks_daemon *d, struct ks_err *err)
 		return ks_err_set(err, KS_EIO, 0, 0, 0, "epoll: %s",
 				  strerror(errno));
 	p->sweep_timer = ks_loop_timer(d->loop, 5000, 5000, on_sweep, d);
+	/* peers on other hosts talk TLS (ks_tls.h) */
+	bool made = false;
+	struct ks_err terr;
+	p->tls_ctx = ks_tls_server_ctx(d->cfg, &made, &terr);
+	if (!p->tls_ctx)
+		ks_log_printf(d->log, KS_D_ALWAYS, "no TLS: %s", terr.msg);
+	else if (made)
+		ks_log_printf(d->log, KS_D_FULLDEBUG,
+			      "TLS with a certificate made at start-up");
 	return 0;
 }
 
@@ -782,4 +902,6 @@ void kd_server_stop(ks_daemon *d)
 	free(p->unix_path);
 	p->unix_path = NULL;
 	ks_loop_cancel(d->loop, p->sweep_timer);
+	SSL_CTX_free(p->tls_ctx);
+	p->tls_ctx = NULL;
 }

@@ -3,6 +3,8 @@
 #include "ks_client.h"
 
 #include <errno.h>
+#include <openssl/err.h>
+#include <poll.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -20,10 +22,13 @@
 #include "ks_io.h"
 #include "ks_mem.h"
 #include "ks_tokauth.h"
+#include "ks_tls.h"
 #include "ks_wire.h"
 
 struct ks_conn {
 	int fd;
+	SSL *ssl;       /* a TLS channel to another host, or NULL */
+	SSL_CTX *ssl_ctx;
 	int timeout_ms;
 	bool compress; /* not for loopback or Unix-domain peers */
 	char *peer;    /* what the user named, for messages */
@@ -49,6 +54,91 @@ static int64_t deadline(const ks_conn *c)
 	return ks_io_now_ms() + c->timeout_ms;
 }
 
+/* After an SSL call returned r: waits for what TLS needs, or fails. */
+static int tls_wait(ks_conn *c, int r, int64_t dl, const char *what,
+		    struct ks_err *err)
+{
+	int e = SSL_get_error(c->ssl, r);
+	short ev = e == SSL_ERROR_WANT_READ    ? POLLIN
+		   : e == SSL_ERROR_WANT_WRITE ? POLLOUT
+					       : 0;
+	if (!ev) {
+		char buf[160] = "the peer closed the connection";
+		unsigned long code = ERR_get_error();
+		if (code)
+			ERR_error_string_n(code, buf, sizeof(buf));
+		return ks_err_set(err, KS_EIO, 0, 0, 0, "TLS %s with %s: %s",
+				  what, c->peer, buf);
+	}
+	if (ks_io_wait(c->fd, ev, dl))
+		return ks_err_set(err, KS_ETIMEDOUT, 0, 0, 0,
+				  "timed out in TLS %s with %s", what, c->peer);
+	return 0;
+}
+
+static int conn_write(ks_conn *c, const void *buf, size_t n,
+		      struct ks_err *err)
+{
+	int64_t dl = deadline(c);
+	if (!c->ssl)
+		return ks_io_write(c->fd, buf, n, dl, err);
+	const char *p = buf;
+	while (n) {
+		size_t done = 0;
+		int r = SSL_write_ex(c->ssl, p, n, &done);
+		if (r == 1) {
+			p += done;
+			n -= done;
+		} else {
+			int rc = tls_wait(c, r, dl, "write", err);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int conn_read(ks_conn *c, void *buf, size_t n, int64_t dl,
+		     struct ks_err *err)
+{
+	if (!c->ssl)
+		return ks_io_read(c->fd, buf, n, dl, err);
+	char *p = buf;
+	while (n) {
+		size_t done = 0;
+		int r = SSL_read_ex(c->ssl, p, n, &done);
+		if (r == 1) {
+			p += done;
+			n -= done;
+		} else {
+			int rc = tls_wait(c, r, dl, "read", err);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int tls_start(ks_conn *c, const ks_config *cfg, struct ks_err *err)
+{
+	(void)cfg;
+	c->ssl_ctx = ks_tls_client_ctx(err);
+	if (!c->ssl_ctx)
+		return KS_EINTERNAL;
+	c->ssl = SSL_new(c->ssl_ctx);
+	if (!c->ssl || SSL_set_fd(c->ssl, c->fd) != 1)
+		return ks_err_set(err, KS_EINTERNAL, 0, 0, 0, "SSL_new failed");
+	int64_t dl = deadline(c);
+	for (;;) {
+		int r = SSL_connect(c->ssl);
+		if (r == 1)
+			return 0;
+		int rc = tls_wait(c, r, dl, "handshake", err);
+		if (rc)
+			return rc;
+	}
+}
+
 int ks_conn_send(ks_conn *c, int code, classad *const *ads, size_t n,
 		 bool more, struct ks_err *err)
 {
@@ -63,8 +153,7 @@ int ks_conn_flush(ks_conn *c, struct ks_err *err)
 {
 	int rc = 0;
 	if (c->out.len)
-		rc = ks_io_write(c->fd, c->out.data, c->out.len, deadline(c),
-				 err);
+		rc = conn_write(c, c->out.data, c->out.len, err);
 	c->out.len = 0;
 	return rc;
 }
@@ -80,7 +169,7 @@ int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
 	if (rc)
 		return rc;
 	int64_t dl = deadline(c);
-	rc = ks_io_read(c->fd, hb, sizeof(hb), dl, err);
+	rc = conn_read(c, hb, sizeof(hb), dl, err);
 	if (rc == 0)
 		rc = ks_wire_header_decode(hb, &h, err);
 	if (rc)
@@ -89,7 +178,7 @@ int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
 		c->rcap = h.wire_len + 1u;
 		c->rbuf = ks_xrealloc(c->rbuf, c->rcap);
 	}
-	rc = ks_io_read(c->fd, c->rbuf, h.wire_len, dl, err);
+	rc = conn_read(c, c->rbuf, h.wire_len, dl, err);
 	if (rc == 0)
 		rc = ks_wire_decode(&h, c->rbuf, c->cache, ads, n, err);
 	if (rc)
@@ -113,8 +202,12 @@ void ks_conn_close(ks_conn *c)
 		return;
 	if (c->fd >= 0) {
 		ks_conn_flush(c, NULL);
+		if (c->ssl)
+			SSL_shutdown(c->ssl);
 		close(c->fd);
 	}
+	SSL_free(c->ssl);
+	SSL_CTX_free(c->ssl_ctx);
 	free(c->out.data);
 	if (c->udp_fd >= 0)
 		close(c->udp_fd);
@@ -234,7 +327,10 @@ static int handshake(ks_conn *c, const ks_config *cfg, bool unix_peer,
 	int rc = exchange(c, KS_HS_HELLO, hello, &code, &in, err);
 	classad_free(hello);
 	if (rc == 0 && code == KS_HS_CHALLENGE && head) {
-		char *sn = ad_string(in, "ServerNonce");
+		char *sn0 = ad_string(in, "ServerNonce");
+		/* the proofs cover the TLS channel too, when there is one */
+		char *sn = ks_tls_bind_nonce(c->ssl, sn0);
+		free(sn0);
 		classad_free(in);
 		in = NULL;
 		unsigned char mac[32];
@@ -314,6 +410,13 @@ int ks_conn_open(const ks_config *cfg, const char *addr, int timeout_ms,
 		return rc;
 	}
 	c->compress = !unix_peer && !is_loopback(a.host);
+	if (!unix_peer && ks_tls_wanted(cfg, a.host)) {
+		rc = tls_start(c, cfg, err);
+		if (rc) {
+			ks_conn_close(c);
+			return rc;
+		}
+	}
 	rc = handshake(c, cfg, unix_peer, err);
 	if (rc) {
 		ks_conn_close(c);
@@ -369,7 +472,7 @@ int ks_conn_send_raw(ks_conn *c, const char *msgs, size_t len,
 {
 	int rc = ks_conn_flush(c, err);
 	if (rc == 0)
-		rc = ks_io_write(c->fd, msgs, len, deadline(c), err);
+		rc = conn_write(c, msgs, len, err);
 	return rc;
 }
 

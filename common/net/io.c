@@ -19,7 +19,7 @@ int64_t ks_io_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int wait_fd(int fd, short ev, int64_t deadline)
+int ks_io_wait(int fd, short ev, int64_t deadline)
 {
 	for (;;) {
 		int64_t left = deadline - ks_io_now_ms();
@@ -49,7 +49,7 @@ static int connect_one(int family, const struct sockaddr *sa, socklen_t len,
 		close(fd);
 		return -1;
 	}
-	if (wait_fd(fd, POLLOUT, deadline)) {
+	if (ks_io_wait(fd, POLLOUT, deadline)) {
 		*err_no = ETIMEDOUT;
 		close(fd);
 		return -1;
@@ -148,7 +148,7 @@ int ks_io_write(int fd, const void *buf, size_t n, int64_t deadline,
 		if (w < 0 && errno != EAGAIN && errno != EINTR)
 			return ks_err_set(err, KS_EIO, 0, 0, 0,
 					  "write failed: %s", strerror(errno));
-		if (wait_fd(fd, POLLOUT, deadline))
+		if (ks_io_wait(fd, POLLOUT, deadline))
 			return ks_err_set(err, KS_ETIMEDOUT, 0, 0, 0,
 					  "timed out writing to the peer");
 	}
@@ -172,7 +172,7 @@ int ks_io_read(int fd, void *buf, size_t n, int64_t deadline,
 		if (errno != EAGAIN && errno != EINTR)
 			return ks_err_set(err, KS_EIO, 0, 0, 0,
 					  "read failed: %s", strerror(errno));
-		if (wait_fd(fd, POLLIN, deadline))
+		if (ks_io_wait(fd, POLLIN, deadline))
 			return ks_err_set(err, KS_ETIMEDOUT, 0, 0, 0,
 					  "timed out waiting for the peer");
 	}

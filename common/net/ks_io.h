@@ -24,6 +24,10 @@ int ks_io_connect(const struct ks_addr *a, const char *path, int64_t deadline,
 /* A UDP socket connected to a.  Returns it or a negative KS_E* code. */
 int ks_io_udp_connect(const struct ks_addr *a, struct ks_err *err);
 
+/* Waits until fd is ready for ev (POLLIN / POLLOUT) or the deadline.
+ * Returns 0, KS_ETIMEDOUT or KS_EIO. */
+int ks_io_wait(int fd, short ev, int64_t deadline);
+
 /* Writes or reads exactly n bytes before deadline.  Returns 0 or
  * KS_ETIMEDOUT / KS_EIO (KS_EIO with "closed" for end of file). */
 int ks_io_write(int fd, const void *buf, size_t n, int64_t deadline,

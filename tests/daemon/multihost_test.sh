@@ -71,7 +71,7 @@ inB() { CONDOR_CONFIG=$T/b/condor_config ip netns exec "$NB" "$@"; }
 # B's master, with the shared key only, appears in A's collector, at
 # B's address.
 wait_for 20 sh -c "CONDOR_CONFIG=$T/b/condor_config ip netns exec $NB '$ST' -master -af MyAddress | grep -q '<10.213.0.2:'" || fail "host B's master not in the collector"
-grep -q "authenticated condor@test.pool from 10.213.0.2 with TOKEN" "$T/a/log/CollectorLog" || fail "B not authenticated by its own token"
+grep -q "authenticated condor@test.pool from 10.213.0.2 with TOKEN+TLS" "$T/a/log/CollectorLog" || fail "B not authenticated by its own token over TLS"
 # condor_status from B lists both masters.
 out=$(inB "$ST" -master -af MyAddress | sort)
 [ "$(echo "$out" | wc -l)" = 2 ] || fail "two masters expected: $out"
@@ -82,8 +82,19 @@ out=$(inB "$ST" -af Name) || fail "status from B"
 [ "$out" = slot1@hostb ] || fail "slot from B: $out"
 out=$(_CONDOR_SEC_TOKEN_POOL_SIGNING_KEY_FILE=$T/none inB "$ADV" UPDATE_STARTD_AD "$T/slot" 2>&1) && fail "advertise without the key accepted: $out"
 echo "$out" | grep -q "unauthenticated@unmapped" || fail "refusal: $out"
-# ... but reading needs no key.
+# ... but reading needs no key (and is encrypted all the same).
 _CONDOR_SEC_TOKEN_POOL_SIGNING_KEY_FILE=$T/none inB "$ST" -af Name | grep -q slot1@hostb || fail "anonymous read from B"
+grep -q "authenticated unauthenticated@unmapped from 10.213.0.2 with ANONYMOUS over TLS" "$T/a/log/CollectorLog" || fail "anonymous read not over TLS"
+# Without TLS (SEC_DEFAULT_ENCRYPTION = NEVER on the tool) it still works,
+# unless the collector requires encryption.
+_CONDOR_SEC_DEFAULT_ENCRYPTION=NEVER inB "$ST" -af Name | grep -q slot1@hostb || fail "plain read from B"
+grep -q "authenticated condor@test.pool from 10.213.0.2 with TOKEN$" "$T/a/log/CollectorLog" || fail "plain connection not logged as such"
+echo "SEC_DEFAULT_ENCRYPTION = REQUIRED" >> "$T/a/condor_config"
+CONDOR_CONFIG=$T/a/condor_config ip netns exec "$NA" "$B/tools/condor_daemonctl/condor_reconfig" >/dev/null || fail "reconfig A"
+wait_for 10 grep -q reconfigured "$T/a/log/CollectorLog" || fail "collector did not reconfig"
+out=$(_CONDOR_SEC_DEFAULT_ENCRYPTION=NEVER inB "$ST" -af Name 2>&1) && fail "plain read accepted though TLS is required: $out"
+grep -q "without TLS, which SEC_DEFAULT_ENCRYPTION = REQUIRED asks" "$T/a/log/CollectorLog" || fail "plain connection refusal not logged"
+inB "$ST" -af Name | grep -q slot1@hostb || fail "TLS read after REQUIRED"
 # A master with another key is refused, and never listed.
 CONDOR_CONFIG=$T/c/condor_config ip netns exec "$NB" "$B/master/condor_master" -f &
 PIDS+=($!)
