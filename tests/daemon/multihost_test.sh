@@ -73,8 +73,7 @@ inB() { CONDOR_CONFIG=$T/b/condor_config ip netns exec "$NB" "$@"; }
 wait_for 20 sh -c "CONDOR_CONFIG=$T/b/condor_config ip netns exec $NB '$ST' -master -af MyAddress | grep -q '<10.213.0.2:'" || fail "host B's master not in the collector"
 grep -q "authenticated condor@test.pool from 10.213.0.2 with TOKEN+TLS" "$T/a/log/CollectorLog" || fail "B not authenticated by its own token over TLS"
 # condor_status from B lists both masters.
-out=$(inB "$ST" -master -af MyAddress | sort)
-[ "$(echo "$out" | wc -l)" = 2 ] || fail "two masters expected: $out"
+wait_for 10 sh -c "[ \$(CONDOR_CONFIG=$T/b/condor_config ip netns exec $NB '$ST' -master -af MyAddress | wc -l) = 2 ]" || fail "two masters expected: $(inB "$ST" -master -af MyAddress)"
 # condor_advertise from B: with the key, accepted; without, refused.
 printf 'MyType = "Machine"\nName = "slot1@hostb"\nCpus = 2\n' > "$T/slot"
 out=$(inB "$ADV" UPDATE_STARTD_AD "$T/slot") || fail "advertise from B: $out"
@@ -104,4 +103,11 @@ inB "$ST" -master -af Name | grep -q intruder && fail "intruder listed"
 printf 'MyType = "Machine"\nName = "slot2@hostb"\n' > "$T/slot2"
 out=$(inB "$ADV" -udp UPDATE_STARTD_AD "$T/slot2") || fail "udp from B: $out"
 wait_for 10 sh -c "CONDOR_CONFIG=$T/b/condor_config ip netns exec $NB '$ST' -af Name | grep -q slot2@hostb" || fail "UDP update from B not stored"
+# Host A stops cleanly (under the sanitizers a leak or error changes the
+# statuses).
+kill -TERM "${PIDS[0]}"
+wait "${PIDS[0]}"
+rc=$?
+[ "$rc" = 0 ] || fail "host A's master exited with status $rc"
+grep -q "The COLLECTOR (pid [0-9]*) exited with status 0" "$T/a/log/MasterLog" || fail "host A's collector did not exit cleanly"
 echo "multihost_test: all checks passed"
