@@ -641,6 +641,7 @@ static void on_accept(void *arg, int lfd, unsigned ev)
 		c->d = d;
 		c->fd = fd;
 		c->unix_peer = lfd == d->priv->unix_fd;
+		c->tls_checked = c->unix_peer; /* TLS is for other hosts */
 		c->last_ms = ks_loop_now_ms();
 		if (ss.ss_family == AF_INET)
 			inet_ntop(AF_INET,
