@@ -35,6 +35,7 @@ struct ks_daemon_priv {
 	uint64_t retry_timer;
 	struct kd_settings *runtime; /* -rset settings (runtime.c) */
 	SSL_CTX *tls_ctx; /* for peers on other hosts (ks_tls.h) */
+	unsigned sweeps;  /* connection sweeps so far (every 5 s) */
 };
 
 /* server.c */

@@ -747,6 +747,14 @@ static void on_sweep(void *arg)
 {
 	ks_daemon *d = arg;
 	int64_t now = ks_loop_now_ms();
+	/* Lines of ads replaced since (a new MyCurrentTime each update...)
+	 * stay in the parse cache until purged: once a minute. */
+	if (++d->priv->sweeps % 12 == 0) {
+		size_t n = classad_cache_purge(d->priv->cache);
+		if (n)
+			ks_log_printf(d->log, KS_D_FULLDEBUG,
+				      "%zu unused cached expressions dropped", n);
+	}
 	struct ks_srv_conn *c = d->priv->conns;
 	while (c) {
 		struct ks_srv_conn *next = c->next;
