@@ -1259,6 +1259,7 @@ const struct ks_knob ks_code_knobs[] = {
 	{"CLASSAD_LIFETIME", KS_KNOB_INT, "900", "seconds the collector keeps an ad that has no ClassAdLifetime of its own"},
 	{"COLLECTOR_DAEMON_STATS", KS_KNOB_BOOL, "true", "whether the collector counts each daemon's updates, and lost ones, in its ad"},
 	{"COLLECTOR_DAEMON_HISTORY_SIZE", KS_KNOB_INT, "128", "how many recent updates UpdatesHistory shows"},
+	{"SEC_DEFAULT_ENCRYPTION", KS_KNOB_STRING, "OPTIONAL", "NEVER: no TLS between hosts; REQUIRED: refuse plain connections from other hosts"},
 	{"SEC_DEFAULT_SESSION_DURATION", KS_KNOB_INT, "86400", "seconds a security session (which signs UDP updates) lasts"},
 	{"SEC_CLIENT_AUTHENTICATION_METHODS", KS_KNOB_STRING, "", "methods a tool or daemon offers when it connects (default SEC_DEFAULT_AUTHENTICATION_METHODS)"},
 };
