@@ -305,7 +305,8 @@ echo "$out" | grep -q "Can't find address for master no.such.master" || fail "co
 # Shutdown: everything stops.
 CPID=$(pgrep -P "$MASTER_PID" -f condor_collector | head -1)
 [ -n "$CPID" ] || fail "no collector before shutdown"
-kill -TERM "$MASTER_PID"
+out=$("$BT/condor_off" -master) || fail "condor_off -master"
+[ "$out" = 'Sent "Kill-Daemon" command for "master" to local master' ] || fail "condor_off -master said: $out"
 wait_for 15 sh -c "! kill -0 $MASTER_PID" || fail "master did not exit"
 wait "$MASTER_PID"
 rc=$?

@@ -165,7 +165,13 @@ static int send_one(const ks_config *cfg, const struct opts *o,
 		return 1;
 	}
 	ks_ads_free(got, ngot);
-	if (o->daemon && strcasecmp(o->daemon, "MASTER") != 0)
+	/* HTCondor names the daemon for a daemon's off and on (and the
+	 * master's own off), and not for the rest */
+	bool named = o->daemon &&
+		     (code == KS_DAEMON_OFF || code == KS_DAEMON_OFF_FAST ||
+		      code == KS_DAEMON_ON || code == KS_DC_OFF_GRACEFUL ||
+		      code == KS_DC_OFF_FAST);
+	if (named)
 		printf("Sent \"%s\" command for \"%s\" to %s\n", label,
 		       o->daemon, who);
 	else
