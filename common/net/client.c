@@ -10,6 +10,7 @@
 #include <openssl/hmac.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -465,6 +466,20 @@ int ks_conn_send_udp(ks_conn *c, int code, classad *const *ads, size_t n,
 		rc = ks_conn_send_udp_raw(c, b.data, b.len, err);
 	free(b.data);
 	return rc;
+}
+
+int ks_conn_send_iov(ks_conn *c, const struct iovec *iov, size_t n,
+		     struct ks_err *err)
+{
+	int rc = ks_conn_flush(c, err);
+	if (rc || !n)
+		return rc;
+	if (c->ssl) {
+		for (size_t i = 0; i < n && rc == 0; i++)
+			rc = conn_write(c, iov[i].iov_base, iov[i].iov_len, err);
+		return rc;
+	}
+	return ks_io_writev(c->fd, iov, n, deadline(c), err);
 }
 
 int ks_conn_send_raw(ks_conn *c, const char *msgs, size_t len,

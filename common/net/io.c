@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,6 +152,48 @@ int ks_io_write(int fd, const void *buf, size_t n, int64_t deadline,
 		if (ks_io_wait(fd, POLLOUT, deadline))
 			return ks_err_set(err, KS_ETIMEDOUT, 0, 0, 0,
 					  "timed out writing to the peer");
+	}
+	return 0;
+}
+
+int ks_io_writev(int fd, const struct iovec *iov, size_t n, int64_t deadline,
+		 struct ks_err *err)
+{
+	struct iovec part = {0}; /* the rest of a part written in half */
+	size_t i = 0;
+	while (i < n || part.iov_len) {
+		struct iovec batch[64];
+		size_t k = 0;
+		if (part.iov_len)
+			batch[k++] = part;
+		size_t from = i;
+		while (k < 64 && i < n)
+			batch[k++] = iov[i++];
+		ssize_t w = writev(fd, batch, (int)k);
+		if (w < 0) {
+			if (errno != EAGAIN && errno != EINTR)
+				return ks_err_set(err, KS_EIO, 0, 0, 0,
+						  "write failed: %s",
+						  strerror(errno));
+			i = from;
+			if (ks_io_wait(fd, POLLOUT, deadline))
+				return ks_err_set(err, KS_ETIMEDOUT, 0, 0, 0,
+						  "timed out writing to the "
+						  "peer");
+			continue;
+		}
+		/* find where the written bytes end; the rest goes again */
+		size_t left = (size_t)w, j = 0;
+		while (j < k && left >= batch[j].iov_len)
+			left -= batch[j++].iov_len;
+		part = (struct iovec){0};
+		if (j < k) {
+			part.iov_base = (char *)batch[j].iov_base + left;
+			part.iov_len = batch[j].iov_len - left;
+			/* the parts after j were not written either */
+			size_t unsent = k - j - 1;
+			i -= unsent;
+		}
 	}
 	return 0;
 }

@@ -58,6 +58,13 @@ int ks_conn_send_udp(ks_conn *c, int code, classad *const *ads, size_t n,
 int ks_conn_send_udp_raw(ks_conn *c, const char *msg, size_t len,
 			 struct ks_err *err);
 
+struct iovec;
+
+/* Sends messages made of parts (headers from ks_wire_text_header() and
+ * the texts they announce), written together without copying. */
+int ks_conn_send_iov(ks_conn *c, const struct iovec *iov, size_t n,
+		     struct ks_err *err);
+
 /* Sends messages already encoded with ks_wire_encode(), back to back. */
 int ks_conn_send_raw(ks_conn *c, const char *msgs, size_t len,
 		     struct ks_err *err);

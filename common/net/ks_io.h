@@ -28,6 +28,13 @@ int ks_io_udp_connect(const struct ks_addr *a, struct ks_err *err);
  * Returns 0, KS_ETIMEDOUT or KS_EIO. */
 int ks_io_wait(int fd, short ev, int64_t deadline);
 
+struct iovec;
+
+/* Writes all n parts in order before deadline (a few system calls for
+ * many parts).  Returns as ks_io_write(). */
+int ks_io_writev(int fd, const struct iovec *iov, size_t n, int64_t deadline,
+		 struct ks_err *err);
+
 /* Writes or reads exactly n bytes before deadline.  Returns 0 or
  * KS_ETIMEDOUT / KS_EIO (KS_EIO with "closed" for end of file). */
 int ks_io_write(int fd, const void *buf, size_t n, int64_t deadline,

@@ -134,18 +134,27 @@ int ks_wire_encode_raw(struct classad_buf *b, int32_t code,
 	return 0;
 }
 
-int ks_wire_encode_text(struct classad_buf *b, int32_t code, const char *text,
+int ks_wire_text_header(unsigned char out[KS_WIRE_HEADER + 4], int32_t code,
 			size_t len, unsigned flags, struct ks_err *err)
 {
 	if (len > KS_WIRE_MAX - 4)
 		return ks_err_set(err, KS_ERANGE, 0, 0, 0,
 				  "an ad of %zu bytes is over the limit of %u",
 				  len, KS_WIRE_MAX);
+	put_header(out, flags, code, len + 4, len + 4);
+	put32(out + KS_WIRE_HEADER, (uint32_t)len);
+	return 0;
+}
+
+int ks_wire_encode_text(struct classad_buf *b, int32_t code, const char *text,
+			size_t len, unsigned flags, struct ks_err *err)
+{
 	size_t at = b->len;
 	buf_reserve(b, KS_WIRE_HEADER + 4 + len);
 	unsigned char *h = (unsigned char *)b->data + at;
-	put_header(h, flags, code, len + 4, len + 4);
-	put32(h + 16, (uint32_t)len);
+	int rc = ks_wire_text_header(h, code, len, flags, err);
+	if (rc)
+		return rc;
 	memcpy(h + 20, text, len);
 	b->len = at + KS_WIRE_HEADER + 4 + len;
 	b->data[b->len] = '\0';

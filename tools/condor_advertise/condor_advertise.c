@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "ks_addr.h"
@@ -88,10 +89,12 @@ static int guess_command(const classad *ad)
 	return code >= 0 ? code : KS_UPDATE_AD_GENERIC;
 }
 
-/* The ads of the file, each already encoded as one message. */
+/* The ads of the file, each a message: its header, then the ad's own
+ * text where it lies in the (mapped) file, sent without copying. */
 struct msgs {
-	struct classad_buf buf;
-	size_t *at; /* where message i starts; at[n] is the end */
+	unsigned char (*hdr)[KS_WIRE_HEADER + 4];
+	const char **text;
+	size_t *len;
 	size_t n;
 };
 
@@ -104,12 +107,21 @@ static int send_udp(const ks_config *cfg, const char *addr,
 {
 	ks_conn *c = NULL;
 	int rc = ks_conn_open(cfg, addr, 0, &c, err);
+	struct classad_buf d = {0};
 	for (size_t i = 0; i < m->n && rc == 0; i++) {
-		rc = ks_conn_send_udp_raw(c, m->buf.data + m->at[i],
-					  m->at[i + 1] - m->at[i], err);
+		d.len = 0;
+		size_t need = sizeof(m->hdr[i]) + m->len[i];
+		if (need > d.cap) {
+			d.cap = need;
+			d.data = ks_xrealloc(d.data, d.cap);
+		}
+		memcpy(d.data, m->hdr[i], sizeof(m->hdr[i]));
+		memcpy(d.data + sizeof(m->hdr[i]), m->text[i], m->len[i]);
+		rc = ks_conn_send_udp_raw(c, d.data, need, err);
 		if (rc == 0)
 			(*sent)++;
 	}
+	free(d.data);
 	ks_conn_close(c);
 	return rc;
 }
@@ -124,7 +136,13 @@ static int send_tcp(const ks_config *cfg, const char *addr,
 	int rc = ks_conn_open(cfg, addr, 0, &c, err);
 	if (rc)
 		return rc;
-	rc = ks_conn_send_raw(c, m->buf.data, m->buf.len, err);
+	struct iovec *iov = ks_xmalloc(2 * m->n * sizeof(*iov));
+	for (size_t i = 0; i < m->n; i++) {
+		iov[2 * i] = (struct iovec){m->hdr[i], sizeof(m->hdr[i])};
+		iov[2 * i + 1] = (struct iovec){(void *)m->text[i], m->len[i]};
+	}
+	rc = ks_conn_send_iov(c, iov, 2 * m->n, err);
+	free(iov);
 	classad *nop = classad_new();
 	if (rc == 0)
 		rc = ks_conn_send(c, KS_DC_NOP, &nop, 1, false, err);
@@ -233,9 +251,6 @@ int main(int argc, char **argv)
 					       cache);
 	struct msgs m = {0};
 	size_t cap = 0;
-	/* the encoded ads take about as much room as their text */
-	m.buf.cap = len + len / 8 + 4096;
-	m.buf.data = ks_xmalloc(m.buf.cap);
 	classad *ad;
 	struct ks_err err;
 	int got, status = 0;
@@ -266,15 +281,19 @@ int main(int argc, char **argv)
 				goto out;
 			}
 		}
-		if (m.n + 2 > cap) {
+		if (m.n + 1 > cap) {
 			cap = cap ? cap * 2 : 1024;
-			m.at = ks_xrealloc(m.at, cap * sizeof(*m.at));
+			m.hdr = ks_xrealloc(m.hdr, cap * sizeof(*m.hdr));
+			m.text = ks_xrealloc(m.text, cap * sizeof(*m.text));
+			m.len = ks_xrealloc(m.len, cap * sizeof(*m.len));
 		}
-		m.at[m.n++] = m.buf.len;
 		/* the ad's own text goes on the wire: it parsed here, and
 		 * parses the same at the collector, with no unparsing */
-		int rc = ks_wire_encode_text(&m.buf, command, text + start,
-					     to - start, 0, &err);
+		m.text[m.n] = text + start;
+		m.len[m.n] = to - start;
+		int rc = ks_wire_text_header(m.hdr[m.n], command, to - start, 0,
+					     &err);
+		m.n++;
 		classad_free(ad);
 		if (rc) {
 			fprintf(stderr, "ad %zu of %s: %s\n", m.n, filename,
@@ -283,8 +302,6 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (m.n)
-		m.at[m.n] = m.buf.len;
 	if (got < 0) {
 		fprintf(stderr, "couldn't parse ClassAd in %s: line %d: %s\n",
 			filename, err.line, err.msg);
@@ -330,8 +347,9 @@ int main(int argc, char **argv)
 	free(addr);
 	ks_config_free(cfg);
 out:
-	free(m.buf.data);
-	free(m.at);
+	free(m.hdr);
+	free(m.text);
+	free(m.len);
 	classad_reader_free(r);
 	classad_cache_free(cache);
 	if (mapped)
