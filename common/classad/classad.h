@@ -268,6 +268,14 @@ struct classad_buf {
 	size_t cap;
 };
 
+/* Makes room for extra more bytes (and the NUL). */
+void classad_buf_reserve(struct classad_buf *b, size_t extra);
+/* Appends n bytes of s (NUL-terminated after). */
+void classad_buf_add(struct classad_buf *b, const char *s, size_t n);
+/* Appends printf-style text. */
+void classad_buf_printf(struct classad_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Appends the ad in the given form.  NEW: "[ a = 1; b = 2 ]"; OLD: one
  * "Name = value" line each; JSON: an object on one line if oneline, else
  * indented as HTCondor writes it. */

@@ -62,21 +62,19 @@ static inline bool ca_name_eq(const struct ca_str *a, const struct ca_str *b)
 
 /* ---- text buffers ---------------------------------------------------- */
 
-void ca_buf_reserve(struct classad_buf *b, size_t extra);
-void ca_buf_add(struct classad_buf *b, const char *s, size_t n);
+/* (classad_buf_reserve, classad_buf_add and classad_buf_printf are public:
+ * classad.h) */
 static inline void ca_buf_addc(struct classad_buf *b, char c)
 {
 	if (b->len + 2 > b->cap)
-		ca_buf_reserve(b, 1);
+		classad_buf_reserve(b, 1);
 	b->data[b->len++] = c;
 	b->data[b->len] = '\0';
 }
 static inline void ca_buf_adds(struct classad_buf *b, const char *s)
 {
-	ca_buf_add(b, s, strlen(s));
+	classad_buf_add(b, s, strlen(s));
 }
-void ca_buf_printf(struct classad_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 void ca_buf_add_int(struct classad_buf *b, int64_t i);
 /* Takes the bytes out of b as a new string (never NULL) and resets b. */
 char *ca_buf_take(struct classad_buf *b);

@@ -581,8 +581,8 @@ static void debug_line(struct ca_state *st, const classad_expr *e,
 		break;
 	case CLASSAD_BOOLEAN: ca_buf_adds(&b, v->u.b ? "TRUE" : "FALSE"); break;
 	case CLASSAD_INTEGER: ca_buf_add_int(&b, v->u.i); break;
-	case CLASSAD_REAL: ca_buf_printf(&b, "%g", v->u.r); break;
-	case CLASSAD_STRING: ca_buf_add(&b, v->u.s->s, v->u.s->len); break;
+	case CLASSAD_REAL: classad_buf_printf(&b, "%g", v->u.r); break;
+	case CLASSAD_STRING: classad_buf_add(&b, v->u.s->s, v->u.s->len); break;
 	case CLASSAD_LIST: ca_buf_adds(&b, "LIST"); break;
 	case CLASSAD_AD: ca_buf_adds(&b, "CLASSAD"); break;
 	case CLASSAD_ABSTIME: ca_buf_adds(&b, "ABSOLUTE TIME"); break;
@@ -800,7 +800,7 @@ bool ca_external_refs(struct ca_state *st, const classad_expr *e,
 				struct classad_buf b = {0};
 				ca_unparse_expr(&b, a->base, false);
 				ca_buf_addc(&b, '.');
-				ca_buf_add(&b, a->name->s, a->name->len);
+				classad_buf_add(&b, a->name->s, a->name->len);
 				ca_names_add(refs, b.data, b.len);
 				free(b.data);
 				return true;

@@ -116,7 +116,7 @@ static void regex_helper(const char *pattern, const char *target,
 		if (status >= 0 && replace) {
 			int ngroups = status;
 			if (full && ov[0] >= idx)
-				ca_buf_add(&o, target + idx, ov[0] - idx);
+				classad_buf_add(&o, target + idx, ov[0] - idx);
 			for (const char *r = replace; *r; r++) {
 				if (*r == '\\' && r[1] >= '0' && r[1] <= '9') {
 					int g = *++r - '0';
@@ -125,7 +125,7 @@ static void regex_helper(const char *pattern, const char *target,
 						break;
 					}
 					if (ov[2 * g] != PCRE2_UNSET)
-						ca_buf_add(&o, target + ov[2 * g],
+						classad_buf_add(&o, target + ov[2 * g],
 							   ov[2 * g + 1] -
 								   ov[2 * g]);
 				} else {
@@ -145,7 +145,7 @@ static void regex_helper(const char *pattern, const char *target,
 		ca_set_bool(out, status >= 0);
 	} else {
 		if (full && idx < tlen)
-			ca_buf_add(&o, target + idx, tlen - idx);
+			classad_buf_add(&o, target + idx, tlen - idx);
 		classad_value_set_string(out, o.data ? o.data : "", o.len);
 	}
 	free(o.data);
@@ -207,7 +207,7 @@ CA_FN(ca_fn_regexps)
 		return rc == 0;
 	struct classad_buf opts = {0};
 	if (c->n == 4)
-		ca_buf_add(&opts, a[3].u.s->s, a[3].u.s->len);
+		classad_buf_add(&opts, a[3].u.s->s, a[3].u.s->len);
 	if (ca_is_name(c, "replace"))
 		ca_buf_adds(&opts, "f");
 	else if (ca_is_name(c, "replaceAll"))

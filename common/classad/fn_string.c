@@ -13,14 +13,14 @@ static int append_string(struct classad_buf *b, const classad_value *v)
 {
 	classad_value s = CLASSAD_VALUE_INIT;
 	if (v->type == CLASSAD_STRING) {
-		ca_buf_add(b, v->u.s->s, v->u.s->len);
+		classad_buf_add(b, v->u.s->s, v->u.s->len);
 		return 1;
 	}
 	ca_to_string(v, &s);
 	int rc = s.type == CLASSAD_STRING ? 1 : s.type == CLASSAD_UNDEFINED ? 0
 									    : -1;
 	if (rc == 1)
-		ca_buf_add(b, s.u.s->s, s.u.s->len);
+		classad_buf_add(b, s.u.s->s, s.u.s->len);
 	ca_value_clear(&s);
 	return rc;
 }
@@ -88,12 +88,12 @@ CA_FN(ca_fn_strcat)
 		}
 		if (join && i == 0) {
 			sep.len = 0;
-			ca_buf_add(&sep, item.data ? item.data : "", item.len);
+			classad_buf_add(&sep, item.data ? item.data : "", item.len);
 			continue;
 		}
 		if (join && buf.len)
-			ca_buf_add(&buf, sep.data ? sep.data : "", sep.len);
-		ca_buf_add(&buf, item.data ? item.data : "", item.len);
+			classad_buf_add(&buf, sep.data ? sep.data : "", sep.len);
+		classad_buf_add(&buf, item.data ? item.data : "", item.len);
 		def = true;
 	}
 	free(item.data);

@@ -195,7 +195,7 @@ CA_FN(ca_fn_debug)
 		double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 			    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 		struct classad_buf b = {0};
-		ca_buf_printf(&b, "Classad debug: [%5.5fms] ", ms);
+		classad_buf_printf(&b, "Classad debug: [%5.5fms] ", ms);
 		ca_unparse_expr(&b, c->args[0], false);
 		ca_buf_adds(&b, " --> ");
 		char *v = classad_value_unparse(out, false);

@@ -29,7 +29,7 @@ static void js_escape(struct classad_buf *b, const char *s, size_t len)
 		case '\\': ca_buf_adds(b, "\\\\"); continue;
 		default:
 			if (c > 0 && c < 32) {
-				ca_buf_printf(b, "\\u00%02X", (int)c);
+				classad_buf_printf(b, "\\u00%02X", (int)c);
 				continue;
 			}
 			ca_buf_addc(b, c);

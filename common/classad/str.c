@@ -69,7 +69,7 @@ void ca_str_unref(struct ca_str *s)
 		free(s);
 }
 
-void ca_buf_reserve(struct classad_buf *b, size_t extra)
+void classad_buf_reserve(struct classad_buf *b, size_t extra)
 {
 	size_t need = b->len + extra + 1;
 	if (need <= b->cap)
@@ -81,16 +81,16 @@ void ca_buf_reserve(struct classad_buf *b, size_t extra)
 	b->cap = cap;
 }
 
-void ca_buf_add(struct classad_buf *b, const char *s, size_t n)
+void classad_buf_add(struct classad_buf *b, const char *s, size_t n)
 {
-	ca_buf_reserve(b, n);
+	classad_buf_reserve(b, n);
 	if (n)
 		memcpy(b->data + b->len, s, n);
 	b->len += n;
 	b->data[b->len] = '\0';
 }
 
-void ca_buf_printf(struct classad_buf *b, const char *fmt, ...)
+void classad_buf_printf(struct classad_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -100,10 +100,10 @@ void ca_buf_printf(struct classad_buf *b, const char *fmt, ...)
 	if (n < 0)
 		return;
 	if ((size_t)n < sizeof(tmp)) {
-		ca_buf_add(b, tmp, (size_t)n);
+		classad_buf_add(b, tmp, (size_t)n);
 		return;
 	}
-	ca_buf_reserve(b, (size_t)n);
+	classad_buf_reserve(b, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
@@ -122,7 +122,7 @@ void ca_buf_add_int(struct classad_buf *b, int64_t i)
 	} while (u);
 	if (i < 0)
 		*--p = '-';
-	ca_buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p));
+	classad_buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 char *ca_buf_take(struct classad_buf *b)

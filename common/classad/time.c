@@ -232,7 +232,7 @@ void ca_abstime_to_string(struct classad_buf *b, int64_t secs, int32_t offset)
 	else
 		strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm);
 	ca_buf_adds(b, tmp);
-	ca_buf_printf(b, "%c%02d:%02d", sign, tz / 3600, (tz / 60) % 60);
+	classad_buf_printf(b, "%c%02d:%02d", sign, tz / 3600, (tz / 60) % 60);
 }
 
 /* (int) of a double as x86-64 converts it: out of range gives INT_MIN. */
@@ -257,27 +257,27 @@ static void reltime_condor(struct classad_buf *b, double rsecs, int p)
 	mins /= 60;
 	if (days) {
 		if (frac == 0)
-			ca_buf_printf(b, "%d+%02d:%02d:%02d", days, hrs, mins,
+			classad_buf_printf(b, "%d+%02d:%02d:%02d", days, hrs, mins,
 				      (int)secs);
 		else
-			ca_buf_printf(b, "%d+%02d:%02d:%02.*g", days, hrs,
+			classad_buf_printf(b, "%d+%02d:%02d:%02.*g", days, hrs,
 				      mins, p, secs);
 	} else if (hrs) {
 		if (frac == 0)
-			ca_buf_printf(b, "%02d:%02d:%02d", hrs, mins, (int)secs);
+			classad_buf_printf(b, "%02d:%02d:%02d", hrs, mins, (int)secs);
 		else
-			ca_buf_printf(b, "%02d:%02d:%02.*g", hrs, mins, p,
+			classad_buf_printf(b, "%02d:%02d:%02.*g", hrs, mins, p,
 				      secs);
 	} else if (mins) {
 		if (frac == 0)
-			ca_buf_printf(b, "%02d:%02d", mins, (int)secs);
+			classad_buf_printf(b, "%02d:%02d", mins, (int)secs);
 		else
-			ca_buf_printf(b, "%02d:%02.*g", mins, p, secs);
+			classad_buf_printf(b, "%02d:%02.*g", mins, p, secs);
 	} else {
 		if (frac == 0)
-			ca_buf_printf(b, "%02d", (int)secs);
+			classad_buf_printf(b, "%02d", (int)secs);
 		else
-			ca_buf_printf(b, "%02.*g", p, secs);
+			classad_buf_printf(b, "%02.*g", p, secs);
 	}
 }
 
@@ -296,7 +296,7 @@ static bool exact_form(struct classad_buf *t, double rsecs, bool plain)
 	for (int p = plain ? 0 : 7; p <= (plain ? 40 : 17); p++) {
 		t->len = 0;
 		if (plain)
-			ca_buf_printf(t, "%.*f", p, rsecs);
+			classad_buf_printf(t, "%.*f", p, rsecs);
 		else
 			reltime_condor(t, rsecs, p);
 		if (reads_back(t, rsecs))
@@ -328,6 +328,6 @@ void ca_reltime_to_string(struct classad_buf *b, double rsecs, bool exact)
 			}
 		}
 	}
-	ca_buf_add(b, t.data, t.len);
+	classad_buf_add(b, t.data, t.len);
 	free(t.data);
 }

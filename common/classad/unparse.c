@@ -80,7 +80,7 @@ void ca_unparse_real(struct classad_buf *b, double r, bool old)
 static void quote(struct classad_buf *b, const char *s, size_t len, char delim,
 		  bool old)
 {
-	ca_buf_reserve(b, len + 2);
+	classad_buf_reserve(b, len + 2);
 	ca_buf_addc(b, delim);
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i];
@@ -150,7 +150,7 @@ void ca_unparse_name(struct classad_buf *b, const char *s, size_t len)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
 			plain = false;
 	if (plain && !reserved(s, len)) {
-		ca_buf_add(b, s, len);
+		classad_buf_add(b, s, len);
 		return;
 	}
 	quote(b, s, len, '\'', false);
@@ -354,7 +354,7 @@ static void up_expr(struct up *u, const classad_expr *e)
 		return;
 	case CA_K_CALL: {
 		const struct ca_call *c = (const struct ca_call *)e;
-		ca_buf_add(b, c->name->s, c->name->len);
+		classad_buf_add(b, c->name->s, c->name->len);
 		ca_buf_addc(b, '(');
 		for (uint32_t i = 0; i < c->n; i++) {
 			if (i)
@@ -436,7 +436,7 @@ void classad_unparse_buf(struct classad_buf *b, const classad *ad,
 			const struct ca_entry *en = &ad->ents[i];
 			if (!en->name)
 				continue;
-			ca_buf_add(b, en->name->s, en->name->len);
+			classad_buf_add(b, en->name->s, en->name->len);
 			ca_buf_adds(b, " = ");
 			ca_unparse_expr(b, en->expr, true);
 			ca_buf_addc(b, '\n');

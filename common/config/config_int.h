@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "classad.h"
 #include "config.h"
 #include "ks_mem.h"
 
@@ -26,10 +27,6 @@ struct kc_macro {
 };
 
 /* A growable string. */
-struct kc_buf {
-	char *data;
-	size_t len, cap;
-};
 
 struct ks_config {
 	char *subsys;
@@ -61,14 +58,13 @@ const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
 		      struct ks_config_origin *origin);
 uint64_t kc_random(ks_config *cfg);
 
-/* ---- buf (table.c) ---- */
-void kc_buf_add(struct kc_buf *b, const char *s, size_t n);
-void kc_buf_adds(struct kc_buf *b, const char *s);
-void kc_buf_addc(struct kc_buf *b, char c);
+/* ---- buf (table.c): helpers over libclassad's text buffer ---- */
+void kc_buf_adds(struct classad_buf *b, const char *s);
+void kc_buf_addc(struct classad_buf *b, char c);
 /* Replaces n bytes at pos with s[0..sn). */
-void kc_buf_splice(struct kc_buf *b, size_t pos, size_t n, const char *s,
+void kc_buf_splice(struct classad_buf *b, size_t pos, size_t n, const char *s,
 		   size_t sn);
-char *kc_buf_take(struct kc_buf *b);
+char *kc_buf_take(struct classad_buf *b);
 void *ks_xmalloc(size_t n);
 void *ks_xrealloc(void *p, size_t n);
 char *ks_xstrndup(const char *s, size_t n);

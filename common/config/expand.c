@@ -324,7 +324,7 @@ static bool text_to_double(const char *text, double *out)
 
 static char *check_format(const char *fmt, char kind)
 {
-	struct kc_buf b = {0};
+	struct classad_buf b = {0};
 	int convs = 0;
 	for (const char *p = fmt; *p; p++) {
 		if (*p != '%') {
@@ -363,7 +363,7 @@ static char *check_format(const char *fmt, char kind)
 			free(b.data);
 			return NULL;
 		}
-		kc_buf_add(&b, start, (size_t)(spec_end - start));
+		classad_buf_add(&b, start, (size_t)(spec_end - start));
 		if (kind == 'd')
 			kc_buf_adds(&b, "ll");
 		kc_buf_addc(&b, *p);
@@ -383,7 +383,7 @@ static int fail(struct ctx *c, const char *fmt, const char *arg)
 /* ---- the functions ------------------------------------------------------ */
 
 static int fn_random_integer(struct ctx *c, const char *args,
-			     struct kc_buf *out)
+			     struct classad_buf *out)
 {
 	long long v[3];
 	static const char *what[] = {"min", "max", "step"};
@@ -422,7 +422,7 @@ static int fn_random_integer(struct ctx *c, const char *args,
 }
 
 static int fn_choice(struct ctx *c, const char *args, bool random,
-		     struct kc_buf *out)
+		     struct classad_buf *out)
 {
 	char *owned = NULL;
 	const char *items;
@@ -486,13 +486,13 @@ static int fn_choice(struct ctx *c, const char *args, bool random,
 		snprintf(tmp, sizeof(tmp), "%zu", index);
 		return fail(c, "$CHOICE() error: index %s is out of range", tmp);
 	}
-	kc_buf_add(out, s, n);
+	classad_buf_add(out, s, n);
 	free(owned);
 	return 0;
 }
 
 static int fn_substr(struct ctx *c, const char *args,
-		     struct kc_buf *out)
+		     struct classad_buf *out)
 {
 	bool missing;
 	char *s = macro_arg(c, args, 0, &missing);
@@ -541,13 +541,13 @@ static int fn_substr(struct ctx *c, const char *args,
 		len = 0;
 	else if (len > cch)
 		len = cch;
-	kc_buf_add(out, s + start, (size_t)len);
+	classad_buf_add(out, s + start, (size_t)len);
 	free(s);
 	return 0;
 }
 
 static int fn_number(struct ctx *c, const char *args, bool real,
-		     struct kc_buf *out)
+		     struct classad_buf *out)
 {
 	const char *fs;
 	size_t fn;
@@ -610,7 +610,7 @@ static int fn_number(struct ctx *c, const char *args, bool real,
 /* $STRING(): the value as a ClassAd string when it evaluates to one, else
  * the text.  $EVAL(): the value evaluated, strings bare, others unparsed. */
 static int fn_string_eval(struct ctx *c, const char *args, bool eval,
-			  struct kc_buf *out)
+			  struct classad_buf *out)
 {
 	char *fmt = NULL, *v;
 	if (eval) {
@@ -679,7 +679,7 @@ static int fn_string_eval(struct ctx *c, const char *args, bool eval,
 
 /* $Fpdnxbqa(NAME), $BASENAME(NAME), $DIRNAME(NAME): parts of a path. */
 static int fn_filename(struct ctx *c, const char *func, size_t flen,
-		       enum fn fn, const char *name, struct kc_buf *out,
+		       enum fn fn, const char *name, struct classad_buf *out,
 		       bool *empty)
 {
 	int parts = 0, ndirs = 0;
@@ -723,14 +723,14 @@ static int fn_filename(struct ctx *c, const char *func, size_t flen,
 		if (n > 0 && s[n - 1] == q)
 			n--;
 	}
-	struct kc_buf p = {0};
+	struct classad_buf p = {0};
 	if (full && s[0] != '/') {
 		char cwd[4096];
 		if (getcwd(cwd, sizeof(cwd))) {
 			size_t cl = strlen(cwd);
 			if (cl && cwd[cl - 1] == '/')
 				cl--;
-			kc_buf_add(&p, cwd, cl);
+			classad_buf_add(&p, cwd, cl);
 			kc_buf_addc(&p, '/');
 			if (n > 2 && s[0] == '.' && s[1] == '/') {
 				s += 2;
@@ -738,7 +738,7 @@ static int fn_filename(struct ctx *c, const char *func, size_t flen,
 			}
 		}
 	}
-	kc_buf_add(&p, s, n);
+	classad_buf_add(&p, s, n);
 	free(val);
 	if (to_path)
 		for (size_t i = 0; i < p.len; i++)
@@ -799,7 +799,7 @@ static int fn_filename(struct ctx *c, const char *func, size_t flen,
 		end = from;
 	if (qc)
 		kc_buf_addc(out, qc);
-	kc_buf_add(out, b + from, end - from);
+	classad_buf_add(out, b + from, end - from);
 	if (qc)
 		kc_buf_addc(out, qc);
 	*empty = end == from && !qc;
@@ -810,7 +810,7 @@ static int fn_filename(struct ctx *c, const char *func, size_t flen,
 /* Evaluates the macro at m; its replacement goes to out.  *use_default
  * says the macro had no value and its default should stand instead. */
 static int eval_macro(struct ctx *c, const char *text,
-		      const struct mpos *m, struct kc_buf *out,
+		      const struct mpos *m, struct classad_buf *out,
 		      bool *use_default)
 {
 	size_t name_end = m->defval ? m->defval - 1 : m->right - 1;
@@ -905,7 +905,7 @@ static char *expand_text(struct ctx *c, const char *text,
 
 static char *expand_flat(struct ctx *c, const char *text, bool keep_dollar)
 {
-	struct kc_buf v = {0};
+	struct classad_buf v = {0};
 	kc_buf_adds(&v, text);
 	struct scan all = {.mode = SCAN_ALL};
 	struct open_macro *open = NULL;
@@ -931,7 +931,7 @@ static char *expand_flat(struct ctx *c, const char *text, bool keep_dollar)
 		if (!rc && (++c->count > MAX_EXPANSIONS || v.len > MAX_VALUE))
 			rc = ks_err_set(c->err, KS_ERANGE, 0, 0, 0,
 					"expanding $(%s) does not end", name);
-		struct kc_buf out = {0};
+		struct classad_buf out = {0};
 		bool use_default = false;
 		if (!rc)
 			rc = eval_macro(c, v.data, &m, &out, &use_default);
@@ -1050,7 +1050,7 @@ char *kc_expand_self(const ks_config *cfg, const char *text,
 		s.self2 = unprefixed(cfg->subsys, name);
 	if (s.self2)
 		s.self2len = strlen(s.self2);
-	struct kc_buf v = {0};
+	struct classad_buf v = {0};
 	kc_buf_adds(&v, text);
 	struct ks_err err;
 	struct ctx c = {cfg, &err, 0, 0};
@@ -1059,7 +1059,7 @@ char *kc_expand_self(const ks_config *cfg, const char *text,
 	/* The current value never refers to name (it was expanded the same
 	 * way when it was set), so one pass is enough. */
 	while (next_macro(v.data, from, &s, &m)) {
-		struct kc_buf out = {0};
+		struct classad_buf out = {0};
 		bool use_default = false;
 		const char *rep = "";
 		size_t replen = 0;
@@ -1132,7 +1132,7 @@ static char *trimmed(const char *s, size_t n)
 
 char *kc_expand_meta_args(const char *text, const char *args)
 {
-	struct kc_buf v = {0};
+	struct classad_buf v = {0};
 	kc_buf_adds(&v, text);
 	struct scan s = {.mode = SCAN_META};
 	struct mpos m;

@@ -26,7 +26,7 @@ struct rd {
 	 * estate that some branch of it was, istate that no else came. */
 	uint64_t state, estate, istate, top;
 	char *here_name, *here_tag;
-	struct kc_buf here;
+	struct classad_buf here;
 };
 
 static int rd_error(struct rd *r, const char *fmt, ...)
@@ -230,11 +230,11 @@ static int use_line(struct rd *r, const char *category, const char *rhs)
 
 static char *read_all(FILE *f, size_t *len)
 {
-	struct kc_buf b = {0};
+	struct classad_buf b = {0};
 	char chunk[8192];
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		kc_buf_add(&b, chunk, n);
+		classad_buf_add(&b, chunk, n);
 	*len = b.len;
 	return kc_buf_take(&b);
 }
@@ -337,7 +337,7 @@ static int assign(struct rd *r, const char *name, char op, char plus_sep,
 		r->here.len = 0;
 		return 0;
 	}
-	struct kc_buf plus = {0};
+	struct classad_buf plus = {0};
 	if (op == '+') {
 		/* "X += v" is "X = $(X) v" when X has a value. */
 		const char *cur = kc_lookup(r->cfg, ename, strlen(ename), NULL);
@@ -501,7 +501,7 @@ static bool blank(const char *s)
 /* Appends the next logical line of text (joining lines that end in '\')
  * to b; returns false at the end of text.  *line counts lines read. */
 static bool next_line(const char *text, size_t len, size_t *pos, int *line,
-		      struct kc_buf *b)
+		      struct classad_buf *b)
 {
 	b->len = 0;
 	kc_buf_adds(b, "");
@@ -528,7 +528,7 @@ static bool next_line(const char *text, size_t len, size_t *pos, int *line,
 			s += n - 1;
 			n = 1;
 		}
-		kc_buf_add(b, s, n);
+		classad_buf_add(b, s, n);
 		if (b->len && b->data[b->len - 1] == '\\') {
 			b->data[--b->len] = '\0';
 			if (!(comment && first)) {
@@ -547,7 +547,7 @@ int kc_read(ks_config *cfg, int source, const char *text, size_t len,
 	struct rd r = {.cfg = cfg, .source = source, .depth = depth,
 		       .use = use, .use_line = use_line, .err = err,
 		       .state = 1, .top = 1};
-	struct kc_buf b = {0};
+	struct classad_buf b = {0};
 	size_t pos = 0;
 	int rc = 0;
 	ks_err_clear(err);

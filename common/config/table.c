@@ -17,46 +17,27 @@
 
 /* ---- buffers ------------------------------------------------------- */
 
-static void buf_reserve(struct kc_buf *b, size_t extra)
+void kc_buf_adds(struct classad_buf *b, const char *s)
 {
-	if (b->len + extra + 1 <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < b->len + extra + 1)
-		cap *= 2;
-	b->data = ks_xrealloc(b->data, cap);
-	b->cap = cap;
+	classad_buf_add(b, s, strlen(s));
 }
 
-void kc_buf_add(struct kc_buf *b, const char *s, size_t n)
+void kc_buf_addc(struct classad_buf *b, char c)
 {
-	buf_reserve(b, n);
-	memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = '\0';
+	classad_buf_add(b, &c, 1);
 }
 
-void kc_buf_adds(struct kc_buf *b, const char *s)
-{
-	kc_buf_add(b, s, strlen(s));
-}
-
-void kc_buf_addc(struct kc_buf *b, char c)
-{
-	kc_buf_add(b, &c, 1);
-}
-
-void kc_buf_splice(struct kc_buf *b, size_t pos, size_t n, const char *s,
+void kc_buf_splice(struct classad_buf *b, size_t pos, size_t n, const char *s,
 		   size_t sn)
 {
 	if (sn > n)
-		buf_reserve(b, sn - n);
+		classad_buf_reserve(b, sn - n);
 	memmove(b->data + pos + sn, b->data + pos + n, b->len - pos - n + 1);
 	memcpy(b->data + pos, s, sn);
 	b->len = b->len - n + sn;
 }
 
-char *kc_buf_take(struct kc_buf *b)
+char *kc_buf_take(struct classad_buf *b)
 {
 	char *d = b->data ? b->data : ks_xstrdup("");
 	b->data = NULL;

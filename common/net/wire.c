@@ -21,17 +21,6 @@ static uint32_t get32(const unsigned char *p)
 	       (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-static void buf_reserve(struct classad_buf *b, size_t more)
-{
-	if (b->len + more + 1 <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap < b->len + more + 1)
-		cap *= 2;
-	b->data = ks_xrealloc(b->data, cap);
-	b->cap = cap;
-}
-
 static void put_header(unsigned char *h, unsigned flags, int32_t code,
 		       size_t wire_len, size_t len)
 {
@@ -88,7 +77,7 @@ static bool old_form_reads_back(const char *text, size_t len, size_t attrs)
 
 void ks_wire_encode_ad(struct classad_buf *b, const classad *ad)
 {
-	buf_reserve(b, 4);
+	classad_buf_reserve(b, 4);
 	size_t at = b->len;
 	b->len += 4;
 	classad_unparse_buf(b, ad, CLASSAD_FMT_OLD);
@@ -111,12 +100,12 @@ int ks_wire_encode_raw(struct classad_buf *b, int32_t code,
 				  "message of %zu bytes is over the limit of %u",
 				  len, KS_WIRE_MAX);
 	size_t at = b->len;
-	buf_reserve(b, KS_WIRE_HEADER + len);
+	classad_buf_reserve(b, KS_WIRE_HEADER + len);
 	unsigned char *h = (unsigned char *)b->data + at;
 	uLongf wire = len;
 	if (compress && len >= KS_WIRE_COMPRESS_MIN) {
 		uLongf bound = compressBound(len);
-		buf_reserve(b, KS_WIRE_HEADER + bound);
+		classad_buf_reserve(b, KS_WIRE_HEADER + bound);
 		h = (unsigned char *)b->data + at;
 		wire = bound;
 		if (compress2(h + KS_WIRE_HEADER, &wire,
@@ -150,7 +139,7 @@ int ks_wire_encode_text(struct classad_buf *b, int32_t code, const char *text,
 			size_t len, unsigned flags, struct ks_err *err)
 {
 	size_t at = b->len;
-	buf_reserve(b, KS_WIRE_HEADER + 4 + len);
+	classad_buf_reserve(b, KS_WIRE_HEADER + 4 + len);
 	unsigned char *h = (unsigned char *)b->data + at;
 	int rc = ks_wire_text_header(h, code, len, flags, err);
 	if (rc)
@@ -168,7 +157,7 @@ int ks_wire_encode(struct classad_buf *b, int32_t code, classad *const *ads,
 		/* straight into b, the header written once the length is
 		 * known: no second copy of the payload */
 		size_t at = b->len;
-		buf_reserve(b, KS_WIRE_HEADER);
+		classad_buf_reserve(b, KS_WIRE_HEADER);
 		b->len += KS_WIRE_HEADER;
 		for (size_t i = 0; i < n; i++)
 			ks_wire_encode_ad(b, ads[i]);

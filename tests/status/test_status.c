@@ -93,7 +93,7 @@ static bool accepts(const classad *query, const char *ad_text)
 static void test_format_time(void **state)
 {
 	(void)state;
-	struct st_buf b = {0};
+	struct classad_buf b = {0};
 	st_format_time(&b, 0);
 	assert_string_equal(st_buf_str(&b), "  0+00:00:00");
 	st_buf_truncate(&b, 0);
@@ -117,7 +117,7 @@ static void test_format_time(void **state)
 static void test_metric_units(void **state)
 {
 	(void)state;
-	struct st_buf b = {0};
+	struct classad_buf b = {0};
 	st_metric_units(&b, 512);
 	assert_string_equal(st_buf_str(&b), "512.0 B ");
 	st_buf_truncate(&b, 0);
@@ -161,7 +161,7 @@ static void test_spec_parse(void **state)
 static void test_format_safely(void **state)
 {
 	(void)state;
-	struct st_buf b = {0};
+	struct classad_buf b = {0};
 	struct st_spec sp;
 	/* a second conversion is printed, not read from nowhere */
 	st_spec_parse("%d %s%%\n", &sp);
@@ -232,7 +232,7 @@ static void test_columns(void **state)
 	struct st_row ra = {0}, rb = {0};
 	st_mask_render(&m, a, &ra);
 	st_mask_render(&m, b, &rb);
-	struct st_buf out = {0};
+	struct classad_buf out = {0};
 	st_mask_headings(&m, &out);
 	st_mask_display(&m, &ra, &out);
 	st_mask_display(&m, &rb, &out);
@@ -282,7 +282,7 @@ static void test_renderers(void **state)
 		"DetectedMemory = 1536\nDetectedGPUs = \"GPU-1, GPU-2,GPU-3\"\n");
 	struct st_row r = {0};
 	st_mask_render(&m, ad, &r);
-	struct st_buf out = {0};
+	struct classad_buf out = {0};
 	st_mask_display(&m, &r, &out);
 	assert_string_equal(st_buf_str(&out),
 			    "25.14.0.812345| 25.14.0|x64/Win10|Pv|1.5 GB|3\n");
@@ -310,7 +310,7 @@ static void test_totals(void **state)
 		st_totals_update(t, ad, 0, NULL);
 		classad_free(ad);
 	}
-	struct st_buf out = {0};
+	struct classad_buf out = {0};
 	st_totals_display(t, &out, 14);
 	assert_string_equal(st_buf_str(&out),
 		"               Total Owner Claimed Unclaimed Matched Preempting  Drain Backfill BkIdle\n"

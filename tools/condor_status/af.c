@@ -84,7 +84,7 @@ int st_af_add(struct st_mask *m, const struct st_item *it,
 				    ST_AUTOW | ST_NOTRUNC, ST_K_PRINTF, NULL,
 				    NULL);
 		} else if (label) {
-			struct st_buf f = {0};
+			struct classad_buf f = {0};
 			/* a '%' in the label would be read as a conversion */
 			for (const char *p = arg; *p; p++) {
 				if (*p == '%')

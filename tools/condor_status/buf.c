@@ -11,83 +11,42 @@
 #include "ks_mem.h"
 #include "status.h"
 
-static void st_buf_reserve(struct st_buf *b, size_t more)
+void st_buf_add(struct classad_buf *b, const char *s)
 {
-	if (b->len + more + 1 <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < b->len + more + 1)
-		cap *= 2;
-	b->s = ks_xrealloc(b->s, cap);
-	b->cap = cap;
+	classad_buf_add(b, s, strlen(s));
 }
 
-void st_buf_addn(struct st_buf *b, const char *s, size_t n)
+void st_buf_addc(struct classad_buf *b, char c)
 {
-	st_buf_reserve(b, n);
-	if (n)
-		memcpy(b->s + b->len, s, n);
+	classad_buf_add(b, &c, 1);
+}
+
+void st_buf_pad(struct classad_buf *b, char c, size_t n)
+{
+	classad_buf_reserve(b, n);
+	memset(b->data + b->len, c, n);
 	b->len += n;
-	b->s[b->len] = '\0';
+	b->data[b->len] = '\0';
 }
 
-void st_buf_add(struct st_buf *b, const char *s)
-{
-	st_buf_addn(b, s, strlen(s));
-}
-
-void st_buf_addc(struct st_buf *b, char c)
-{
-	st_buf_addn(b, &c, 1);
-}
-
-void st_buf_pad(struct st_buf *b, char c, size_t n)
-{
-	st_buf_reserve(b, n);
-	memset(b->s + b->len, c, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void st_buf_vprintf(struct st_buf *b, const char *fmt, va_list ap)
-{
-	va_list aq;
-	va_copy(aq, ap);
-	int n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n <= 0)
-		return;
-	st_buf_reserve(b, (size_t)n);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	b->len += (size_t)n;
-}
-
-void st_buf_printf(struct st_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	st_buf_vprintf(b, fmt, ap);
-	va_end(ap);
-}
-
-void st_buf_truncate(struct st_buf *b, size_t len)
+void st_buf_truncate(struct classad_buf *b, size_t len)
 {
 	if (len < b->len) {
 		b->len = len;
-		b->s[len] = '\0';
+		b->data[len] = '\0';
 	}
 }
 
-void st_buf_free(struct st_buf *b)
+void st_buf_free(struct classad_buf *b)
 {
-	free(b->s);
-	b->s = NULL;
+	free(b->data);
+	b->data = NULL;
 	b->len = b->cap = 0;
 }
 
-const char *st_buf_str(const struct st_buf *b)
+const char *st_buf_str(const struct classad_buf *b)
 {
-	return b->s ? b->s : "";
+	return b->data ? b->data : "";
 }
 
 /* ---- printf conversions ---------------------------------------------- */
@@ -170,8 +129,8 @@ void st_spec_parse(const char *fmt, struct st_spec *sp)
 static char *st_safe_format(const char *fmt, const struct st_spec *sp,
 			    const char *mods, char letter)
 {
-	struct st_buf b = {0};
-	st_buf_addn(&b, fmt, sp->mods);
+	struct classad_buf b = {0};
+	classad_buf_add(&b, fmt, sp->mods);
 	st_buf_add(&b, mods);
 	st_buf_addc(&b, letter);
 	for (const char *p = fmt + sp->end; *p; p++) {
@@ -183,59 +142,59 @@ static char *st_safe_format(const char *fmt, const struct st_spec *sp,
 		}
 		st_buf_addc(&b, *p);
 	}
-	return b.s ? b.s : ks_xstrdup("");
+	return b.data ? b.data : ks_xstrdup("");
 }
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-void st_format_int(struct st_buf *b, const char *fmt, const struct st_spec *sp,
+void st_format_int(struct classad_buf *b, const char *fmt, const struct st_spec *sp,
 		   long long v)
 {
 	char *f;
 	if (sp->type == ST_PFT_CHAR) {
 		f = st_safe_format(fmt, sp, "", 'c');
-		st_buf_printf(b, f, (int)v);
+		classad_buf_printf(b, f, (int)v);
 	} else if (sp->type == ST_PFT_POINTER) {
 		f = st_safe_format(fmt, sp, "", 'p');
-		st_buf_printf(b, f, (void *)(uintptr_t)v);
+		classad_buf_printf(b, f, (void *)(uintptr_t)v);
 	} else {
 		char letter = sp->type == ST_PFT_INT ? sp->letter : 'd';
 		f = st_safe_format(fmt, sp, "ll", letter);
-		st_buf_printf(b, f, v);
+		classad_buf_printf(b, f, v);
 	}
 	free(f);
 }
 
-void st_format_double(struct st_buf *b, const char *fmt,
+void st_format_double(struct classad_buf *b, const char *fmt,
 		      const struct st_spec *sp, double v)
 {
 	char *f = st_safe_format(fmt, sp, "",
 				 sp->type == ST_PFT_FLOAT ? sp->letter : 'f');
-	st_buf_printf(b, f, v);
+	classad_buf_printf(b, f, v);
 	free(f);
 }
 
-void st_format_str(struct st_buf *b, const char *fmt, const struct st_spec *sp,
+void st_format_str(struct classad_buf *b, const char *fmt, const struct st_spec *sp,
 		   const char *v)
 {
 	char *f = st_safe_format(fmt, sp, "", 's');
 	/* glibc's text for a null string, which HTCondor passes on */
-	st_buf_printf(b, f, v ? v : "(null)");
+	classad_buf_printf(b, f, v ? v : "(null)");
 	free(f);
 }
 #pragma GCC diagnostic pop
 
-void st_format_time(struct st_buf *b, long long secs)
+void st_format_time(struct classad_buf *b, long long secs)
 {
 	long long days = secs / 86400;
 	secs %= 86400;
 	long long hours = secs / 3600;
 	secs %= 3600;
-	st_buf_printf(b, "%3lld+%02lld:%02lld:%02lld", days, hours, secs / 60,
+	classad_buf_printf(b, "%3lld+%02lld:%02lld:%02lld", days, hours, secs / 60,
 		      secs % 60);
 }
 
-void st_format_date(struct st_buf *b, long long when)
+void st_format_date(struct classad_buf *b, long long when)
 {
 	if (when < 0) {
 		st_buf_add(b, "    ???    ");
@@ -247,11 +206,11 @@ void st_format_date(struct st_buf *b, long long when)
 		st_buf_add(b, "    ???    ");
 		return;
 	}
-	st_buf_printf(b, "%2d/%-2d %02d:%02d", tm.tm_mon + 1, tm.tm_mday,
+	classad_buf_printf(b, "%2d/%-2d %02d:%02d", tm.tm_mon + 1, tm.tm_mday,
 		      tm.tm_hour, tm.tm_min);
 }
 
-void st_metric_units(struct st_buf *b, double bytes)
+void st_metric_units(struct classad_buf *b, double bytes)
 {
 	static const char *const suffix[] = {"B ", "KB", "MB", "GB", "TB"};
 	int power = 0;
@@ -259,12 +218,12 @@ void st_metric_units(struct st_buf *b, double bytes)
 		bytes /= 1024.0;
 		power++;
 	}
-	st_buf_printf(b, "%.1f %s", bytes, suffix[power]);
+	classad_buf_printf(b, "%.1f %s", bytes, suffix[power]);
 }
 
 char *st_collapse_escapes(const char *s)
 {
-	struct st_buf b = {0};
+	struct classad_buf b = {0};
 	for (const char *p = s; *p; p++) {
 		if (*p != '\\' || !p[1]) {
 			st_buf_addc(&b, *p);
@@ -305,7 +264,7 @@ char *st_collapse_escapes(const char *s)
 			break;
 		st_buf_addc(&b, (char)v);
 	}
-	return b.s ? b.s : ks_xstrdup("");
+	return b.data ? b.data : ks_xstrdup("");
 }
 
 /* Characters compared as signed, which is how HTCondor's builds on x86
@@ -384,7 +343,7 @@ bool st_value_real(const classad_value *v, double *out)
 	}
 }
 
-void st_value_unparse(struct st_buf *b, const classad_value *v, bool old)
+void st_value_unparse(struct classad_buf *b, const classad_value *v, bool old)
 {
 	char *s = classad_value_unparse(v, old);
 	st_buf_add(b, s);

@@ -130,7 +130,7 @@ static void st_grow(struct st_col *c, size_t w)
 
 /* Formats a number as a printf column would, padded on the left to the
  * column's width. */
-static void st_format_number(struct st_buf *b, const struct st_col *c,
+static void st_format_number(struct classad_buf *b, const struct st_col *c,
 			     enum st_pft type, const classad_value *v)
 {
 	struct st_spec sp;
@@ -159,8 +159,8 @@ static void st_format_number(struct st_buf *b, const struct st_col *c,
 	size_t len = b->len - start;
 	if (c->width > 0 && (size_t)c->width > len) {
 		/* right-align inside the column */
-		struct st_buf t = {0};
-		st_buf_add(&t, b->s + start);
+		struct classad_buf t = {0};
+		st_buf_add(&t, b->data + start);
 		st_buf_truncate(b, start);
 		st_buf_pad(b, ' ', (size_t)c->width - len);
 		st_buf_add(b, st_buf_str(&t));
@@ -171,7 +171,7 @@ static void st_format_number(struct st_buf *b, const struct st_col *c,
 /* How wide a rendered value will be, for a column of automatic width. */
 static size_t st_value_width(const struct st_col *c, const classad_value *v)
 {
-	struct st_buf t = {0};
+	struct classad_buf t = {0};
 	size_t w = st_width_abs(c->width);
 	switch (v->type) {
 	case CLASSAD_REAL:
@@ -186,7 +186,7 @@ static size_t st_value_width(const struct st_col *c, const classad_value *v)
 			if (v->type == CLASSAD_REAL)
 				st_value_unparse(&t, v, false);
 			else
-				st_buf_printf(&t, "%lld", (long long)v->u.i);
+				classad_buf_printf(&t, "%lld", (long long)v->u.i);
 			w = t.len;
 		}
 		break;
@@ -330,7 +330,7 @@ void st_mask_render(struct st_mask *m, const classad *ad, struct st_row *row)
 
 /* The text HTCondor shows for a value that is not valid: one alt
  * character, or the column's width of them ("[???]" for '?'). */
-static void st_alt_text(const struct st_col *c, struct st_buf *b)
+static void st_alt_text(const struct st_col *c, struct classad_buf *b)
 {
 	if (c->alt_wide) {
 		size_t w = st_width_abs(c->width);
@@ -352,7 +352,7 @@ static void st_alt_text(const struct st_col *c, struct st_buf *b)
 
 /* The text of one cell, before alignment. */
 static void st_cell_text(struct st_col *c, const classad_value *v, bool valid,
-			 struct st_buf *t)
+			 struct classad_buf *t)
 {
 	const char *pf = c->printf;
 	if (pf && (!pf[0] || strcmp(pf, "%s") == 0))
@@ -418,7 +418,7 @@ static void st_cell_text(struct st_col *c, const classad_value *v, bool valid,
 	case ST_PFT_RAW:
 	case ST_PFT_VALUE: {
 		/* %v prints strings bare, %V quotes them */
-		struct st_buf u = {0};
+		struct classad_buf u = {0};
 		if (str && sp.letter != 'V')
 			st_buf_add(&u, str);
 		else
@@ -432,12 +432,12 @@ static void st_cell_text(struct st_col *c, const classad_value *v, bool valid,
 	}
 }
 
-void st_mask_display(struct st_mask *m, struct st_row *row, struct st_buf *out)
+void st_mask_display(struct st_mask *m, struct st_row *row, struct classad_buf *out)
 {
 	size_t row_start = out->len;
 	if (m->row_prefix)
 		st_buf_add(out, m->row_prefix);
-	struct st_buf t = {0};
+	struct classad_buf t = {0};
 	for (size_t ic = 0; ic < m->n; ic++) {
 		struct st_col *c = &m->cols[ic];
 		if (m->col_prefix && ic > 0 && !(c->opts & ST_NOPREFIX))
@@ -451,18 +451,18 @@ void st_mask_display(struct st_mask *m, struct st_row *row, struct st_buf *out)
 		if (c->opts & ST_AUTOW)
 			st_grow(c, len);
 		if (!c->width) {
-			st_buf_addn(out, st_buf_str(&t), len);
+			classad_buf_add(out, st_buf_str(&t), len);
 		} else {
 			size_t wid = st_width_abs(c->width);
 			if (len > wid) {
-				st_buf_addn(out, st_buf_str(&t),
+				classad_buf_add(out, st_buf_str(&t),
 					    (c->opts & ST_NOTRUNC) ? len : wid);
 			} else if (c->width < 0 || (c->opts & ST_LEFT)) {
-				st_buf_addn(out, st_buf_str(&t), len);
+				classad_buf_add(out, st_buf_str(&t), len);
 				st_buf_pad(out, ' ', wid - len);
 			} else {
 				st_buf_pad(out, ' ', wid - len);
-				st_buf_addn(out, st_buf_str(&t), len);
+				classad_buf_add(out, st_buf_str(&t), len);
 			}
 		}
 		if (m->col_suffix && ic + 1 < m->n && !(c->opts & ST_NOSUFFIX))
@@ -476,7 +476,7 @@ void st_mask_display(struct st_mask *m, struct st_row *row, struct st_buf *out)
 		st_buf_add(out, m->row_suffix);
 }
 
-void st_mask_headings(struct st_mask *m, struct st_buf *out)
+void st_mask_headings(struct st_mask *m, struct classad_buf *out)
 {
 	size_t start = out->len;
 	if (m->row_prefix)

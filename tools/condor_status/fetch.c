@@ -141,31 +141,31 @@ void st_query_free(struct st_query *q)
 char *st_query_requirements(const struct st_query *q)
 {
 	/* "( (a) && (b) ) && ( (c) || (d) )", as HTCondor builds it */
-	struct st_buf b = {0};
+	struct classad_buf b = {0};
 	for (size_t i = 0; i < q->nands; i++)
-		st_buf_printf(&b, "%s(%s)", i ? " && " : "( ", q->ands[i]);
+		classad_buf_printf(&b, "%s(%s)", i ? " && " : "( ", q->ands[i]);
 	if (q->nands)
 		st_buf_add(&b, " )");
 	for (size_t i = 0; i < q->nors; i++)
-		st_buf_printf(&b, "%s(%s)",
+		classad_buf_printf(&b, "%s(%s)",
 			      i ? " || " : (q->nands ? " && ( " : "( "),
 			      q->ors[i]);
 	if (q->nors)
 		st_buf_add(&b, " )");
-	return b.s;
+	return b.data;
 }
 
 /* ---- the ads file ------------------------------------------------------ */
 
 static char *st_read_all(FILE *f, size_t *len)
 {
-	struct st_buf b = {0};
+	struct classad_buf b = {0};
 	char chunk[65536];
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		st_buf_addn(&b, chunk, n);
+		classad_buf_add(&b, chunk, n);
 	*len = b.len;
-	return b.s ? b.s : ks_xstrdup("");
+	return b.data ? b.data : ks_xstrdup("");
 }
 
 /* -ads:auto guesses from the first characters. */
@@ -310,7 +310,7 @@ classad *st_query_ad(const struct st_query *q, const classad_expr *constraint,
 	else if (!q->no_trivial_req)
 		classad_insert_bool(query, "Requirements", true);
 	if (q->nproj) {
-		struct st_buf p = {0};
+		struct classad_buf p = {0};
 		for (size_t i = 0; i < q->nproj; i++) {
 			if (i)
 				st_buf_addc(&p, ' ');

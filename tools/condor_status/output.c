@@ -66,7 +66,7 @@ static struct st_attr *st_sorted_attrs(const classad *ad, char *const *attrs,
 	return list;
 }
 
-void st_print_long_ad(struct st_buf *out, enum st_style style,
+void st_print_long_ad(struct classad_buf *out, enum st_style style,
 		      const classad *ad, size_t index, char *const *attrs,
 		      size_t nattrs)
 {
@@ -81,7 +81,7 @@ void st_print_long_ad(struct st_buf *out, enum st_style style,
 			classad_expr_unparse_buf(&t, list[i].e, true);
 			st_buf_add(out, list[i].name);
 			st_buf_add(out, " = ");
-			st_buf_addn(out, t.data ? t.data : "", t.len);
+			classad_buf_add(out, t.data ? t.data : "", t.len);
 			st_buf_addc(out, '\n');
 		}
 		free(t.data);
@@ -103,13 +103,13 @@ void st_print_long_ad(struct st_buf *out, enum st_style style,
 	else
 		classad_unparse_buf(&b, sel, CLASSAD_FMT_NEW);
 	if (b.len)
-		st_buf_addn(out, b.data, b.len);
+		classad_buf_add(out, b.data, b.len);
 	free(b.data);
 	st_buf_addc(out, '\n');
 	classad_free(sel);
 }
 
-void st_print_long_end(struct st_buf *out, enum st_style style, size_t count)
+void st_print_long_end(struct classad_buf *out, enum st_style style, size_t count)
 {
 	if (count == 0)
 		return;

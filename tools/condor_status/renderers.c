@@ -134,28 +134,28 @@ static bool st_r_elapsed_time(classad_value *v, const classad *ad,
 	return true;
 }
 
-static void st_f_load_avg(const classad_value *v, struct st_buf *out,
+static void st_f_load_avg(const classad_value *v, struct classad_buf *out,
 			  const struct st_col *c)
 {
 	(void)c;
-	st_buf_printf(out, "%.3f", v->u.r);
+	classad_buf_printf(out, "%.3f", v->u.r);
 }
 
-static void st_f_time(const classad_value *v, struct st_buf *out,
+static void st_f_time(const classad_value *v, struct classad_buf *out,
 		      const struct st_col *c)
 {
 	(void)c;
 	st_format_time(out, v->u.i);
 }
 
-static void st_f_date(const classad_value *v, struct st_buf *out,
+static void st_f_date(const classad_value *v, struct classad_buf *out,
 		      const struct st_col *c)
 {
 	(void)c;
 	st_format_date(out, v->u.i);
 }
 
-bool st_platform_name(const classad *ad, struct st_buf *out)
+bool st_platform_name(const classad *ad, struct classad_buf *out)
 {
 	char *opsys = st_ad_string(ad, "OpSys");
 	bool windows = opsys && strcmp(opsys, "WINDOWS") == 0;
@@ -184,7 +184,7 @@ static bool st_r_platform(classad_value *v, const classad *ad,
 			  const struct st_col *c)
 {
 	(void)c;
-	struct st_buf b = {0};
+	struct classad_buf b = {0};
 	st_buf_add(&b, classad_value_str(v, NULL) ? classad_value_str(v, NULL) : "");
 	bool ok = st_platform_name(ad, &b);
 	if (ok)
@@ -196,7 +196,7 @@ static bool st_r_platform(classad_value *v, const classad *ad,
 /* "X.Y.Z" from "$CondorVersion: X.Y.Z DATE [BuildID: N] $", with ".N"
  * unless the column is too narrow for it. */
 static void st_version_text(const char *s, const struct st_col *c,
-			    struct st_buf *out)
+			    struct classad_buf *out)
 {
 	bool no_build_id = !(c->opts & ST_AUTOW) && c->width > -10 &&
 			   c->width < 10;
@@ -209,7 +209,7 @@ static void st_version_text(const char *s, const struct st_col *c,
 	while (*p && *p != ' ')
 		p++;
 	size_t vlen = (size_t)(p - v);
-	st_buf_addn(out, v, vlen > 21 ? 21 : vlen);
+	classad_buf_add(out, v, vlen > 21 ? 21 : vlen);
 	while (*p == ' ')
 		p++;
 	const char *d1 = strchr(p, '-');
@@ -241,7 +241,7 @@ static void st_version_text(const char *s, const struct st_col *c,
 		/* HTCondor's buffer holds 21 characters before the end */
 		size_t room = vlen + 1 >= 21 ? 0 : 20 - vlen;
 		size_t blen = (size_t)(p - b);
-		st_buf_addn(out, b, blen > room ? room : blen);
+		classad_buf_add(out, b, blen > room ? room : blen);
 	}
 }
 
@@ -252,14 +252,14 @@ static bool st_r_version(classad_value *v, const classad *ad,
 	const char *s = classad_value_str(v, NULL);
 	if (!s || !*s)
 		return false;
-	struct st_buf b = {0};
+	struct classad_buf b = {0};
 	st_version_text(s, c, &b);
 	st_set_str(v, st_buf_str(&b));
 	st_buf_free(&b);
 	return true;
 }
 
-static void st_f_readable_mb(const classad_value *v, struct st_buf *out,
+static void st_f_readable_mb(const classad_value *v, struct classad_buf *out,
 			     const struct st_col *c)
 {
 	(void)c;
@@ -390,7 +390,7 @@ static bool st_r_unique(classad_value *v, const classad *ad,
 		return false;
 	}
 	qsort(items, n, sizeof *items, st_strcmp_p);
-	struct st_buf b = {0};
+	struct classad_buf b = {0};
 	for (size_t i = 0; i < n; i++) {
 		if (i && strcmp(items[i], items[i - 1]) == 0)
 			continue;

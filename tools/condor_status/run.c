@@ -150,13 +150,13 @@ static char *st_daemon_name(struct st_run *r, const char *name)
 	char *domain = ks_config_get(r->cfg, "DEFAULT_DOMAIN_NAME", NULL);
 	if (!domain)
 		return NULL;
-	struct st_buf b = {0};
+	struct classad_buf b = {0};
 	st_buf_add(&b, name);
 	if (name[strlen(name) - 1] != '.')
 		st_buf_addc(&b, '.');
 	st_buf_add(&b, domain);
 	free(domain);
-	return b.s;
+	return b.data;
 }
 
 /* The mode's own constraints, then the arguments in order (HTCondor's
@@ -188,9 +188,9 @@ static int st_build_query(struct st_run *r)
 		switch (it->kind) {
 		case ST_I_SORT:
 			if (!o->no_sort) {
-				struct st_buf b = {0};
-				st_buf_printf(&b, "%s =!= UNDEFINED", it->a);
-				st_query_and(q, b.s);
+				struct classad_buf b = {0};
+				classad_buf_printf(&b, "%s =!= UNDEFINED", it->a);
+				st_query_and(q, b.data);
 				st_buf_free(&b);
 			}
 			break;
@@ -205,14 +205,14 @@ static int st_build_query(struct st_run *r)
 					it->a);
 				return 1;
 			}
-			struct st_buf b = {0};
+			struct classad_buf b = {0};
 			if (o->mode == ST_M_SLOTS_CLAIMED)
-				st_buf_printf(&b, "RemoteUser == \"%s\"", it->a);
+				classad_buf_printf(&b, "RemoteUser == \"%s\"", it->a);
 			else
-				st_buf_printf(&b, "Name==\"%s\" || Machine==\"%s\"",
+				classad_buf_printf(&b, "Name==\"%s\" || Machine==\"%s\"",
 					      name ? name : it->a,
 					      name ? name : it->a);
-			st_query_or(q, b.s);
+			st_query_or(q, b.data);
 			st_buf_free(&b);
 			free(name);
 			break;
@@ -320,9 +320,9 @@ static void st_ingest(struct st_run *r)
 			   stid < 0;
 		if (neg)
 			classad_insert_int(e->ad, "SlotTypeID", -stid);
-		struct st_buf key = {0};
+		struct classad_buf key = {0};
 		st_sort_key(&r->sort, e->ad, (unsigned)(i + 1), &key);
-		e->key = key.s;
+		e->key = key.data;
 		if (neg)
 			classad_insert_int(e->ad, "SlotTypeID", stid);
 
@@ -389,7 +389,7 @@ static void st_fit_names(struct st_run *r)
 	}
 }
 
-static void st_output(struct st_run *r, struct st_buf *out)
+static void st_output(struct st_run *r, struct classad_buf *out)
 {
 	struct st_opts *o = &r->o;
 	bool any = r->n > 0;
@@ -428,9 +428,9 @@ static void st_output(struct st_run *r, struct st_buf *out)
 					 o->nattributes);
 		/* long listings go out as they are made, not held whole */
 		if (out->len >= (1u << 16)) {
-			fwrite(out->s, 1, out->len, r->out);
+			fwrite(out->data, 1, out->len, r->out);
 			out->len = 0;
-			out->s[0] = '\0';
+			out->data[0] = '\0';
 		}
 	}
 	if (ST_PP_LONGISH(o->style))
@@ -550,9 +550,9 @@ int st_main(int argc, const char *const *argv, FILE *out, FILE *err)
 		if (!(r.o.headfoot & ST_HF_NOSUMMARY))
 			r.totals = st_totals_new(r.o.style);
 		st_ingest(&r);
-		struct st_buf b = {0};
+		struct classad_buf b = {0};
 		st_output(&r, &b);
-		if (b.len && fwrite(b.s, 1, b.len, out) != b.len)
+		if (b.len && fwrite(b.data, 1, b.len, out) != b.len)
 			rc = 1;
 		st_buf_free(&b);
 		if (fflush(out) != 0 || ferror(out))

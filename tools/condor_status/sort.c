@@ -50,7 +50,7 @@ void st_sort_force_primary(struct st_sort *s, const char *attr,
 }
 
 void st_sort_key(const struct st_sort *s, const classad *ad, unsigned ord,
-		 struct st_buf *key)
+		 struct classad_buf *key)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		classad_value v = CLASSAD_VALUE_INIT;
@@ -62,13 +62,13 @@ void st_sort_key(const struct st_sort *s, const classad *ad, unsigned ord,
 				 * does (for positive numbers), which HTCondor
 				 * relies on */
 				memcpy(&bits, &v.u.r, sizeof bits);
-				st_buf_printf(key, "%lld", bits);
+				classad_buf_printf(key, "%lld", bits);
 				break;
 			case CLASSAD_INTEGER:
-				st_buf_printf(key, "%lld", (long long)v.u.i);
+				classad_buf_printf(key, "%lld", (long long)v.u.i);
 				break;
 			case CLASSAD_BOOLEAN:
-				st_buf_printf(key, "%d", v.u.b ? 1 : 0);
+				classad_buf_printf(key, "%d", v.u.b ? 1 : 0);
 				break;
 			case CLASSAD_STRING:
 				st_buf_add(key, classad_value_str(&v, NULL));
@@ -81,7 +81,7 @@ void st_sort_key(const struct st_sort *s, const classad *ad, unsigned ord,
 		classad_value_clear(&v);
 		st_buf_addc(key, '\n');
 	}
-	st_buf_printf(key, "%08X", ord);
+	classad_buf_printf(key, "%08X", ord);
 }
 
 void st_sort_free(struct st_sort *s)

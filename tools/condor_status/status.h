@@ -32,22 +32,15 @@ int st_query_for_args(int argc, const char *const *argv, FILE *err,
 
 /* ---- growable strings (buf.c) ---------------------------------------- */
 
-struct st_buf {
-	char *s;   /* NUL-terminated, never NULL after the first append */
-	size_t len;
-	size_t cap;
-};
-
-void st_buf_add(struct st_buf *b, const char *s);
-void st_buf_addn(struct st_buf *b, const char *s, size_t n);
-void st_buf_addc(struct st_buf *b, char c);
-void st_buf_pad(struct st_buf *b, char c, size_t n);
-void st_buf_printf(struct st_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void st_buf_truncate(struct st_buf *b, size_t len);
-void st_buf_free(struct st_buf *b);
+/* Output is built in libclassad's text buffer (classad_buf_add,
+ * classad_buf_printf); these add what condor_status needs besides. */
+void st_buf_add(struct classad_buf *b, const char *s);
+void st_buf_addc(struct classad_buf *b, char c);
+void st_buf_pad(struct classad_buf *b, char c, size_t n);
+void st_buf_truncate(struct classad_buf *b, size_t len);
+void st_buf_free(struct classad_buf *b);
 /* The text so far ("" when empty).  Borrowed. */
-const char *st_buf_str(const struct st_buf *b);
+const char *st_buf_str(const struct classad_buf *b);
 
 /* What a printf conversion asks for: HTCondor's extended set, where %v
  * and %V print a ClassAd value, %r its unevaluated text, %T a duration
@@ -84,19 +77,19 @@ void st_spec_parse(const char *fmt, struct st_spec *sp);
  * after making the conversion fit the C type given; any later '%' is
  * printed as text, so that a format with several conversions cannot read
  * arguments that are not there. */
-void st_format_int(struct st_buf *b, const char *fmt, const struct st_spec *sp,
+void st_format_int(struct classad_buf *b, const char *fmt, const struct st_spec *sp,
 		   long long v);
-void st_format_double(struct st_buf *b, const char *fmt,
+void st_format_double(struct classad_buf *b, const char *fmt,
 		      const struct st_spec *sp, double v);
 /* letter replaces the conversion letter ('s' for %v, %V and %r). */
-void st_format_str(struct st_buf *b, const char *fmt, const struct st_spec *sp,
+void st_format_str(struct classad_buf *b, const char *fmt, const struct st_spec *sp,
 		   const char *v);
 
 /* HTCondor's duration "%3d+%02d:%02d:%02d" and date "%2d/%-2d %02d:%02d"
  * (local time), and byte counts as "%.1f XB". */
-void st_format_time(struct st_buf *b, long long secs);
-void st_format_date(struct st_buf *b, long long when);
-void st_metric_units(struct st_buf *b, double bytes);
+void st_format_time(struct classad_buf *b, long long secs);
+void st_format_date(struct classad_buf *b, long long when);
+void st_metric_units(struct classad_buf *b, double bytes);
 
 /* Collapses C escapes (\n, \t, \\, ...) as HTCondor does for -format.
  * Returns a new string (free()). */
@@ -111,7 +104,7 @@ int st_natural_cmp(const char *a, const char *b);
 bool st_value_int(const classad_value *v, long long *out);
 bool st_value_real(const classad_value *v, double *out);
 /* Appends a value as HTCondor's old-syntax unparser prints it. */
-void st_value_unparse(struct st_buf *b, const classad_value *v, bool old);
+void st_value_unparse(struct classad_buf *b, const classad_value *v, bool old);
 
 /* ---- columns (columns.c) --------------------------------------------- */
 
@@ -149,7 +142,7 @@ struct st_col;
  * whether the column is valid; a formatter appends the text. */
 typedef bool (*st_render_fn)(classad_value *v, const classad *ad,
 			     const struct st_col *c);
-typedef void (*st_format_fn)(const classad_value *v, struct st_buf *out,
+typedef void (*st_format_fn)(const classad_value *v, struct classad_buf *out,
 			     const struct st_col *c);
 
 struct st_col {
@@ -196,8 +189,8 @@ struct st_col *st_mask_add(struct st_mask *m, const char *expr,
 			   st_format_fn format);
 
 void st_mask_render(struct st_mask *m, const classad *ad, struct st_row *row);
-void st_mask_display(struct st_mask *m, struct st_row *row, struct st_buf *out);
-void st_mask_headings(struct st_mask *m, struct st_buf *out);
+void st_mask_display(struct st_mask *m, struct st_row *row, struct classad_buf *out);
+void st_mask_headings(struct st_mask *m, struct classad_buf *out);
 void st_row_free(struct st_row *row);
 
 /* ---- custom renderers (renderers.c) ------------------------------- */
@@ -236,7 +229,7 @@ bool st_ad_bool(const classad *ad, const char *name, bool *out);
 /* A new string (free()), or NULL. */
 char *st_ad_string(const classad *ad, const char *name);
 /* Arch/OpSysAndVer as HTCondor's PLATFORM shows it ("x64/Ubuntu22"). */
-bool st_platform_name(const classad *ad, struct st_buf *out);
+bool st_platform_name(const classad *ad, struct classad_buf *out);
 
 /* ---- options (args.c) -------------------------------------------- */
 
@@ -399,7 +392,7 @@ enum { ST_TOT_ROLLUP_PARTITIONABLE = 2, ST_TOT_IGNORE_DYNAMIC = 4,
 void st_totals_update(struct st_totals *t, const classad *ad, int options,
 		      const char *key);
 /* keylen < 0: as wide as the longest key (at least 5). */
-void st_totals_display(const struct st_totals *t, struct st_buf *out,
+void st_totals_display(const struct st_totals *t, struct classad_buf *out,
 		       int keylen);
 void st_totals_project(enum st_style style, struct st_query *q);
 
@@ -416,7 +409,7 @@ bool st_sort_add(struct st_sort *s, const char *text);
 void st_sort_force_primary(struct st_sort *s, const char *attr,
 			   const char *text);
 void st_sort_key(const struct st_sort *s, const classad *ad, unsigned ord,
-		 struct st_buf *key);
+		 struct classad_buf *key);
 void st_sort_free(struct st_sort *s);
 
 /* ---- -af and -format (af.c) -------------------------------------- */
@@ -429,11 +422,11 @@ int st_af_add(struct st_mask *m, const struct st_item *it,
 /* ---- whole ads (output.c) ---------------------------------------- */
 
 /* Appends one ad in a long form; index 0 is the first ad written. */
-void st_print_long_ad(struct st_buf *out, enum st_style style,
+void st_print_long_ad(struct classad_buf *out, enum st_style style,
 		      const classad *ad, size_t index, char *const *attrs,
 		      size_t nattrs);
 /* Closes the list a JSON or new-syntax output opened. */
-void st_print_long_end(struct st_buf *out, enum st_style style,
+void st_print_long_end(struct classad_buf *out, enum st_style style,
 		       size_t count);
 
 /* ---- compact rows (compact.c) ------------------------------------ */

@@ -108,7 +108,7 @@ void st_totals_project(enum st_style style, struct st_query *q)
 
 /* The class an ad falls in; false if the ad lacks what names it. */
 static bool st_class_key(const struct st_totals *t, const classad *ad,
-			 struct st_buf *key)
+			 struct classad_buf *key)
 {
 	switch (t->style) {
 	case ST_PP_SLOTS_NORMAL:
@@ -118,7 +118,7 @@ static bool st_class_key(const struct st_totals *t, const classad *ad,
 		char *opsys = st_ad_string(ad, "OpSys");
 		bool ok = arch && opsys;
 		if (ok)
-			st_buf_printf(key, "%s/%s", arch, opsys);
+			classad_buf_printf(key, "%s/%s", arch, opsys);
 		free(arch);
 		free(opsys);
 		return ok;
@@ -319,7 +319,7 @@ static bool st_count_ad(const struct st_totals *t, struct st_count *c,
 void st_totals_update(struct st_totals *t, const classad *ad, int options,
 		      const char *key)
 {
-	struct st_buf k = {0};
+	struct classad_buf k = {0};
 	if (key && *key) {
 		st_buf_add(&k, key);
 	} else if (!st_class_key(t, ad, &k)) {
@@ -348,42 +348,42 @@ void st_totals_update(struct st_totals *t, const classad *ad, int options,
 		t->malformed++;
 }
 
-static void st_header(const struct st_totals *t, struct st_buf *o)
+static void st_header(const struct st_totals *t, struct classad_buf *o)
 {
 	switch (t->style) {
 	case ST_PP_SLOTS_NORMAL:
-		st_buf_printf(o, "%6.6s %5.5s %7.7s %9.9s %7.7s %10.10s %6.6s %8.8s %6.6s\n",
+		classad_buf_printf(o, "%6.6s %5.5s %7.7s %9.9s %7.7s %10.10s %6.6s %8.8s %6.6s\n",
 			      "Total", "Owner", "Claimed", "Unclaimed",
 			      "Matched", "Preempting", "Drain", "Backfill",
 			      "BkIdle");
 		break;
 	case ST_PP_SLOTS_STATE:
-		st_buf_printf(o, "%6.6s %5.5s %9.9s %7.7s %10.10s %7.7s %6.6s %8.8s %6.6s\n",
+		classad_buf_printf(o, "%6.6s %5.5s %9.9s %7.7s %10.10s %7.7s %6.6s %8.8s %6.6s\n",
 			      "Total", "Owner", "Unclaimed", "Claimed",
 			      "Preempting", "Matched", "Drain", "Backfill",
 			      "BkIdle");
 		break;
 	case ST_PP_SLOTS_SERVER:
-		st_buf_printf(o, "%9.9s %5.5s %7.7s %11.11s %11.11s %11.11s\n",
+		classad_buf_printf(o, "%9.9s %5.5s %7.7s %11.11s %11.11s %11.11s\n",
 			      "Slots", "Avail", "Memory", "Disk", "MIPS",
 			      "KFLOPS");
 		break;
 	case ST_PP_SLOTS_RUN:
-		st_buf_printf(o, "%9.9s  %11.11s  %11.11s  %11.11s\n",
+		classad_buf_printf(o, "%9.9s  %11.11s  %11.11s  %11.11s\n",
 			      "Machines", "MIPS", "KFLOPS", "AvgLoadAvg");
 		break;
 	case ST_PP_STARTDAEMON:
-		st_buf_printf(o, "%8.8s %8.8s %8.8s %8.8s %8.8s %8.8s %8.8s %8.8s %8.8s %8.8s\n",
+		classad_buf_printf(o, "%8.8s %8.8s %8.8s %8.8s %8.8s %8.8s %8.8s %8.8s %8.8s %8.8s\n",
 			      "Machines", "Slots", "Cpus", "BusyCpus",
 			      "BkCpus", "GPUs", "BusyGPUs", "BkGPUs",
 			      "Memory%", "BkMem%");
 		break;
 	case ST_PP_SCHEDD_NORMAL:
-		st_buf_printf(o, "%18s %18s %18s\n", "TotalRunningJobs",
+		classad_buf_printf(o, "%18s %18s %18s\n", "TotalRunningJobs",
 			      "TotalIdleJobs", "TotalHeldJobs");
 		break;
 	case ST_PP_SUBMITTER:
-		st_buf_printf(o, "%11s %10s %10s\n", "RunningJobs", "IdleJobs",
+		classad_buf_printf(o, "%11s %10s %10s\n", "RunningJobs", "IdleJobs",
 			      "HeldJobs");
 		break;
 	default:
@@ -392,35 +392,35 @@ static void st_header(const struct st_totals *t, struct st_buf *o)
 }
 
 static void st_info(const struct st_totals *t, const struct st_count *c,
-		    bool top, struct st_buf *o)
+		    bool top, struct classad_buf *o)
 {
 	switch (t->style) {
 	case ST_PP_SLOTS_NORMAL:
-		st_buf_printf(o, "%6d %5d %7d %9d %7d %10d %6d %8d %6d\n",
+		classad_buf_printf(o, "%6d %5d %7d %9d %7d %10d %6d %8d %6d\n",
 			      c->machines, c->owner, c->claimed, c->unclaimed,
 			      c->matched, c->preempting, c->drained,
 			      c->backfill, c->backfill_idle);
 		break;
 	case ST_PP_SLOTS_STATE:
-		st_buf_printf(o, "%6d %5d %9d %7d %10d %7d %6d %8d %6d\n",
+		classad_buf_printf(o, "%6d %5d %9d %7d %10d %7d %6d %8d %6d\n",
 			      c->machines, c->owner, c->unclaimed, c->claimed,
 			      c->preempting, c->matched, c->drained,
 			      c->backfill, c->backfill_idle);
 		break;
 	case ST_PP_SLOTS_SERVER:
-		st_buf_printf(o, "%9d %5d %11llu %11llu %11llu %11llu\n",
+		classad_buf_printf(o, "%9d %5d %11llu %11llu %11llu %11llu\n",
 			      c->machines, c->avail, c->memory, c->disk,
 			      c->mips, c->kflops);
 		break;
 	case ST_PP_SLOTS_RUN:
-		st_buf_printf(o, "%9d  %11llu  %11llu   %-.3f\n", c->machines,
+		classad_buf_printf(o, "%9d  %11llu  %11llu   %-.3f\n", c->machines,
 			      c->mips, c->kflops,
 			      c->machines > 0
 				      ? (double)(float)(c->loadavg / (float)c->machines)
 				      : 0.0);
 		break;
 	case ST_PP_STARTDAEMON:
-		st_buf_printf(o, "%8d %8d %8d %8d %8d %8d %8d %8d %7.2f%% %7.2f%%\n",
+		classad_buf_printf(o, "%8d %8d %8d %8d %8d %8d %8d %8d %7.2f%% %7.2f%%\n",
 			      c->machines, c->slots, c->cpus, c->busy_cpus,
 			      c->bk_cpus, c->gpus, c->busy_gpus, c->bk_gpus,
 			      100 * c->mem_usage / c->machines,
@@ -429,11 +429,11 @@ static void st_info(const struct st_totals *t, const struct st_count *c,
 	case ST_PP_SCHEDD_NORMAL:
 		/* schedds show only the Total row's numbers */
 		if (top)
-			st_buf_printf(o, "%18d %18d %18d\n", c->running,
+			classad_buf_printf(o, "%18d %18d %18d\n", c->running,
 				      c->idle, c->held);
 		break;
 	case ST_PP_SUBMITTER:
-		st_buf_printf(o, "%11d %10d %10d\n", c->running, c->idle,
+		classad_buf_printf(o, "%11d %10d %10d\n", c->running, c->idle,
 			      c->held);
 		break;
 	default:
@@ -447,7 +447,7 @@ static int st_class_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-void st_totals_display(const struct st_totals *t, struct st_buf *out,
+void st_totals_display(const struct st_totals *t, struct classad_buf *out,
 		       int keylen)
 {
 	if (!st_totals_meaningful(t))
@@ -458,7 +458,7 @@ void st_totals_display(const struct st_totals *t, struct st_buf *out,
 			if ((int)strlen(t->classes[i].key) > keylen)
 				keylen = (int)strlen(t->classes[i].key);
 	}
-	st_buf_printf(out, "%*.*s", keylen, keylen, "");
+	classad_buf_printf(out, "%*.*s", keylen, keylen, "");
 	st_header(t, out);
 	st_buf_add(out, "\n");
 
@@ -467,16 +467,16 @@ void st_totals_display(const struct st_totals *t, struct st_buf *out,
 		memcpy(sorted, t->classes, t->n * sizeof *sorted);
 	qsort(sorted, t->n, sizeof *sorted, st_class_cmp);
 	for (size_t i = 0; i < t->n; i++) {
-		st_buf_printf(out, "%*.*s", keylen, keylen, sorted[i].key);
+		classad_buf_printf(out, "%*.*s", keylen, keylen, sorted[i].key);
 		st_info(t, &sorted[i].c, false, out);
 	}
 	free(sorted);
 	if (t->n)
 		st_buf_add(out, "\n");
-	st_buf_printf(out, "%*.*s", keylen, keylen, "Total");
+	classad_buf_printf(out, "%*.*s", keylen, keylen, "Total");
 	st_info(t, &t->top, true, out);
 	if (t->malformed > 0)
-		st_buf_printf(out,
+		classad_buf_printf(out,
 			      "\n%*.*s(Omitted %d malformed ads in computed attribute totals)\n\n",
 			      keylen, keylen, "", t->malformed);
 }
