@@ -446,7 +446,7 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 				      "created the pool signing key");
 	}
 	d->loop = ks_loop_new();
-	d->owner = ks_auth_username();
+	d->owner = ks_auth_username((unsigned)geteuid());
 	d->authz = ks_authz_new(d->cfg, subsys, d->owner);
 	d->priv->cache = classad_cache_new();
 	d->start_time = (long)time(NULL);

@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
-#include <pwd.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -183,16 +182,12 @@ static char *ad_string(const classad *ad, const char *name)
 
 static char *uid_identity(ks_daemon *d, uid_t uid)
 {
-	struct passwd pw, *res = NULL;
-	char buf[1024], user[64];
-	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
-		snprintf(user, sizeof(user), "%s", pw.pw_name);
-	else
-		snprintf(user, sizeof(user), "uid%u", (unsigned)uid);
+	char *user = ks_auth_username((unsigned)uid);
 	char *domain = ks_config_get(d->cfg, "UID_DOMAIN", NULL);
 	size_t n = strlen(user) + (domain ? strlen(domain) : 9) + 2;
 	char *id = ks_xmalloc(n);
 	snprintf(id, n, "%s@%s", user, domain ? domain : "localhost");
+	free(user);
 	free(domain);
 	return id;
 }

@@ -107,6 +107,12 @@ void ks_addr_format(const struct ks_addr *a, char *buf, size_t size)
 		 v6 ? "]" : "", a->port, a->sock[0] ? "?sock=" : "", a->sock);
 }
 
+bool ks_addr_is_local(const char *host)
+{
+	return !host || !*host || strncmp(host, "127.", 4) == 0 ||
+	       strcmp(host, "::1") == 0 || strcasecmp(host, "localhost") == 0;
+}
+
 char *ks_addr_read_file(const char *path, struct ks_addr *a)
 {
 	FILE *f = fopen(path, "r");

@@ -270,13 +270,13 @@ void ks_auth_mac(const unsigned char *key, size_t keylen, const char *label,
 	free(msg);
 }
 
-char *ks_auth_username(void)
+char *ks_auth_username(unsigned uid)
 {
 	struct passwd pw, *res = NULL;
 	char buf[1024];
-	if (getpwuid_r(geteuid(), &pw, buf, sizeof(buf), &res) == 0 && res)
+	if (getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &res) == 0 && res)
 		return ks_xstrdup(pw.pw_name);
 	char num[32];
-	snprintf(num, sizeof(num), "uid%u", (unsigned)geteuid());
+	snprintf(num, sizeof(num), "uid%u", uid);
 	return ks_xstrdup(num);
 }

@@ -225,17 +225,11 @@ const char *ks_conn_identity(const ks_conn *c)
 	return c->identity ? c->identity : KS_ANONYMOUS;
 }
 
-static bool is_loopback(const char *host)
-{
-	return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0 ||
-	       strcasecmp(host, "localhost") == 0;
-}
-
 /* The Unix-domain socket of a local daemon, if its address names one and
  * it exists here. */
 static char *local_socket(const ks_config *cfg, const struct ks_addr *a)
 {
-	if (!a->sock[0] || !is_loopback(a->host))
+	if (!a->sock[0] || !ks_addr_is_local(a->host))
 		return NULL;
 	char *dir = ks_addr_socket_dir(cfg);
 	if (!dir)
@@ -410,7 +404,7 @@ int ks_conn_open(const ks_config *cfg, const char *addr, int timeout_ms,
 		ks_conn_close(c);
 		return rc;
 	}
-	c->compress = !unix_peer && !is_loopback(a.host);
+	c->compress = !unix_peer && !ks_addr_is_local(a.host);
 	if (!unix_peer && ks_tls_wanted(cfg, a.host)) {
 		rc = tls_start(c, cfg, err);
 		if (rc) {
@@ -526,7 +520,7 @@ int ks_collector_addr(const ks_config *cfg, const char *pool, char **addr,
 		free(host);
 		return rc;
 	}
-	char *found = is_loopback(a.host) || a.port == 0
+	char *found = ks_addr_is_local(a.host) || a.port == 0
 			      ? address_file(cfg, &a) : NULL;
 	if (!found && a.port == 0) {
 		rc = ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,

@@ -7,6 +7,8 @@
 #ifndef KS_ADDR_H
 #define KS_ADDR_H
 
+#include <stdbool.h>
+
 #include "config.h"
 #include "ks_err.h"
 
@@ -26,6 +28,10 @@ int ks_addr_parse(const char *s, int default_port, struct ks_addr *a,
 /* "<host:port>" or "<host:port?sock=name>" into buf (at least 320
  * bytes). */
 void ks_addr_format(const struct ks_addr *a, char *buf, size_t size);
+
+/* True for an address of this host that needs no network: 127.x.x.x,
+ * ::1, "localhost", or "" (a Unix-domain peer). */
+bool ks_addr_is_local(const char *host);
 
 /* The address a daemon wrote to an address file (its first line), if
  * the file exists and that line is an address; *a (NULL allowed) gets it

@@ -79,8 +79,8 @@ int ks_auth_unhex(const char *in, unsigned char *out, size_t n);
 void ks_auth_mac(const unsigned char *key, size_t keylen, const char *label,
 		 const char *a, const char *b, unsigned char out[32]);
 
-/* The user name of the calling process ("root" for uid 0).  Returns a new
+/* The user name of uid ("uid1234" when it has none).  Returns a new
  * string (free()). */
-char *ks_auth_username(void);
+char *ks_auth_username(unsigned uid);
 
 #endif

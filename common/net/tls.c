@@ -10,14 +10,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "ks_addr.h"
 #include "ks_auth.h"
 #include "ks_mem.h"
-
-static bool local_host(const char *host)
-{
-	return !host || !*host || strncmp(host, "127.", 4) == 0 ||
-	       strcmp(host, "::1") == 0 || strcasecmp(host, "localhost") == 0;
-}
 
 static bool encryption_is(const ks_config *cfg, const char *what)
 {
@@ -29,12 +24,12 @@ static bool encryption_is(const ks_config *cfg, const char *what)
 
 bool ks_tls_wanted(const ks_config *cfg, const char *host)
 {
-	return !local_host(host) && !encryption_is(cfg, "NEVER");
+	return !ks_addr_is_local(host) && !encryption_is(cfg, "NEVER");
 }
 
 bool ks_tls_required(const ks_config *cfg, const char *host)
 {
-	return !local_host(host) && encryption_is(cfg, "REQUIRED");
+	return !ks_addr_is_local(host) && encryption_is(cfg, "REQUIRED");
 }
 
 static int ssl_error(struct ks_err *err, const char *what)
