@@ -157,8 +157,13 @@ int main(int argc, char **argv)
 	struct stat st;
 	for (int i = 0; i < 200 && stat(addrfile, &st) != 0; i++)
 		usleep(20000);
-	ks_config *cfg = ks_config_new("TOOL", NULL);
-	ks_config_load(cfg, &err);
+	ks_config *cfg = ks_config_load_new("TOOL", NULL, &err);
+	if (!cfg) {
+		fprintf(stderr, "configuration: %s\n", err.msg);
+		kill(pid, SIGQUIT);
+		waitpid(pid, NULL, 0);
+		return 1;
+	}
 	char *addr = NULL;
 	ks_conn *c = NULL;
 	int status = 1;

@@ -41,6 +41,12 @@ void ks_config_free(ks_config *cfg);
  * environment overrides.  Returns 0 or a KS_E* code with err filled. */
 int ks_config_load(ks_config *cfg, struct ks_err *err);
 
+/* ks_config_new() and ks_config_load() in one, as every tool and daemon
+ * starts: the loaded configuration (ks_config_free()), or NULL with err
+ * filled when it does not load. */
+ks_config *ks_config_load_new(const char *subsys, const char *localname,
+			      struct ks_err *err);
+
 /* Reads one configuration file (a command if path ends with '|').
  * Returns 0 or a KS_E* code with err filled. */
 int ks_config_read_file(ks_config *cfg, const char *path, struct ks_err *err);

@@ -242,6 +242,17 @@ static void env_overrides(ks_config *cfg)
 	}
 }
 
+ks_config *ks_config_load_new(const char *subsys, const char *localname,
+			      struct ks_err *err)
+{
+	ks_config *cfg = ks_config_new(subsys, localname);
+	if (ks_config_load(cfg, err) != 0) {
+		ks_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
 int ks_config_load(ks_config *cfg, struct ks_err *err)
 {
 	ks_err_clear(err);

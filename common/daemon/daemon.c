@@ -30,10 +30,11 @@ long ks_daemon_int(const ks_daemon *d, const char *name, long def)
 
 static int load_config(ks_daemon *d, ks_config **out, struct ks_err *err)
 {
-	ks_config *cfg = ks_config_new(d->subsys, d->local_name);
-	int rc = ks_config_load(cfg, err);
-	if (rc == 0)
-		rc = kd_runtime_apply(d, cfg, err);
+	*out = NULL;
+	ks_config *cfg = ks_config_load_new(d->subsys, d->local_name, err);
+	if (!cfg)
+		return err->code ? err->code : KS_EINVAL;
+	int rc = kd_runtime_apply(d, cfg, err);
 	if (rc) {
 		ks_config_free(cfg);
 		return rc;

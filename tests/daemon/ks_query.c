@@ -21,8 +21,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct ks_err err;
-	ks_config *cfg = ks_config_new("TOOL", NULL);
-	if (ks_config_load(cfg, &err)) {
+	ks_config *cfg = ks_config_load_new("TOOL", NULL, &err);
+	if (!cfg) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}

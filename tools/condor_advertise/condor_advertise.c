@@ -315,10 +315,9 @@ int main(int argc, char **argv)
 	}
 	if (command == KS_UPDATE_STARTD_AD_WITH_ACK)
 		udp = false;
-	ks_config *cfg = ks_config_new("TOOL", NULL);
-	if (ks_config_load(cfg, &err)) {
+	ks_config *cfg = ks_config_load_new("TOOL", NULL, &err);
+	if (!cfg) {
 		fprintf(stderr, "ERROR: %s\n", err.msg);
-		ks_config_free(cfg);
 		status = 1;
 		goto out;
 	}

@@ -223,10 +223,9 @@ int main(int argc, char **argv)
 			return usage(&o, a);
 	}
 	struct ks_err err;
-	ks_config *cfg = ks_config_new("TOOL", NULL);
-	if (ks_config_load(cfg, &err)) {
+	ks_config *cfg = ks_config_load_new("TOOL", NULL, &err);
+	if (!cfg) {
 		fprintf(stderr, "ERROR: %s\n", err.msg);
-		ks_config_free(cfg);
 		return 1;
 	}
 	int status = 0;

@@ -157,13 +157,11 @@ int main(int argc, char **argv)
 		return status;
 	}
 
-	ks_config *cfg = ks_config_new("TOOL", NULL);
 	struct ks_err err;
-	ks_err_clear(&err);
-	if (ks_config_load(cfg, &err) != 0) {
+	ks_config *cfg = ks_config_load_new("TOOL", NULL, &err);
+	if (!cfg) {
 		fprintf(stderr, "%s: cannot read the configuration: %s\n", prog,
 			err.msg);
-		ks_config_free(cfg);
 		free(authz);
 		return 1;
 	}
