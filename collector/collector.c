@@ -13,8 +13,9 @@
 #include "ks_wire.h"
 #include "store.h"
 
-/* Query replies go out in messages of about this size, so that the
- * collector never holds a second copy of the whole answer. */
+/* Query replies go out in messages of about this size, each made when the
+ * reader has taken the last, so that the collector never holds a second
+ * copy of the whole answer. */
 #define CHUNK (256u * 1024)
 
 struct collector {
@@ -77,6 +78,8 @@ static void put_ad(ks_daemon *d, struct collector *c, const char *type,
 		c->invalid++;
 		return;
 	}
+	/* room for what is added here and by the update statistics */
+	classad_reserve(ad, classad_size(ad) + 8);
 	int64_t now = time(NULL), life = c->lifetime;
 	classad_eval_int(ad, "ClassAdLifetime", NULL, &life);
 	classad_insert_int(ad, "LastHeardFrom", now);
@@ -186,6 +189,51 @@ static void projection(const classad *q, char ***names, size_t *n)
 	free(p);
 }
 
+/* A query's answer: the matching ads as they were when it came (a
+ * reference each, so updates and expiry meanwhile change nothing in it),
+ * sent a piece at a time. */
+struct query_reply {
+	classad **ads;
+	size_t n, next;
+	char **proj;
+	size_t nproj;
+};
+
+static bool query_piece(ks_daemon *d, void *arg, struct classad_buf *out)
+{
+	(void)d;
+	struct query_reply *q = arg;
+	size_t start = out->len;
+	while (q->next < q->n && out->len - start < CHUNK) {
+		const classad *ad = q->ads[q->next++];
+		if (!q->nproj) {
+			ks_wire_encode_ad(out, ad);
+			continue;
+		}
+		classad *p = classad_new();
+		for (size_t k = 0; k < q->nproj; k++) {
+			const classad_expr *x = classad_lookup(ad, q->proj[k]);
+			if (x)
+				classad_insert(p, q->proj[k], classad_expr_ref(x));
+		}
+		ks_wire_encode_ad(out, p);
+		classad_free(p);
+	}
+	return q->next < q->n;
+}
+
+static void query_done(void *arg)
+{
+	struct query_reply *q = arg;
+	for (size_t i = 0; i < q->n; i++)
+		classad_free(q->ads[i]);
+	free(q->ads);
+	for (size_t k = 0; k < q->nproj; k++)
+		free(q->proj[k]);
+	free(q->proj);
+	free(q);
+}
+
 static void cmd_query(ks_daemon *d, struct ks_request *req)
 {
 	struct collector *c = d->ctx;
@@ -193,54 +241,29 @@ static void cmd_query(ks_daemon *d, struct ks_request *req)
 		ks_reply_error(req, "a query carries exactly one query ad");
 		return;
 	}
-	const classad *q = req->ads[0];
+	const classad *qad = req->ads[0];
 	const char *type = cmd_type(req->code);
-	char *target = type ? NULL : ad_str(q, "TargetType");
+	char *target = type ? NULL : ad_str(qad, "TargetType");
 	const char *t = type ? type : target ? target : "";
-	const classad_expr *r = classad_lookup(q, "Requirements");
+	const classad_expr *r = classad_lookup(qad, "Requirements");
 	int64_t limit = -1;
-	classad_eval_int(q, "LimitResults", NULL, &limit);
-	char **proj;
-	size_t nproj;
-	projection(q, &proj, &nproj);
-	struct classad_buf out = {0};
-	size_t sent = 0;
-	for (size_t i = 0; i < cs_store_count(c->store); i++) {
-		if (limit >= 0 && sent >= (size_t)limit)
+	classad_eval_int(qad, "LimitResults", NULL, &limit);
+	struct query_reply *q = ks_xcalloc(1, sizeof(*q));
+	projection(qad, &q->proj, &q->nproj);
+	size_t count = cs_store_count(c->store);
+	q->ads = ks_xmalloc((count ? count : 1) * sizeof(*q->ads));
+	for (size_t i = 0; i < count; i++) {
+		if (limit >= 0 && q->n >= (size_t)limit)
 			break;
 		struct cs_entry *e = cs_store_at(c->store, i);
-		if (!type_matches(t, e->type) || !matches(e->ad, r))
-			continue;
-		if (nproj) {
-			classad *p = classad_new();
-			for (size_t k = 0; k < nproj; k++) {
-				const classad_expr *x =
-					classad_lookup(e->ad, proj[k]);
-				if (x)
-					classad_insert(p, proj[k],
-						       classad_expr_ref(x));
-			}
-			ks_wire_encode_ad(&out, p);
-			classad_free(p);
-		} else {
-			ks_wire_encode_ad(&out, e->ad);
-		}
-		sent++;
-		if (out.len >= CHUNK) {
-			ks_reply_raw(req, KS_REPLY_OK, out.data, out.len, true);
-			ks_reply_flush(req);
-			out.len = 0;
-		}
+		if (type_matches(t, e->type) && matches(e->ad, r))
+			q->ads[q->n++] = classad_ref(e->ad);
 	}
-	ks_reply_raw(req, KS_REPLY_OK, out.data, out.len, false);
-	free(out.data);
-	for (size_t k = 0; k < nproj; k++)
-		free(proj[k]);
-	free(proj);
 	free(target);
 	c->queries++;
 	ks_log_printf(d->log, KS_D_FULLDEBUG, "%s from %s: %zu ads",
-		      ks_command_name(req->code), req->identity, sent);
+		      ks_command_name(req->code), req->identity, q->n);
+	ks_reply_stream(req, KS_REPLY_OK, query_piece, query_done, q);
 }
 
 static void on_sweep(void *arg)

@@ -66,6 +66,11 @@ static void start_child(ks_daemon *d, struct child *k)
 		     t = strtok(NULL, " \t"))
 			argv[n++] = t;
 		argv[n] = NULL;
+		/* A daemon's heap on transparent huge pages: a collector
+		 * taking in thousands of ads then pays a page fault per 2 MiB
+		 * rather than per 4 KiB (a third of its time on some VMs).
+		 * Whoever sets GLIBC_TUNABLES for the pool decides instead. */
+		setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 0);
 		execv(prog, argv);
 		fprintf(stderr, "cannot run %s: %s\n", prog, strerror(errno));
 		_exit(127);

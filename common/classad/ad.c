@@ -8,6 +8,7 @@
  * (name NULL) until the next rebuild.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "classad_int.h"
 
@@ -70,16 +71,20 @@ static void index_put(classad *ad, uint32_t hash, uint32_t entry)
 /* (Re)builds the index for the current capacity. */
 static void build_index(classad *ad)
 {
-	free(ad->index);
-	ad->index = NULL;
-	ad->imask = 0;
-	if (ad->cap <= SMALL_AD)
-		return;
 	uint32_t size = 16;
 	while (size < ad->cap * 4 / 3 + 1)
 		size *= 2;
-	ad->index = ks_xcalloc(size, sizeof(uint32_t));
-	ad->imask = size - 1;
+	if (ad->cap > SMALL_AD && ad->index && ad->imask == size - 1) {
+		memset(ad->index, 0, size * sizeof(uint32_t));
+	} else {
+		free(ad->index);
+		ad->index = NULL;
+		ad->imask = 0;
+		if (ad->cap <= SMALL_AD)
+			return;
+		ad->index = ks_xcalloc(size, sizeof(uint32_t));
+		ad->imask = size - 1;
+	}
 	for (uint32_t i = 0; i < ad->n; i++)
 		if (ad->ents[i].name)
 			index_put(ad, ad->ents[i].name->hash, i);
@@ -242,6 +247,11 @@ void ca_ad_reserve(classad *ad, uint32_t n)
 	if (n <= ad->cap)
 		return;
 	rebuild_to(ad, n, true);
+}
+
+void classad_reserve(classad *ad, size_t n)
+{
+	ca_ad_reserve(ad, n > CA_AD_MAX ? CA_AD_MAX : (uint32_t)n);
 }
 
 int classad_insert(classad *ad, const char *name, classad_expr *e)

@@ -174,6 +174,11 @@ classad *classad_copy(const classad *ad);
 /* Number of attributes (not counting a chained parent's). */
 size_t classad_size(const classad *ad);
 
+/* Makes room for n attributes in all, so that an ad about to get a few
+ * more (a daemon adding its own to an ad it received) grows once, by
+ * that much, rather than doubling. */
+void classad_reserve(classad *ad, size_t n);
+
 /* Sets attribute name (case is kept; lookups ignore it) to e, replacing any
  * attribute of that name.  Takes the caller's reference to e, even on
  * failure.  Returns 0 or KS_EINVAL for an empty name, KS_ERANGE if the ad

@@ -94,13 +94,19 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
  * more: further messages of this reply follow. */
 void ks_reply(struct ks_request *req, int code, classad *const *ads, size_t n,
 	      bool more);
-/* The same with a payload already encoded (ks_wire_encode_ad()). */
-void ks_reply_raw(struct ks_request *req, int code, const char *payload,
-		  size_t len, bool more);
-/* Writes what the replies so far hold, as far as the peer takes it now
- * without waiting: a long reply then reaches the peer while it is still
- * being made. */
-void ks_reply_flush(struct ks_request *req);
+
+/* Makes the next piece of a streamed reply: appends ad records
+ * (ks_wire_encode_ad()) to out; returns true while more pieces remain. */
+typedef bool (*ks_stream_fn)(ks_daemon *d, void *arg, struct classad_buf *out);
+
+/* Replies with messages of code made a piece at a time by produce(), each
+ * once the peer has taken most of what went before: a slow reader costs
+ * the daemon a piece of memory rather than the whole reply, and other
+ * connections are served in between.  Requests that come behind it on
+ * the same connection wait for its end.  done(arg) is called once, after
+ * the last piece or when the connection goes away (at once for UDP). */
+void ks_reply_stream(struct ks_request *req, int code, ks_stream_fn produce,
+		     void (*done)(void *arg), void *arg);
 
 /* An error reply: code KS_REPLY_ERROR and an ad with ErrorString. */
 void ks_reply_error(struct ks_request *req, const char *fmt, ...)

@@ -34,6 +34,17 @@
 #define IDLE_TIMEOUT_S 300
 /* The largest handshake message accepted (a token is at most 64 KiB). */
 #define HANDSHAKE_MAX (96u * 1024)
+/* A streamed reply makes its next piece once less than this is left
+ * unsent. */
+#define STREAM_LOW (128u * 1024)
+
+/* A reply made a piece at a time (ks_reply_stream()). */
+struct srv_stream {
+	int code;
+	ks_stream_fn produce;
+	void (*done)(void *arg);
+	void *arg;
+};
 
 enum hs_state { HS_HELLO, HS_PROOF, HS_READY };
 
@@ -56,8 +67,18 @@ struct ks_srv_conn {
 	size_t inlen, incap;
 	struct classad_buf out;
 	size_t outpos;
+	struct srv_stream *stream; /* a reply still being made, or NULL */
 	int64_t last_ms;
 };
+
+static void stream_end(struct ks_srv_conn *c)
+{
+	if (!c->stream)
+		return;
+	c->stream->done(c->stream->arg);
+	free(c->stream);
+	c->stream = NULL;
+}
 
 static void conn_free(struct ks_srv_conn *c)
 {
@@ -71,6 +92,7 @@ static void conn_free(struct ks_srv_conn *c)
 	if (c->next)
 		c->next->prev = c->prev;
 	p->nconns--;
+	stream_end(c);
 	SSL_free(c->ssl);
 	free(c->identity);
 	free(c->in);
@@ -145,22 +167,49 @@ void ks_reply(struct ks_request *req, int code, classad *const *ads, size_t n,
 		send_msg(req->conn, code, ads, n, more);
 }
 
-void ks_reply_raw(struct ks_request *req, int code, const char *payload,
-		  size_t len, bool more)
+void ks_reply_stream(struct ks_request *req, int code, ks_stream_fn produce,
+		     void (*done)(void *arg), void *arg)
 {
-	struct ks_err err;
-	if (req->conn &&
-	    ks_wire_encode_raw(&req->conn->out, code, payload, len,
-			       more ? KS_WIRE_MORE : 0, false, &err))
-		ks_log_printf(req->conn->d->log, KS_D_ALWAYS,
-			      "reply not sent: %s", err.msg);
+	struct ks_srv_conn *c = req->conn;
+	if (!c || c->stream) { /* no reply possible, or one already going */
+		done(arg);
+		return;
+	}
+	c->stream = ks_xmalloc(sizeof(*c->stream));
+	*c->stream = (struct srv_stream){code, produce, done, arg};
 }
 
-void ks_reply_flush(struct ks_request *req)
+/* Makes pieces of the connection's stream while the peer keeps up:
+ * whatever the reader's pace, the stream holds about a piece and
+ * STREAM_LOW of output.  Returns -1 when the connection failed. */
+static int conn_stream(struct ks_srv_conn *c)
 {
-	/* a failure shows again, and is handled, when the loop flushes */
-	if (req->conn)
-		conn_flush(req->conn);
+	while (c->stream && c->out.len - c->outpos < STREAM_LOW) {
+		if (c->outpos) { /* what is left goes to the front */
+			memmove(c->out.data, c->out.data + c->outpos,
+				c->out.len - c->outpos);
+			c->out.len -= c->outpos;
+			c->outpos = 0;
+		}
+		struct srv_stream *s = c->stream;
+		size_t at = ks_wire_begin(&c->out);
+		bool more = s->produce(c->d, s->arg, &c->out);
+		struct ks_err err;
+		if (ks_wire_end(&c->out, at, s->code, more ? KS_WIRE_MORE : 0,
+				&err)) {
+			/* the reader would see a reply cut short */
+			ks_log_printf(c->d->log, KS_D_ALWAYS,
+				      "reply to %s abandoned: %s", c->host,
+				      err.msg);
+			c->closing = true;
+			more = false;
+		}
+		if (!more)
+			stream_end(c);
+		if (conn_flush(c))
+			return -1;
+	}
+	return 0;
 }
 
 void ks_reply_error(struct ks_request *req, const char *fmt, ...)
@@ -464,7 +513,7 @@ static void conn_message(struct ks_srv_conn *c, const struct ks_wire_header *h,
 static void conn_parse(struct ks_srv_conn *c)
 {
 	size_t pos = 0;
-	while (!c->closing && c->inlen - pos >= KS_WIRE_HEADER) {
+	while (!c->closing && !c->stream && c->inlen - pos >= KS_WIRE_HEADER) {
 		struct ks_wire_header h;
 		struct ks_err err;
 		if (ks_wire_header_decode(c->in + pos, &h, &err)) {
@@ -591,33 +640,40 @@ static void on_conn(void *arg, int fd, unsigned ev)
 		ev |= KS_EV_IN; /* data may wait inside TLS already */
 	}
 	if (ev & (KS_EV_IN | KS_EV_ERR)) {
-		{
-			if (conn_read_some(c)) {
-				conn_parse(c);
-				conn_flush(c);
-				conn_free(c);
-				return;
-			}
-		}
+		/* at the end of the input what came is still answered */
+		bool ended = conn_read_some(c) != 0;
 		conn_parse(c);
+		if (ended)
+			c->closing = true;
 	}
 	conn_events(c);
 }
 
-/* Flushes, then closes or waits for the right events. */
+/* Writes and streams what it can, takes up the requests that waited for
+ * a stream to end, then closes or waits for the right events.  No input
+ * is read while a stream goes on, so a peer that sends without reading
+ * cannot make the daemon hold more. */
 static void conn_events(struct ks_srv_conn *c)
 {
-	if (conn_flush(c)) {
-		conn_free(c);
-		return;
+	for (;;) {
+		if (conn_flush(c) || conn_stream(c)) {
+			conn_free(c);
+			return;
+		}
+		if (c->stream || c->closing || c->inlen < KS_WIRE_HEADER)
+			break;
+		size_t before = c->inlen;
+		conn_parse(c);
+		if (c->inlen == before) /* only part of a message is here */
+			break;
 	}
-	bool pending = c->outpos < c->out.len;
+	bool pending = c->outpos < c->out.len || c->stream;
 	if (c->closing && !pending) {
 		conn_free(c);
 		return;
 	}
 	ks_loop_rewatch(c->d->loop, c->fd,
-			(c->closing ? 0u : KS_EV_IN) |
+			(c->closing || c->stream ? 0u : KS_EV_IN) |
 				(pending ? KS_EV_OUT : 0u));
 }
 

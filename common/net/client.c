@@ -159,27 +159,34 @@ int ks_conn_flush(ks_conn *c, struct ks_err *err)
 	return rc;
 }
 
-int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
-		 bool *more, struct ks_err *err)
+/* Reads one message's header and payload into c->rbuf. */
+static int recv_message(ks_conn *c, struct ks_wire_header *h,
+			struct ks_err *err)
 {
 	unsigned char hb[KS_WIRE_HEADER];
-	struct ks_wire_header h;
-	*ads = NULL;
-	*n = 0;
 	int rc = ks_conn_flush(c, err);
 	if (rc)
 		return rc;
 	int64_t dl = deadline(c);
 	rc = conn_read(c, hb, sizeof(hb), dl, err);
 	if (rc == 0)
-		rc = ks_wire_header_decode(hb, &h, err);
+		rc = ks_wire_header_decode(hb, h, err);
 	if (rc)
 		return rc;
-	if (h.wire_len + 1u > c->rcap) {
-		c->rcap = h.wire_len + 1u;
+	if (h->wire_len + 1u > c->rcap) {
+		c->rcap = h->wire_len + 1u;
 		c->rbuf = ks_xrealloc(c->rbuf, c->rcap);
 	}
-	rc = conn_read(c, c->rbuf, h.wire_len, dl, err);
+	return conn_read(c, c->rbuf, h->wire_len, dl, err);
+}
+
+int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
+		 bool *more, struct ks_err *err)
+{
+	struct ks_wire_header h;
+	*ads = NULL;
+	*n = 0;
+	int rc = recv_message(c, &h, err);
 	if (rc == 0)
 		rc = ks_wire_decode(&h, c->rbuf, c->cache, ads, n, err);
 	if (rc)
@@ -188,6 +195,18 @@ int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
 	if (more)
 		*more = (h.flags & KS_WIRE_MORE) != 0;
 	return 0;
+}
+
+int ks_conn_recv_records(ks_conn *c, int *code, bool *more,
+			 ks_wire_record_fn fn, void *arg, struct ks_err *err)
+{
+	struct ks_wire_header h;
+	int rc = recv_message(c, &h, err);
+	if (rc)
+		return rc;
+	*code = h.code;
+	*more = (h.flags & KS_WIRE_MORE) != 0;
+	return ks_wire_records(&h, c->rbuf, fn, arg, err);
 }
 
 void ks_ads_free(classad **ads, size_t n)
@@ -536,56 +555,98 @@ int ks_collector_addr(const ks_config *cfg, const char *pool, char **addr,
 	return 0;
 }
 
-int ks_collector_query(const ks_config *cfg, const char *pool, int command,
-		       const classad *query, classad ***ads, size_t *n,
-		       struct ks_err *err)
+struct query_each {
+	int code;
+	char *why; /* the ErrorString of an error reply */
+	ks_wire_record_fn each;
+	void *arg;
+};
+
+static int query_record(const struct ks_wire_record *rec, void *arg)
+{
+	struct query_each *q = arg;
+	if (q->code >= 0)
+		return q->each(rec, q->arg);
+	classad *ad = q->why ? NULL : ks_wire_record_parse(rec, NULL, NULL);
+	if (ad)
+		q->why = ad_string(ad, "ErrorString");
+	classad_free(ad);
+	return 0;
+}
+
+int ks_collector_query_each(const ks_config *cfg, const char *pool,
+			    int command, const classad *query,
+			    ks_wire_record_fn each, void *arg,
+			    struct ks_err *err)
 {
 	char *addr = NULL;
 	ks_conn *c = NULL;
-	*ads = NULL;
-	*n = 0;
 	int rc = ks_collector_addr(cfg, pool, &addr, err);
 	if (rc == 0)
 		rc = ks_conn_open(cfg, addr, 0, &c, err);
 	classad *q = (classad *)query;
 	if (rc == 0)
 		rc = ks_conn_send(c, command, &q, 1, false, err);
-	size_t cap = 0;
+	struct query_each st = {.each = each, .arg = arg};
 	bool more = rc == 0;
-	while (more) {
-		classad **got;
-		size_t ngot;
-		int code;
-		rc = ks_conn_recv(c, &code, &got, &ngot, &more, err);
-		if (rc)
-			break;
-		if (code < 0) {
-			char *why = ngot ? ad_string(got[0], "ErrorString")
-					 : NULL;
-			rc = ks_err_set(err, code == KS_REPLY_DENIED ? KS_EPERM
-								     : KS_EPROTO,
+	while (more && rc == 0) {
+		rc = ks_conn_recv_records(c, &st.code, &more, query_record, &st,
+					  err);
+		if (rc == 0 && st.code < 0)
+			rc = ks_err_set(err, st.code == KS_REPLY_DENIED
+						     ? KS_EPERM
+						     : KS_EPROTO,
 					0, 0, 0, "the collector at %s refused "
 					"the query: %s", addr,
-					why ? why : "no reason given");
-			free(why);
-			ks_ads_free(got, ngot);
-			break;
-		}
-		if (*n + ngot > cap) {
-			cap = (*n + ngot) * 2;
-			*ads = ks_xrealloc(*ads, cap * sizeof(**ads));
-		}
-		if (ngot)
-			memcpy(*ads + *n, got, ngot * sizeof(*got));
-		*n += ngot;
-		free(got);
+					st.why ? st.why : "no reason given");
 	}
-	if (rc) {
-		ks_ads_free(*ads, *n);
-		*ads = NULL;
-		*n = 0;
-	}
+	free(st.why);
 	ks_conn_close(c);
 	free(addr);
+	return rc;
+}
+
+struct query_all {
+	classad_cache *cache;
+	struct ks_err *err;
+	classad **ads;
+	size_t n, cap;
+};
+
+static int keep_ad(const struct ks_wire_record *rec, void *arg)
+{
+	struct query_all *a = arg;
+	classad *ad = ks_wire_record_parse(rec, a->cache, a->err);
+	if (!ad)
+		return KS_EPARSE;
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 64;
+		a->ads = ks_xrealloc(a->ads, a->cap * sizeof(*a->ads));
+	}
+	a->ads[a->n++] = ad;
+	return 0;
+}
+
+int ks_collector_query(const ks_config *cfg, const char *pool, int command,
+		       const classad *query, classad ***ads, size_t *n,
+		       struct ks_err *err)
+{
+	struct ks_err perr = {0};
+	struct query_all a = {.cache = classad_cache_new(), .err = &perr};
+	int rc = ks_collector_query_each(cfg, pool, command, query, keep_ad,
+					 &a, err);
+	if (rc == KS_ECANCELED) { /* an ad did not parse: its message */
+		rc = perr.code;
+		if (err)
+			*err = perr;
+	}
+	classad_cache_free(a.cache);
+	if (rc) {
+		ks_ads_free(a.ads, a.n);
+		a.ads = NULL;
+		a.n = 0;
+	}
+	*ads = a.ads;
+	*n = a.n;
 	return rc;
 }

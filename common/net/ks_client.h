@@ -14,6 +14,7 @@
 #include "classad.h"
 #include "config.h"
 #include "ks_err.h"
+#include "ks_wire.h"
 
 typedef struct ks_conn ks_conn;
 
@@ -47,6 +48,11 @@ int ks_conn_flush(ks_conn *c, struct ks_err *err);
  * ErrorString. */
 int ks_conn_recv(ks_conn *c, int *code, classad ***ads, size_t *n,
 		 bool *more, struct ks_err *err);
+
+/* Reads one message, handing its ad records to fn (see
+ * ks_wire_records()); *code and *more are set before the first. */
+int ks_conn_recv_records(ks_conn *c, int *code, bool *more,
+			 ks_wire_record_fn fn, void *arg, struct ks_err *err);
 
 /* Sends one message as a UDP datagram to the same daemon, signed with the
  * session the handshake set up when there is one (else the daemon sees an
@@ -91,5 +97,15 @@ int ks_collector_addr(const ks_config *cfg, const char *pool, char **addr,
 int ks_collector_query(const ks_config *cfg, const char *pool, int command,
 		       const classad *query, classad ***ads, size_t *n,
 		       struct ks_err *err);
+
+/* The same query, handing each ad's record to each() as it arrives (to
+ * parse with ks_wire_record_parse(), or read as text), so a caller can
+ * work while the rest is still on its way and need not hold every ad at
+ * once.  each() returns 0 to go on; anything else abandons the query
+ * (KS_ECANCELED).  Records that came before a failure have been seen. */
+int ks_collector_query_each(const ks_config *cfg, const char *pool,
+			    int command, const classad *query,
+			    ks_wire_record_fn each, void *arg,
+			    struct ks_err *err);
 
 #endif

@@ -94,6 +94,16 @@ int ks_wire_text_header(unsigned char out[KS_WIRE_HEADER + 4], int32_t code,
 int ks_wire_encode_text(struct classad_buf *b, int32_t code, const char *text,
 			size_t len, unsigned flags, struct ks_err *err);
 
+/* Starts a message in b whose payload the caller appends next (with
+ * ks_wire_encode_ad()); returns where it starts, for ks_wire_end(). */
+size_t ks_wire_begin(struct classad_buf *b);
+
+/* Finishes the message begun at `at` with its header (not compressed).
+ * Returns 0, or KS_ERANGE with the message taken out of b again when its
+ * payload is over KS_WIRE_MAX. */
+int ks_wire_end(struct classad_buf *b, size_t at, int32_t code,
+		unsigned flags, struct ks_err *err);
+
 /* Appends one ad's payload record (length and text) to b. */
 void ks_wire_encode_ad(struct classad_buf *b, const classad *ad);
 
@@ -104,5 +114,33 @@ void ks_wire_encode_ad(struct classad_buf *b, const classad *ad);
 int ks_wire_decode(const struct ks_wire_header *h, const unsigned char *payload,
 		   classad_cache *cache, classad ***ads, size_t *n,
 		   struct ks_err *err);
+
+/* One ad record of a payload as it came: its text (valid during the call
+ * it is given to), whether it is in new syntax, and where it was.
+ * Old-syntax text made by a kestrel daemon is the unparse of an ad, one
+ * "Name = value" line per attribute, and so reads back to the same. */
+struct ks_wire_record {
+	const char *text;
+	size_t len;
+	bool new_syntax;
+	size_t index;  /* 1 for the payload's first ad */
+	size_t offset; /* of the text in the payload */
+};
+
+/* Called with each record of a payload; returns 0 to go on. */
+typedef int (*ks_wire_record_fn)(const struct ks_wire_record *rec, void *arg);
+
+/* Walks the records of the payload of a message whose header is h,
+ * without parsing them.  Returns 0, KS_EPROTO with err filled (the
+ * records before the bad one have been seen), or KS_ECANCELED when fn
+ * asked to stop. */
+int ks_wire_records(const struct ks_wire_header *h,
+		    const unsigned char *payload, ks_wire_record_fn fn,
+		    void *arg, struct ks_err *err);
+
+/* The ad of a record, parsed through cache (NULL allowed): a new ad
+ * (classad_free()), or NULL with err filled (KS_EPARSE). */
+classad *ks_wire_record_parse(const struct ks_wire_record *rec,
+			      classad_cache *cache, struct ks_err *err);
 
 #endif

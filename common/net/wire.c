@@ -123,6 +123,30 @@ int ks_wire_encode_raw(struct classad_buf *b, int32_t code,
 	return 0;
 }
 
+size_t ks_wire_begin(struct classad_buf *b)
+{
+	classad_buf_reserve(b, KS_WIRE_HEADER);
+	size_t at = b->len;
+	b->len += KS_WIRE_HEADER;
+	return at;
+}
+
+int ks_wire_end(struct classad_buf *b, size_t at, int32_t code,
+		unsigned flags, struct ks_err *err)
+{
+	size_t len = b->len - at - KS_WIRE_HEADER;
+	if (len > KS_WIRE_MAX) {
+		b->len = at;
+		b->data[at] = '\0';
+		return ks_err_set(err, KS_ERANGE, 0, 0, 0,
+				  "message of %zu bytes is over the limit of %u",
+				  len, KS_WIRE_MAX);
+	}
+	put_header((unsigned char *)b->data + at,
+		   flags & ~(unsigned)KS_WIRE_COMPRESSED, code, len, len);
+	return 0;
+}
+
 int ks_wire_text_header(unsigned char out[KS_WIRE_HEADER + 4], int32_t code,
 			size_t len, unsigned flags, struct ks_err *err)
 {
@@ -198,64 +222,103 @@ static int inflate_payload(const struct ks_wire_header *h,
 	return 0;
 }
 
-int ks_wire_decode(const struct ks_wire_header *h, const unsigned char *payload,
-		   classad_cache *cache, classad ***ads, size_t *n,
-		   struct ks_err *err)
+int ks_wire_records(const struct ks_wire_header *h,
+		    const unsigned char *payload, ks_wire_record_fn fn,
+		    void *arg, struct ks_err *err)
 {
 	unsigned char *inflated = NULL;
-	*ads = NULL;
-	*n = 0;
 	if (h->flags & KS_WIRE_COMPRESSED) {
 		int rc = inflate_payload(h, payload, &inflated, err);
 		if (rc)
 			return rc;
 		payload = inflated;
 	}
-	size_t pos = 0, cap = 0, count = 0;
-	classad **list = NULL;
+	size_t pos = 0, count = 0;
 	int rc = 0;
-	while (pos < h->len) {
+	while (pos < h->len && rc == 0) {
 		if (h->len - pos < 4) {
 			rc = ks_err_set(err, KS_EPROTO, 0, 0, pos,
 					"ad record %zu is truncated", count + 1);
 			break;
 		}
 		uint32_t alen = get32(payload + pos);
-		enum classad_format fmt = alen & KS_WIRE_NEW_SYNTAX
-						  ? CLASSAD_FMT_NEW
-						  : CLASSAD_FMT_OLD;
+		struct ks_wire_record rec = {
+			.new_syntax = (alen & KS_WIRE_NEW_SYNTAX) != 0,
+			.index = ++count};
 		alen &= ~KS_WIRE_NEW_SYNTAX;
 		pos += 4;
 		if (alen > h->len - pos) {
 			rc = ks_err_set(err, KS_EPROTO, 0, 0, pos,
 					"ad %zu claims %u bytes, %zu remain",
-					count + 1, alen, h->len - pos);
+					count, alen, h->len - pos);
 			break;
 		}
-		struct ks_err perr;
-		classad *ad = classad_parse((const char *)payload + pos, alen,
-					    fmt, cache, &perr);
-		if (!ad) {
-			rc = ks_err_set(err, KS_EPARSE, perr.line, perr.col, pos,
-					"ad %zu does not parse: %s", count + 1,
-					perr.msg);
-			break;
-		}
+		rec.text = (const char *)payload + pos;
+		rec.len = alen;
+		rec.offset = pos;
 		pos += alen;
-		if (count == cap) {
-			cap = cap ? cap * 2 : 16;
-			list = ks_xrealloc(list, cap * sizeof(*list));
-		}
-		list[count++] = ad;
+		if (fn(&rec, arg) != 0)
+			rc = ks_err_set(err, KS_ECANCELED, 0, 0, pos,
+					"stopped after ad %zu", count);
 	}
 	free(inflated);
-	if (rc) {
-		for (size_t i = 0; i < count; i++)
-			classad_free(list[i]);
-		free(list);
-		return rc;
+	return rc;
+}
+
+classad *ks_wire_record_parse(const struct ks_wire_record *rec,
+			      classad_cache *cache, struct ks_err *err)
+{
+	struct ks_err perr;
+	classad *ad = classad_parse(rec->text, rec->len,
+				    rec->new_syntax ? CLASSAD_FMT_NEW
+						    : CLASSAD_FMT_OLD,
+				    cache, &perr);
+	if (!ad)
+		ks_err_set(err, KS_EPARSE, perr.line, perr.col, rec->offset,
+			   "ad %zu does not parse: %s", rec->index, perr.msg);
+	return ad;
+}
+
+struct decoded {
+	classad_cache *cache;
+	struct ks_err *err;
+	classad **list;
+	size_t n, cap;
+};
+
+static int keep_decoded(const struct ks_wire_record *rec, void *arg)
+{
+	struct decoded *d = arg;
+	classad *ad = ks_wire_record_parse(rec, d->cache, d->err);
+	if (!ad)
+		return KS_EPARSE;
+	if (d->n == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 16;
+		d->list = ks_xrealloc(d->list, d->cap * sizeof(*d->list));
 	}
-	*ads = list;
-	*n = count;
+	d->list[d->n++] = ad;
 	return 0;
+}
+
+int ks_wire_decode(const struct ks_wire_header *h, const unsigned char *payload,
+		   classad_cache *cache, classad ***ads, size_t *n,
+		   struct ks_err *err)
+{
+	struct ks_err perr = {0};
+	struct decoded d = {.cache = cache, .err = &perr};
+	int rc = ks_wire_records(h, payload, keep_decoded, &d, err);
+	if (rc == KS_ECANCELED) { /* the parse failed: its message */
+		rc = perr.code;
+		if (err)
+			*err = perr;
+	}
+	if (rc) {
+		for (size_t i = 0; i < d.n; i++)
+			classad_free(d.list[i]);
+		free(d.list);
+		d = (struct decoded){0};
+	}
+	*ads = d.list;
+	*n = d.n;
+	return rc;
 }

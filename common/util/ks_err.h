@@ -26,7 +26,8 @@
 	X(KS_ETIMEDOUT, -11, "timed out")                                   \
 	X(KS_EPROTO, -12, "protocol error")                                 \
 	X(KS_EPERM, -13, "not authorized")                                  \
-	X(KS_EAUTH, -14, "authentication failed")
+	X(KS_EAUTH, -14, "authentication failed")                           \
+	X(KS_ECANCELED, -15, "cancelled")
 
 enum ks_errcode {
 #define KS_ERR_ENUM(name, value, text) name = value,

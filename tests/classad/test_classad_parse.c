@@ -301,6 +301,37 @@ static void test_nul(void **state)
 	assert_null(classad_parse_expr(bad, sizeof(bad) - 1, NULL));
 }
 
+/* A parsed ad holds exactly its attributes; room reserved for more keeps
+ * every attribute findable, old and new, and keeps the order. */
+static void test_reserve(void **state)
+{
+	(void)state;
+	const char text[] = "A = 1\nB = 2\nC = 3\nD = 4\nE = 5\nF = 6\n"
+			    "G = 7\nH = 8\nI = 9\nJ = 10\n";
+	classad *ad = classad_parse(text, sizeof(text) - 1, CLASSAD_FMT_OLD,
+				    NULL, NULL);
+	assert_non_null(ad);
+	classad_reserve(ad, 3); /* fewer than it has: nothing changes */
+	classad_reserve(ad, classad_size(ad) + 8);
+	for (int i = 0; i < 8; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "N%d", i);
+		assert_int_equal(classad_insert_int(ad, name, 100 + i), 0);
+	}
+	assert_int_equal(classad_size(ad), 18);
+	int64_t v;
+	assert_true(classad_eval_int(ad, "j", NULL, &v));
+	assert_int_equal(v, 10);
+	assert_true(classad_eval_int(ad, "n7", NULL, &v));
+	assert_int_equal(v, 107);
+	size_t pos = 0;
+	const char *name;
+	const classad_expr *e;
+	assert_true(classad_next(ad, &pos, &name, &e));
+	assert_string_equal(name, "A");
+	classad_free(ad);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -317,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_error_positions),
 		cmocka_unit_test(test_nul),
+		cmocka_unit_test(test_reserve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,6 +100,61 @@ echo "$out" | grep -q "Couldn't contact the condor_collector" || fail "unreachab
 out=$("$ADV" -pool 127.0.0.1:1 -multiple UPDATE_STARTD_AD "$T/slots" 2>&1) && fail "advertise to nowhere succeeded"
 echo "$out" | grep -q "failed to send classad" || fail "advertise to nowhere: $out"
 
+# -long from the collector prints each ad's lines as they came, parsing
+# only what the sort needs; read back with -ads, where every ad is
+# parsed and printed afresh, the listing must come out the same.  The ads have names in mixed case and
+# order, a private attribute, escapes, reals, and a Machine that is an
+# expression (the sort then needs the whole ad).
+cat > "$T/longads" <<'ADS'
+MyType = "Machine"
+Name = "slot1@long1"
+zeta = 1.5e-7
+Machine = "long1"
+ClaimId = "secret"
+Alpha = "a \"quoted\" word"
+beta = { 1, "two", [ x = 3 ] }
+_condor_privX = 1
+Cpus = 2
+
+MyType = "Machine"
+Name = "slot1@long0"
+Machine = strcat("long", "9")
+Cpus = 1
+Rank = TARGET.Cpus * 2.0
+ADS
+"$ADV" -multiple UPDATE_STARTD_AD "$T/longads" >/dev/null || fail "advertise long ads"
+for args in "-l" "-l -attributes Name,Cpus,zeta" "-l -sort Cpus" "-l -sort Machine"; do
+	"$ST" $args -constraint 'regexp("long", Name)' > "$T/coll.out" || fail "condor_status $args"
+	"$ST" -ads "$T/coll.out" $args > "$T/file.out" || fail "condor_status -ads $args"
+	out=$(diff "$T/coll.out" "$T/file.out") || fail "$args differs from the parsed ads"
+done
+grep -q '^ClaimId' "$T/coll.out" && fail "-l shows ClaimId"
+[ "$(grep -c '^Name = ' "$T/coll.out")" = 2 ] || fail "-l: $(cat "$T/coll.out")"
+# slot1@long0 sorts as long9, after long1
+[ "$("$ST" -l -constraint 'regexp("long", Name)' | grep '^Name = ' | tr '\n' ' ')" = 'Name = "slot1@long1" Name = "slot1@long0" ' ] || fail "sort on an expression Machine"
+"$ADV" -multiple INVALIDATE_STARTD_ADS "$T/longads" >/dev/null || fail "invalidate long ads"
+
+# A long answer is sent a piece at a time, as the reader takes it: a
+# reader that stops holds the collector to little, and others are served
+# meanwhile.
+python3 - "$T/many" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    for i in range(3000):
+        f.write('MyType = "Machine"\nName = "slot%d@many"\nMachine = "many"\n' % i)
+        f.write('Pad = "%s"\nCpus = %d\n\n' % ("x" * 200, i % 8))
+PY
+"$ADV" -multiple UPDATE_STARTD_AD "$T/many" >/dev/null || fail "advertise 3000 ads"
+mkfifo "$T/fifo"
+"$ST" -l -constraint 'Machine == "many"' > "$T/fifo" &
+SLOW=$!
+exec 7<"$T/fifo" # opened, not yet read: the listing stalls
+wait_for 10 sh -c "'$ST' -af Name | grep -q slot2999@many" || fail "collector busy with a stalled reader"
+[ "$(cat <&7 | grep -c '^Name = ')" = 3000 ] || fail "stalled reader lost ads"
+exec 7<&-
+wait "$SLOW" || fail "condor_status -l to a slow reader"
+"$ADV" -multiple INVALIDATE_STARTD_ADS "$T/many" >/dev/null || fail "invalidate 3000 ads"
+
 # Over UDP, signed with the session of the handshake.
 printf 'MyType = "Machine"\nName = "udp1@host4"\nCpus = 2\n' > "$T/udp"
 out=$("$ADV" -udp UPDATE_STARTD_AD "$T/udp") || fail "advertise -udp: $out"

@@ -115,6 +115,76 @@ static void test_text_message(void **state)
 	free(b.data);
 }
 
+struct seen {
+	size_t n, stop_after;
+	char texts[4][128];
+	bool new_syntax[4];
+};
+
+static int see_record(const struct ks_wire_record *rec, void *arg)
+{
+	struct seen *s = arg;
+	assert_true(rec->index == s->n + 1);
+	assert_true(rec->len < sizeof(s->texts[0]));
+	memcpy(s->texts[s->n], rec->text, rec->len);
+	s->texts[s->n][rec->len] = '\0';
+	s->new_syntax[s->n] = rec->new_syntax;
+	s->n++;
+	return s->n == s->stop_after ? 1 : 0;
+}
+
+/* A message built piece by piece (ks_wire_begin/end) and read record by
+ * record: each record is the ad's text, in old syntax unless only new
+ * syntax carries it; a reader may stop early. */
+static void test_records(void **state)
+{
+	(void)state;
+	classad *a = ad_of("[ Name = \"x\"; Cpus = 2 ]");
+	classad *nl = ad_of("[ S = \"two\\nlines\" ]");
+	struct classad_buf b = {0};
+	size_t at = ks_wire_begin(&b);
+	ks_wire_encode_ad(&b, a);
+	ks_wire_encode_ad(&b, nl);
+	ks_wire_encode_ad(&b, a);
+	assert_int_equal(ks_wire_end(&b, at, 7, KS_WIRE_MORE, NULL), 0);
+	struct ks_wire_header h;
+	assert_int_equal(ks_wire_header_decode((unsigned char *)b.data, &h,
+					       NULL), 0);
+	assert_int_equal(h.code, 7);
+	assert_true(h.flags & KS_WIRE_MORE);
+	assert_int_equal(h.len, b.len - KS_WIRE_HEADER);
+	const unsigned char *payload = (unsigned char *)b.data + KS_WIRE_HEADER;
+
+	struct seen s = {0};
+	assert_int_equal(ks_wire_records(&h, payload, see_record, &s, NULL), 0);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.texts[0], "Name = \"x\"\nCpus = 2\n");
+	assert_false(s.new_syntax[0]);
+	assert_true(s.new_syntax[1]);
+	struct ks_wire_record rec = {s.texts[1], strlen(s.texts[1]), true, 2, 0};
+	classad *back = ks_wire_record_parse(&rec, NULL, NULL);
+	char *v = NULL;
+	assert_true(classad_eval_string(back, "S", NULL, &v));
+	assert_string_equal(v, "two\nlines");
+	free(v);
+	classad_free(back);
+
+	struct seen stop = {.stop_after = 2};
+	struct ks_err err;
+	assert_int_equal(ks_wire_records(&h, payload, see_record, &stop, &err),
+			 KS_ECANCELED);
+	assert_int_equal(stop.n, 2);
+
+	/* a record that does not parse names itself */
+	struct ks_wire_record bad = {"Cpus = = 2\n", 11, false, 5, 40};
+	assert_null(ks_wire_record_parse(&bad, NULL, &err));
+	assert_int_equal(err.code, KS_EPARSE);
+	assert_non_null(strstr(err.msg, "ad 5 "));
+	classad_free(a);
+	classad_free(nl);
+	free(b.data);
+}
+
 /* Each corruption is refused with KS_EPROTO or KS_EPARSE, never read. */
 static void test_bad_messages(void **state)
 {
@@ -240,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_text_message),
+		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_bad_messages),
 		cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_glob),

@@ -228,18 +228,9 @@ static bool st_constraint_true(const classad *ad, const classad_expr *c)
 	return ok;
 }
 
-static void st_keep(classad ***ads, size_t *n, size_t *cap, classad *ad)
-{
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*ads = ks_xrealloc(*ads, *cap * sizeof **ads);
-	}
-	(*ads)[(*n)++] = ad;
-}
-
 static int st_fetch_file(const struct st_opts *o, const struct st_query *q,
-			 const classad_expr *constraint, classad ***ads,
-			 size_t *n, FILE *err)
+			 const classad_expr *constraint,
+			 const struct st_sink *sink, FILE *err)
 {
 	const char *name = o->ads_file;
 	FILE *f = strcmp(name, "-") == 0 ? stdin : fopen(name, "r");
@@ -268,7 +259,7 @@ static int st_fetch_file(const struct st_opts *o, const struct st_query *q,
 
 	classad_cache *cache = classad_cache_new();
 	classad_reader *r = classad_reader_new(text, len, fmt, cache);
-	size_t cap = 0;
+	size_t kept = 0;
 	int rc = 0;
 	for (;;) {
 		classad *ad = NULL;
@@ -287,8 +278,8 @@ static int st_fetch_file(const struct st_opts *o, const struct st_query *q,
 			classad_free(ad);
 			continue;
 		}
-		st_keep(ads, n, &cap, ad);
-		if (o->limit > 0 && *n >= (size_t)o->limit)
+		if (sink->ad(ad, sink->arg) != 0 ||
+		    (o->limit > 0 && ++kept >= (size_t)o->limit))
 			break;
 	}
 	classad_reader_free(r);
@@ -326,8 +317,8 @@ classad *st_query_ad(const struct st_query *q, const classad_expr *constraint,
 
 static int st_fetch_collector(const struct st_opts *o,
 			      const struct st_query *q,
-			      const classad_expr *constraint, classad ***ads,
-			      size_t *n, FILE *err)
+			      const classad_expr *constraint,
+			      const struct st_sink *sink, FILE *err)
 {
 	ks_config *cfg = ks_config_new("TOOL", NULL);
 	struct ks_err e = {0};
@@ -338,14 +329,13 @@ static int st_fetch_collector(const struct st_opts *o,
 	}
 
 	classad *query = st_query_ad(q, constraint, o->limit);
-	int rc = ks_collector_query(cfg, o->pool, q->command, query, ads, n, &e);
+	int rc = ks_collector_query_each(cfg, o->pool, q->command, query,
+					 sink->record, sink->arg, &e);
 	classad_free(query);
 	if (rc != 0) {
-		ks_ads_free(*ads, *n); /* whatever came before the failure */
-		*ads = NULL;
-		*n = 0;
 		/* HTCondor's two lines, then which collector and what to do */
-		fprintf(err, "Error: communication error\n%s\n", e.msg);
+		fprintf(err, "Error: communication error\n%s\n",
+			rc == KS_ECANCELED ? sink->err.msg : e.msg);
 		char *host = o->pool ? ks_xstrdup(o->pool)
 				     : ks_config_get(cfg, "COLLECTOR_HOST", NULL);
 		fprintf(err, "Error: Couldn't contact the condor_collector on %s.\n",
@@ -364,10 +354,8 @@ static int st_fetch_collector(const struct st_opts *o,
 }
 
 int st_fetch(const struct st_opts *o, const struct st_query *q,
-	     classad ***ads, size_t *n, FILE *err)
+	     const struct st_sink *sink, FILE *err)
 {
-	*ads = NULL;
-	*n = 0;
 	char *req = st_query_requirements(q);
 	classad_expr *constraint = NULL;
 	if (req) {
@@ -400,8 +388,8 @@ int st_fetch(const struct st_opts *o, const struct st_query *q,
 	}
 	free(req);
 	int rc = o->ads_file
-			 ? st_fetch_file(o, q, constraint, ads, n, err)
-			 : st_fetch_collector(o, q, constraint, ads, n, err);
+			 ? st_fetch_file(o, q, constraint, sink, err)
+			 : st_fetch_collector(o, q, constraint, sink, err);
 	classad_expr_free(constraint);
 	return rc;
 }

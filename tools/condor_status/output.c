@@ -10,38 +10,49 @@
 #include "ks_mem.h"
 #include "status.h"
 
+static bool st_same_name(const char *a, const char *b, size_t blen)
+{
+	return strncasecmp(a, b, blen) == 0 && a[blen] == '\0';
+}
+
 /* Attributes HTCondor never shows (ClassAdPrivateAttrs and the
  * _condor_priv prefix). */
-static bool st_private(const char *name)
+static bool st_private(const char *name, size_t len)
 {
 	static const char *const priv[] = {"Capability", "ChildClaimIds",
 					   "ClaimId", "ClaimIdList", "ClaimIds",
 					   "TransferKey", NULL};
-	if (strncasecmp(name, "_condor_priv", 12) == 0)
+	if (len >= 12 && strncasecmp(name, "_condor_priv", 12) == 0)
 		return true;
 	for (int i = 0; priv[i]; i++)
-		if (strcasecmp(priv[i], name) == 0)
+		if (st_same_name(priv[i], name, len))
 			return true;
 	return false;
 }
 
 struct st_attr {
 	const char *name;
-	const classad_expr *e;
+	size_t len;
+	const classad_expr *e; /* from a parsed ad */
+	const char *line;      /* or its line in a wire record */
+	size_t line_len;
 };
 
+/* strcasecmp() of names that need not end in NUL */
 static int st_attr_cmp(const void *a, const void *b)
 {
 	const struct st_attr *x = a, *y = b;
-	return strcasecmp(x->name, y->name);
+	int c = strncasecmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-static bool st_wanted(const char *name, char *const *attrs, size_t nattrs)
+static bool st_wanted(const char *name, size_t len, char *const *attrs,
+		      size_t nattrs)
 {
 	if (!attrs)
 		return true;
 	for (size_t i = 0; i < nattrs; i++)
-		if (strcasecmp(attrs[i], name) == 0)
+		if (st_same_name(attrs[i], name, len))
 			return true;
 	return false;
 }
@@ -55,10 +66,10 @@ static struct st_attr *st_sorted_attrs(const classad *ad, char *const *attrs,
 	const char *name;
 	const classad_expr *e;
 	while (classad_next(ad, &pos, &name, &e)) {
-		if (st_private(name) || !st_wanted(name, attrs, nattrs))
+		size_t len = strlen(name);
+		if (st_private(name, len) || !st_wanted(name, len, attrs, nattrs))
 			continue;
-		list[k].name = name;
-		list[k].e = e;
+		list[k] = (struct st_attr){.name = name, .len = len, .e = e};
 		k++;
 	}
 	qsort(list, k, sizeof *list, st_attr_cmp);
@@ -66,9 +77,8 @@ static struct st_attr *st_sorted_attrs(const classad *ad, char *const *attrs,
 	return list;
 }
 
-void st_print_long_ad(struct classad_buf *out, enum st_style style,
-		      const classad *ad, size_t index, char *const *attrs,
-		      size_t nattrs)
+void st_long_text(struct classad_buf *out, enum st_style style,
+		  const classad *ad, char *const *attrs, size_t nattrs)
 {
 	size_t n;
 	struct st_attr *list = st_sorted_attrs(ad, attrs, nattrs, &n);
@@ -95,18 +105,62 @@ void st_print_long_ad(struct classad_buf *out, enum st_style style,
 	for (size_t i = 0; i < n; i++)
 		classad_insert(sel, list[i].name, classad_expr_ref(list[i].e));
 	free(list);
-	bool json = style == ST_PP_JSON;
-	st_buf_add(out, index == 0 ? (json ? "[\n" : "{\n") : ",\n");
-	struct classad_buf b = {0};
-	if (json)
-		classad_unparse_json_buf(&b, sel, false);
+	if (style == ST_PP_JSON)
+		classad_unparse_json_buf(out, sel, false);
 	else
-		classad_unparse_buf(&b, sel, CLASSAD_FMT_NEW);
-	if (b.len)
-		classad_buf_add(out, b.data, b.len);
-	free(b.data);
+		classad_unparse_buf(out, sel, CLASSAD_FMT_NEW);
 	st_buf_addc(out, '\n');
 	classad_free(sel);
+}
+
+bool st_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
+		   char *const *attrs, size_t nattrs)
+{
+	if (!rec || rec->new_syntax)
+		return false;
+	/* its text is the unparse of the ad, a line per attribute: only
+	 * their order differs from what -long prints */
+	size_t cap = 128, k = 0;
+	struct st_attr *list = ks_xmalloc(cap * sizeof *list);
+	const char *p = rec->text, *end = rec->text + rec->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *sp = memchr(p, ' ', (size_t)(eol - p));
+		if (!sp) {
+			free(list);
+			return false;
+		}
+		size_t len = (size_t)(sp - p);
+		if (!st_private(p, len) && st_wanted(p, len, attrs, nattrs)) {
+			if (k == cap) {
+				cap *= 2;
+				list = ks_xrealloc(list, cap * sizeof *list);
+			}
+			list[k++] = (struct st_attr){.name = p,
+						     .len = len,
+						     .line = p,
+						     .line_len = (size_t)(eol - p)};
+		}
+		p = eol + 1;
+	}
+	qsort(list, k, sizeof *list, st_attr_cmp);
+	for (size_t i = 0; i < k; i++) {
+		classad_buf_add(out, list[i].line, list[i].line_len);
+		st_buf_addc(out, '\n');
+	}
+	st_buf_addc(out, '\n');
+	free(list);
+	return true;
+}
+
+void st_print_long_ad(struct classad_buf *out, enum st_style style,
+		      const char *text, size_t len, size_t index)
+{
+	if (style != ST_PP_LONG)
+		st_buf_add(out, index == 0 ? (style == ST_PP_JSON ? "[\n" : "{\n")
+					   : ",\n");
+	classad_buf_add(out, text, len);
 }
 
 void st_print_long_end(struct classad_buf *out, enum st_style style, size_t count)

@@ -30,11 +30,13 @@ struct st_run {
 	struct st_layout lay;
 	struct st_sort sort;
 	struct st_totals *totals;
-	classad **ads;
-	size_t nads;
 	struct st_entry *entries;
 	struct st_entry **order;
-	size_t n;
+	size_t n, cap;
+	struct classad_buf texts; /* the long forms of every entry */
+	struct st_query sort_names; /* the attributes the sort reads */
+	struct st_sink sink;
+	classad_cache *cache;
 	ks_config *cfg; /* loaded only when a name needs resolving */
 	int max_subkey;
 	bool piped;
@@ -239,8 +241,10 @@ static void st_build_sort(struct st_run *r)
 	if (r->o.compact)
 		st_sort_force_primary(&r->sort, "Machine",
 				      "join(\":\",Machine,SlotTypeId)");
-	for (size_t i = 0; i < r->sort.n; i++)
+	for (size_t i = 0; i < r->sort.n; i++) {
 		st_query_project_expr(&r->q, r->sort.texts[i]);
+		st_query_project_expr(&r->sort_names, r->sort.texts[i]);
+	}
 }
 
 /* Chooses the columns: the mode's table, -af/-format's, or none. */
@@ -303,40 +307,151 @@ static int st_entry_cmp(const void *a, const void *b)
 	return st_natural_cmp(x->key, y->key);
 }
 
-static void st_ingest(struct st_run *r)
+static struct st_entry *st_new_entry(struct st_run *r)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->entries = ks_xrealloc(r->entries, r->cap * sizeof *r->entries);
+	}
+	struct st_entry *e = &r->entries[r->n++];
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+/* An entry's sort key, totals and row, from its ad. */
+static void st_take(struct st_run *r, struct st_entry *e, classad *ad)
 {
 	bool columns = r->m.n > 0;
-	r->entries = ks_xcalloc(r->nads ? r->nads : 1, sizeof *r->entries);
-	r->order = ks_xcalloc(r->nads ? r->nads : 1, sizeof *r->order);
-	r->n = r->nads;
-	for (size_t i = 0; i < r->nads; i++) {
-		struct st_entry *e = &r->entries[i];
-		e->ad = r->ads[i];
-		r->order[i] = e;
+	e->ad = ad;
+	/* -compact sorts a negative SlotTypeId as positive */
+	long long stid = 0;
+	bool neg = r->o.compact && st_ad_int(ad, "SlotTypeID", &stid) &&
+		   stid < 0;
+	if (neg)
+		classad_insert_int(ad, "SlotTypeID", -stid);
+	struct classad_buf key = {0};
+	st_sort_key(&r->sort, ad, (unsigned)r->n, &key);
+	e->key = key.data;
+	if (neg)
+		classad_insert_int(ad, "SlotTypeID", stid);
 
-		/* -compact sorts a negative SlotTypeId as positive */
-		long long stid = 0;
-		bool neg = r->o.compact && st_ad_int(e->ad, "SlotTypeID", &stid) &&
-			   stid < 0;
-		if (neg)
-			classad_insert_int(e->ad, "SlotTypeID", -stid);
-		struct classad_buf key = {0};
-		st_sort_key(&r->sort, e->ad, (unsigned)(i + 1), &key);
-		e->key = key.data;
-		if (neg)
-			classad_insert_int(e->ad, "SlotTypeID", stid);
-
-		if (r->totals && (!columns || !r->o.compact))
-			st_totals_update(r->totals, e->ad, 0, NULL);
-		if (!columns)
-			continue;
-		st_mask_render(&r->m, e->ad, &e->row);
+	if (r->totals && (!columns || !r->o.compact))
+		st_totals_update(r->totals, ad, 0, NULL);
+	if (columns) {
+		st_mask_render(&r->m, ad, &e->row);
 		if (r->o.compact) {
 			st_compact_ingest(e, &r->lay);
 			if (r->totals)
 				st_compact_totals(r, e);
 		}
 	}
+	e->ad = NULL;
+}
+
+static bool st_wants_text(const struct st_run *r)
+{
+	return r->m.n == 0 && ST_PP_LONGISH(r->o.style) && !r->o.want_only_totals;
+}
+
+static void st_entry_text(struct st_run *r, struct st_entry *e,
+			  const classad *ad)
+{
+	e->text_at = r->texts.len;
+	st_long_text(&r->texts, r->o.style, ad,
+		     r->o.nattributes ? r->o.attributes : NULL,
+		     r->o.nattributes);
+	e->text_len = r->texts.len - e->text_at;
+}
+
+/* An ad from a file.  Each ad is made into its entry and let go as it
+ * comes, so a long listing holds text rather than thousands of parsed
+ * ads, and the work overlaps the transfer. */
+static int st_ingest_ad(classad *ad, void *arg)
+{
+	struct st_run *r = arg;
+	struct st_entry *e = st_new_entry(r);
+	st_take(r, e, ad);
+	if (st_wants_text(r))
+		st_entry_text(r, e, ad);
+	classad_free(ad);
+	return 0;
+}
+
+/* The part of an ad the sort needs, from the lines of its record: NULL
+ * when one of them is not a plain value (it might need other attributes
+ * then) or does not parse. */
+static classad *st_sort_ad(const struct st_run *r,
+			   const struct ks_wire_record *rec)
+{
+	classad *ad = classad_new();
+	const char *p = rec->text, *end = rec->text + rec->len;
+	while (p < end && ad) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *eq = memchr(p, '=', (size_t)(eol - p));
+		const char *name_end = eq;
+		while (name_end && name_end > p && name_end[-1] == ' ')
+			name_end--;
+		size_t len = name_end ? (size_t)(name_end - p) : 0;
+		bool wanted = false;
+		for (size_t i = 0; i < r->sort_names.nproj && len; i++)
+			if (strlen(r->sort_names.proj[i]) == len &&
+			    strncasecmp(r->sort_names.proj[i], p, len) == 0)
+				wanted = true;
+		if (wanted) {
+			const char *v = eq + 1;
+			classad_expr *x = classad_parse_expr_old(
+				v, (size_t)(eol - v), NULL);
+			char *name = ks_xstrndup(p, len);
+			if (x && classad_expr_is_literal(x, NULL)) {
+				classad_insert(ad, name, x);
+			} else {
+				classad_expr_free(x);
+				classad_free(ad);
+				ad = NULL;
+			}
+			free(name);
+		}
+		p = eol + 1;
+	}
+	return ad;
+}
+
+/* An ad from the collector.  For -long its record's lines are the
+ * listing already, and only what the sort needs is parsed. */
+static int st_ingest_record(const struct ks_wire_record *rec, void *arg)
+{
+	struct st_run *r = arg;
+	size_t mark = r->texts.len;
+	struct st_entry *e = st_new_entry(r);
+	bool text = false;
+	if (st_wants_text(r) && r->o.style == ST_PP_LONG && !r->o.compact) {
+		e->text_at = r->texts.len;
+		text = st_long_lines(&r->texts, rec,
+				     r->o.nattributes ? r->o.attributes : NULL,
+				     r->o.nattributes);
+		e->text_len = r->texts.len - e->text_at;
+	}
+	classad *ad = text ? st_sort_ad(r, rec) : NULL;
+	if (!ad)
+		ad = ks_wire_record_parse(rec, r->cache, &r->sink.err);
+	if (!ad) {
+		r->n--;
+		r->texts.len = mark;
+		return KS_EPARSE;
+	}
+	st_take(r, e, ad);
+	if (!text && st_wants_text(r))
+		st_entry_text(r, e, ad);
+	classad_free(ad);
+	return 0;
+}
+
+static void st_order(struct st_run *r)
+{
+	r->order = ks_xcalloc(r->n ? r->n : 1, sizeof *r->order);
+	for (size_t i = 0; i < r->n; i++)
+		r->order[i] = &r->entries[i];
 	qsort(r->order, r->n, sizeof *r->order, st_entry_cmp);
 }
 
@@ -422,10 +537,10 @@ static void st_output(struct st_run *r, struct classad_buf *out)
 			continue;
 		if (columns)
 			st_mask_display(&r->m, &e->row, out);
-		else if (ST_PP_LONGISH(o->style) && !o->want_only_totals)
-			st_print_long_ad(out, o->style, e->ad, written++,
-					 o->nattributes ? o->attributes : NULL,
-					 o->nattributes);
+		else if (e->text_len)
+			st_print_long_ad(out, o->style,
+					 r->texts.data + e->text_at,
+					 e->text_len, written++);
 		/* long listings go out as they are made, not held whole */
 		if (out->len >= (1u << 16)) {
 			fwrite(out->data, 1, out->len, r->out);
@@ -455,9 +570,10 @@ static void st_run_free(struct st_run *r)
 	}
 	free(r->entries);
 	free(r->order);
-	for (size_t i = 0; i < r->nads; i++)
-		classad_free(r->ads[i]);
-	free(r->ads);
+	free(r->texts.data);
+	st_query_free(&r->sort_names);
+	if (r->cache)
+		classad_cache_free(r->cache);
 	st_totals_free(r->totals);
 	st_sort_free(&r->sort);
 	st_mask_free(&r->m);
@@ -545,11 +661,15 @@ int st_main(int argc, const char *const *argv, FILE *out, FILE *err)
 		st_run_free(&r);
 		return rc;
 	}
-	rc = st_fetch(&r.o, &r.q, &r.ads, &r.nads, err);
+	if (!(r.o.headfoot & ST_HF_NOSUMMARY))
+		r.totals = st_totals_new(r.o.style);
+	r.sink = (struct st_sink){.ad = st_ingest_ad,
+				  .record = st_ingest_record,
+				  .arg = &r};
+	r.cache = classad_cache_new();
+	rc = st_fetch(&r.o, &r.q, &r.sink, err);
 	if (rc == 0) {
-		if (!(r.o.headfoot & ST_HF_NOSUMMARY))
-			r.totals = st_totals_new(r.o.style);
-		st_ingest(&r);
+		st_order(&r);
 		struct classad_buf b = {0};
 		st_output(&r, &b);
 		if (b.len && fwrite(b.data, 1, b.len, out) != b.len)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "classad.h"
+#include "ks_wire.h"
 
 /* Runs condor_status with argv (argv[0] is the program name used in
  * messages), writing the result to out and messages to err.  Returns the
@@ -354,11 +355,22 @@ char *st_query_requirements(const struct st_query *q);
 classad *st_query_ad(const struct st_query *q, const classad_expr *constraint,
 		     int limit);
 
+/* Where the ads go as they come: parsed ads from a file to ad() (which
+ * owns them), the collector's records to record().  Each returns 0 to go
+ * on. */
+struct st_sink {
+	int (*ad)(classad *ad, void *arg);
+	ks_wire_record_fn record;
+	void *arg;
+	struct ks_err err; /* why record() stopped */
+};
+
 /* Gets the ads: from the -ads file (with the constraint, the ad type and
- * -limit applied) or from the collector.  Returns 0, or 1 with the
- * message written on err. */
+ * -limit applied) or from the collector, handing each to the sink as it
+ * comes.  Returns 0, or 1 with the message written on err; ads handed
+ * over before a failure stay handed over. */
 int st_fetch(const struct st_opts *o, const struct st_query *q,
-	     classad ***ads, size_t *n, FILE *err);
+	     const struct st_sink *sink, FILE *err);
 
 /* ---- tables (tables.c), totals (totals.c) ------------------------ */
 
@@ -421,10 +433,19 @@ int st_af_add(struct st_mask *m, const struct st_item *it,
 
 /* ---- whole ads (output.c) ---------------------------------------- */
 
-/* Appends one ad in a long form; index 0 is the first ad written. */
+/* Appends the text of one ad in a long form (attrs, if not NULL, are the
+ * only attributes shown). */
+void st_long_text(struct classad_buf *out, enum st_style style,
+		  const classad *ad, char *const *attrs, size_t nattrs);
+/* st_long_text() for -long from the ad's wire record, whose lines are
+ * already what -long prints; false (nothing appended) when the record
+ * is NULL or not in old syntax. */
+bool st_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
+		   char *const *attrs, size_t nattrs);
+/* Appends one ad's text from st_long_text(), with what goes before it
+ * in the listing; index 0 is the first ad written. */
 void st_print_long_ad(struct classad_buf *out, enum st_style style,
-		      const classad *ad, size_t index, char *const *attrs,
-		      size_t nattrs);
+		      const char *text, size_t len, size_t index);
 /* Closes the list a JSON or new-syntax output opened. */
 void st_print_long_end(struct classad_buf *out, enum st_style style,
 		       size_t count);
@@ -446,8 +467,10 @@ enum {
 
 /* One ad as it will be shown. */
 struct st_entry {
-	classad *ad;
+	classad *ad;       /* only while the entry is made */
 	char *key;         /* sort key */
+	size_t text_at;    /* the whole ad, for the long forms: where in */
+	size_t text_len;   /* the run's text buffer, and how long */
 	char *label;       /* slot name before '@' (compact) */
 	unsigned flags;
 	struct st_row row;
