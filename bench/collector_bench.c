@@ -149,6 +149,8 @@ int main(int argc, char **argv)
 	setenv("CONDOR_CONFIG", cfgpath, 1);
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* as condor_master starts it (docs/pool.md) */
+		setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 0);
 		execl(argv[1], argv[1], "-f", (char *)NULL);
 		_exit(127);
 	}

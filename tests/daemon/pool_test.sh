@@ -134,6 +134,28 @@ grep -q '^ClaimId' "$T/coll.out" && fail "-l shows ClaimId"
 [ "$("$ST" -l -constraint 'regexp("long", Name)' | grep '^Name = ' | tr '\n' ' ')" = 'Name = "slot1@long1" Name = "slot1@long0" ' ] || fail "sort on an expression Machine"
 "$ADV" -multiple INVALIDATE_STARTD_ADS "$T/longads" >/dev/null || fail "invalidate long ads"
 
+# A file over 4 MiB is checked in two halves at once: an error in the
+# second half names its line in the whole file, and nothing is sent.
+python3 - "$T/big" <<'PY'
+import sys
+lines = []
+for i in range(20000):
+    lines += ['MyType = "Machine"', 'Name = "slot%d@big"' % i,
+              'Pad = "%s"' % ("y" * 220), 'Cpus = %d' % (i % 4), '']
+with open(sys.argv[1], "w") as f:
+    f.write("\n".join(lines) + "\n")
+lines[5 * 15000 + 3] = 'Cpus = = 2'
+with open(sys.argv[1] + ".bad", "w") as f:
+    f.write("\n".join(lines) + "\n")
+PY
+out=$("$ADV" -multiple UPDATE_STARTD_AD "$T/big.bad" 2>&1) && fail "a bad big file was sent"
+echo "$out" | grep -q "line 75004:" || fail "bad big file: $out"
+[ -z "$("$ST" -constraint 'regexp("@big", Name)' -af Name)" ] || fail "ads of a bad file arrived"
+out=$("$ADV" -multiple UPDATE_STARTD_AD "$T/big") || fail "big file: $out"
+[ "$out" = "Sent 20000 of 20000 ads to 127.0.0.1:0." ] || fail "big file: $out"
+[ "$("$ST" -constraint 'regexp("@big", Name)' -af Name | sort -u | wc -l)" = 20000 ] || fail "big file: not all ads listed"
+"$ADV" -multiple INVALIDATE_STARTD_ADS "$T/big" >/dev/null || fail "invalidate big file"
+
 # A long answer is sent a piece at a time, as the reader takes it: a
 # reader that stops holds the collector to little, and others are served
 # meanwhile.

@@ -1,6 +1,7 @@
 /* condor_advertise: sends ads from a file to the collector with an update
  * or invalidate command, as HTCondor's does (docs/protocol.md). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +180,73 @@ static int send_tcp(const ks_config *cfg, const char *addr,
 	return rc;
 }
 
+/* A file bigger than this is checked in two halves, one per core. */
+#define SPLIT_MIN (4u << 20)
+
+/* The ads of text[from, to), checked: where each non-empty one lies, the
+ * command the first one implies, or the first error. */
+struct part {
+	const char *text;
+	size_t from, to;
+	bool stop_at_two; /* without -multiple a second ad is an error */
+	size_t *start, *len, n;
+	int first_command;
+	bool failed;
+	struct ks_err err; /* its line counts from `from` */
+};
+
+static void check_part(struct part *p)
+{
+	classad_cache *cache = classad_cache_new();
+	classad_reader *r = classad_reader_new(p->text + p->from,
+					       p->to - p->from,
+					       CLASSAD_FMT_OLD, cache);
+	size_t cap = 0, at = 0;
+	classad *ad;
+	int got;
+	while ((got = classad_reader_next(r, &ad, &p->err)) == 1) {
+		size_t to = classad_reader_pos(r);
+		size_t from = at;
+		at = to;
+		if (classad_size(ad) == 0) {
+			classad_free(ad);
+			continue;
+		}
+		if (p->n == 0)
+			p->first_command = guess_command(ad);
+		classad_free(ad);
+		if (p->n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			p->start = ks_xrealloc(p->start, cap * sizeof(*p->start));
+			p->len = ks_xrealloc(p->len, cap * sizeof(*p->len));
+		}
+		p->start[p->n] = p->from + from;
+		p->len[p->n] = to - from;
+		p->n++;
+		if (p->stop_at_two && p->n == 2)
+			break;
+	}
+	p->failed = got < 0;
+	classad_reader_free(r);
+	classad_cache_free(cache);
+}
+
+static void *check_part_thread(void *arg)
+{
+	check_part(arg);
+	return NULL;
+}
+
+/* Where the ad after position `from` starts: just past the first empty
+ * line at or after it (len if there is none). */
+static size_t ad_boundary(const char *text, size_t from, size_t len)
+{
+	for (size_t i = from; i + 1 < len; i++)
+		if (text[i] == '\n' && text[i + 1] == '\n')
+			return i + 2;
+	return len;
+}
+
 int main(int argc, char **argv)
 {
 	const char *pool = NULL, *filename = NULL;
@@ -246,68 +314,73 @@ int main(int argc, char **argv)
 	char *text = read_all(f, &len, &mapped);
 	if (f != stdin)
 		fclose(f);
-	classad_cache *cache = classad_cache_new();
-	classad_reader *r = classad_reader_new(text, len, CLASSAD_FMT_OLD,
-					       cache);
+	/* Nothing is sent unless the whole file reads, as with HTCondor's
+	 * tool; a big file is checked in two halves at once. */
+	struct part parts[2];
+	size_t nparts = 1;
+	memset(parts, 0, sizeof(parts));
+	parts[0] = (struct part){.text = text, .to = len, .stop_at_two = !multiple};
+	size_t mid = multiple && len >= SPLIT_MIN ? ad_boundary(text, len / 2, len)
+						  : len;
+	pthread_t helper;
+	if (mid < len) {
+		parts[0].to = mid;
+		parts[1] = (struct part){.text = text, .from = mid, .to = len};
+		if (pthread_create(&helper, NULL, check_part_thread, &parts[1]) == 0)
+			nparts = 2;
+		else
+			parts[0].to = len;
+	}
+	check_part(&parts[0]);
+	if (nparts == 2)
+		pthread_join(helper, NULL);
+
 	struct msgs m = {0};
-	size_t cap = 0;
-	classad *ad;
 	struct ks_err err;
-	int got, status = 0;
-	/* Each ad is encoded as soon as it is read and then freed: nothing is
-	 * sent unless the whole file reads. */
-	size_t from = 0;
-	while ((got = classad_reader_next(r, &ad, &err)) == 1) {
-		size_t to = classad_reader_pos(r);
-		size_t start = from;
-		from = to;
-		if (classad_size(ad) == 0) {
-			classad_free(ad);
-			continue;
-		}
-		if (!multiple && m.n > 0) {
+	int status = 0;
+	for (size_t k = 0; k < nparts && !status; k++) {
+		struct part *pt = &parts[k];
+		if (!multiple && (m.n + pt->n > 1)) {
 			fprintf(stderr, "ERROR: multiple ads in %s\n", filename);
-			classad_free(ad);
 			status = 1;
-			goto out;
-		}
-		if (command < 0) {
-			command = guess_command(ad);
+		} else if (command < 0 && pt->n) {
+			command = pt->first_command;
 			if (command == -2) {
 				fprintf(stderr,
 					"MyType not set in ad, aborting.\n");
-				classad_free(ad);
 				status = 1;
-				goto out;
 			}
 		}
-		if (m.n + 1 > cap) {
-			cap = cap ? cap * 2 : 1024;
-			m.hdr = ks_xrealloc(m.hdr, cap * sizeof(*m.hdr));
-			m.text = ks_xrealloc(m.text, cap * sizeof(*m.text));
-			m.len = ks_xrealloc(m.len, cap * sizeof(*m.len));
+		for (size_t i = 0; i < pt->n && !status; i++) {
+			size_t at = m.n++;
+			m.hdr = ks_xrealloc(m.hdr, m.n * sizeof(*m.hdr));
+			m.text = ks_xrealloc(m.text, m.n * sizeof(*m.text));
+			m.len = ks_xrealloc(m.len, m.n * sizeof(*m.len));
+			/* the ad's own text goes on the wire: it parsed
+			 * here, and parses the same at the collector */
+			m.text[at] = text + pt->start[i];
+			m.len[at] = pt->len[i];
+			if (ks_wire_text_header(m.hdr[at], command, pt->len[i], 0,
+						&err)) {
+				fprintf(stderr, "ad %zu of %s: %s\n", m.n,
+					filename, err.msg);
+				status = 1;
+			}
 		}
-		/* the ad's own text goes on the wire: it parsed here, and
-		 * parses the same at the collector, with no unparsing */
-		m.text[m.n] = text + start;
-		m.len[m.n] = to - start;
-		int rc = ks_wire_text_header(m.hdr[m.n], command, to - start, 0,
-					     &err);
-		m.n++;
-		classad_free(ad);
-		if (rc) {
-			fprintf(stderr, "ad %zu of %s: %s\n", m.n, filename,
-				err.msg);
+		if (!status && pt->failed) {
+			/* line numbers of the second half count the first */
+			int before = 0;
+			for (const char *c = text;
+			     (c = memchr(c, '\n', (size_t)(text + pt->from - c)));
+			     c++)
+				before++;
+			fprintf(stderr, "couldn't parse ClassAd in %s: line %d: %s\n",
+				filename, pt->err.line + before, pt->err.msg);
 			status = 1;
-			goto out;
 		}
 	}
-	if (got < 0) {
-		fprintf(stderr, "couldn't parse ClassAd in %s: line %d: %s\n",
-			filename, err.line, err.msg);
-		status = 1;
+	if (status)
 		goto out;
-	}
 	if (m.n == 0) {
 		fprintf(stderr, "%s is empty\n", filename);
 		status = 1;
@@ -323,7 +396,8 @@ int main(int argc, char **argv)
 	}
 	char *addr = NULL;
 	int sent = 0;
-	int rc = ks_collector_addr(cfg, pool, &addr, &err);
+	int rc;
+	rc = ks_collector_addr(cfg, pool, &addr, &err);
 	if (rc == 0)
 		rc = udp ? send_udp(cfg, addr, &m, &sent, &err)
 			 : send_tcp(cfg, addr, &m, &sent, &err);
@@ -349,8 +423,10 @@ out:
 	free(m.hdr);
 	free(m.text);
 	free(m.len);
-	classad_reader_free(r);
-	classad_cache_free(cache);
+	for (size_t k = 0; k < 2; k++) {
+		free(parts[k].start);
+		free(parts[k].len);
+	}
 	if (mapped)
 		munmap(text, len);
 	else
