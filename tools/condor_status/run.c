@@ -36,7 +36,6 @@ struct st_run {
 	struct classad_buf texts; /* the long forms of every entry */
 	struct st_query sort_names; /* the attributes the sort reads */
 	struct st_sink sink;
-	classad_cache *cache;
 	ks_config *cfg; /* loaded only when a name needs resolving */
 	int max_subkey;
 	bool piped;
@@ -434,7 +433,9 @@ static int st_ingest_record(const struct ks_wire_record *rec, void *arg)
 	}
 	classad *ad = text ? st_sort_ad(r, rec) : NULL;
 	if (!ad)
-		ad = ks_wire_record_parse(rec, r->cache, &r->sink.err);
+		/* no expression cache: each ad is let go at once, so one
+		 * would cost more than it shares */
+		ad = ks_wire_record_parse(rec, NULL, &r->sink.err);
 	if (!ad) {
 		r->n--;
 		r->texts.len = mark;
@@ -572,8 +573,6 @@ static void st_run_free(struct st_run *r)
 	free(r->order);
 	free(r->texts.data);
 	st_query_free(&r->sort_names);
-	if (r->cache)
-		classad_cache_free(r->cache);
 	st_totals_free(r->totals);
 	st_sort_free(&r->sort);
 	st_mask_free(&r->m);
@@ -666,7 +665,6 @@ int st_main(int argc, const char *const *argv, FILE *out, FILE *err)
 	r.sink = (struct st_sink){.ad = st_ingest_ad,
 				  .record = st_ingest_record,
 				  .arg = &r};
-	r.cache = classad_cache_new();
 	rc = st_fetch(&r.o, &r.q, &r.sink, err);
 	if (rc == 0) {
 		st_order(&r);
