@@ -41,6 +41,8 @@ static struct child *find_child(struct master *m, const char *name)
 	return NULL;
 }
 
+static void on_child(void *arg, pid_t pid, int status);
+
 static void start_child(ks_daemon *d, struct child *k)
 {
 	char *prog = ks_config_get(d->cfg, k->name, NULL);
@@ -84,6 +86,8 @@ static void start_child(ks_daemon *d, struct child *k)
 			      "= %d", prog, (int)pid);
 	k->pid = pid > 0 ? pid : 0;
 	k->started = time(NULL);
+	if (k->pid)
+		ks_loop_child(d->loop, pid, on_child, d);
 	free(prog);
 	free(args);
 }
@@ -132,34 +136,26 @@ static void start_all(ks_daemon *d)
 			start_child(d, &m->kids[i]);
 }
 
-static void on_child(void *arg, int signo)
+static void on_child(void *arg, pid_t pid, int status)
 {
 	ks_daemon *d = arg;
 	struct master *m = d->ctx;
-	(void)signo;
-	int status;
-	pid_t pid;
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		struct child *k = NULL;
-		for (size_t i = 0; i < m->n; i++)
-			if (m->kids[i].pid == pid)
-				k = &m->kids[i];
-		if (!k)
-			continue;
-		k->pid = 0;
-		char how[64];
-		if (WIFSIGNALED(status))
-			snprintf(how, sizeof(how), "died on signal %d",
-				 WTERMSIG(status));
-		else
-			snprintf(how, sizeof(how), "exited with status %d",
-				 WEXITSTATUS(status));
-		ks_log_printf(d->log, KS_D_ALWAYS,
-			      "The %s (pid %d) %s", k->name, (int)pid, how);
-		if (d->shutting_down || k->off || !k->wanted)
-			continue;
-		if (m->restarting)
-			continue;
+	struct child *k = NULL;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->kids[i].pid == pid)
+			k = &m->kids[i];
+	if (!k)
+		return;
+	k->pid = 0;
+	char how[64];
+	if (WIFSIGNALED(status))
+		snprintf(how, sizeof(how), "died on signal %d", WTERMSIG(status));
+	else
+		snprintf(how, sizeof(how), "exited with status %d",
+			 WEXITSTATUS(status));
+	ks_log_printf(d->log, KS_D_ALWAYS, "The %s (pid %d) %s", k->name,
+		      (int)pid, how);
+	if (!d->shutting_down && !k->off && k->wanted && !m->restarting) {
 		long recover = ks_daemon_int(d, "MASTER_RECOVER_FACTOR", 300);
 		if (time(NULL) - k->started >= recover)
 			k->restarts = 0;
@@ -263,7 +259,6 @@ static void read_list(ks_daemon *d)
 static int start(ks_daemon *d, struct ks_err *err)
 {
 	(void)err;
-	ks_loop_signal(d->loop, SIGCHLD, on_child, d);
 	read_list(d);
 	start_all(d);
 	return 0;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 typedef struct ks_loop ks_loop;
 
@@ -16,6 +17,8 @@ enum { KS_EV_IN = 1, KS_EV_OUT = 2, KS_EV_ERR = 4 };
 typedef void (*ks_fd_fn)(void *arg, int fd, unsigned events);
 typedef void (*ks_timer_fn)(void *arg);
 typedef void (*ks_signal_fn)(void *arg, int signo);
+/* status as waitpid() gives it */
+typedef void (*ks_child_fn)(void *arg, pid_t pid, int status);
 
 /* A new loop; free with ks_loop_free().  NULL if epoll is unavailable. */
 ks_loop *ks_loop_new(void);
@@ -39,6 +42,13 @@ void ks_loop_cancel(ks_loop *loop, uint64_t id);
 /* Delivers signo through the loop instead of asynchronously (blocks it
  * in the process).  Returns 0 or -1. */
 int ks_loop_signal(ks_loop *loop, int signo, ks_signal_fn fn, void *arg);
+
+/* Calls fn once child pid has ended, with its wait status, and reaps it.
+ * Any part of a daemon may watch its own children this way; children
+ * nobody watches are not reaped here.  Returns 0 or -1. */
+int ks_loop_child(ks_loop *loop, pid_t pid, ks_child_fn fn, void *arg);
+/* Stops watching pid (fn is not called). */
+void ks_loop_forget_child(ks_loop *loop, pid_t pid);
 
 /* Runs until ks_loop_stop(). */
 void ks_loop_run(ks_loop *loop);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +34,12 @@ struct sig {
 	void *arg;
 };
 
+struct child {
+	pid_t pid;
+	ks_child_fn fn;
+	void *arg;
+};
+
 struct ks_loop {
 	int ep;
 	bool stop;
@@ -47,6 +54,9 @@ struct ks_loop {
 	sigset_t sigs;
 	struct sig *handlers;
 	size_t nhandlers;
+	struct child *kids;
+	size_t nkids;
+	bool reaping; /* SIGCHLD is ours */
 };
 
 int64_t ks_loop_now_ms(void)
@@ -78,6 +88,7 @@ void ks_loop_free(ks_loop *l)
 	free(l->watches);
 	free(l->timers);
 	free(l->handlers);
+	free(l->kids);
 	free(l);
 }
 
@@ -171,6 +182,49 @@ int ks_loop_signal(ks_loop *l, int signo, ks_signal_fn fn, void *arg)
 				  (l->nhandlers + 1) * sizeof(*l->handlers));
 	l->handlers[l->nhandlers++] = (struct sig){signo, fn, arg};
 	return 0;
+}
+
+/* Reaps every child that has ended; each watched one is forgotten before
+ * its callback runs, so the callback may watch a new child. */
+static void on_sigchld(void *arg, int signo)
+{
+	ks_loop *l = arg;
+	(void)signo;
+	for (size_t i = 0; i < l->nkids;) {
+		int status;
+		pid_t r = waitpid(l->kids[i].pid, &status, WNOHANG);
+		if (r != l->kids[i].pid) {
+			i++;
+			continue;
+		}
+		struct child k = l->kids[i];
+		l->kids[i] = l->kids[--l->nkids];
+		k.fn(k.arg, k.pid, status);
+		i = 0; /* the callback may have changed the table */
+	}
+}
+
+int ks_loop_child(ks_loop *l, pid_t pid, ks_child_fn fn, void *arg)
+{
+	if (!l->reaping) {
+		if (ks_loop_signal(l, SIGCHLD, on_sigchld, l))
+			return -1;
+		l->reaping = true;
+	}
+	l->kids = ks_xrealloc(l->kids, (l->nkids + 1) * sizeof(*l->kids));
+	l->kids[l->nkids++] = (struct child){pid, fn, arg};
+	/* it may have ended before it was watched: look at once */
+	on_sigchld(l, SIGCHLD);
+	return 0;
+}
+
+void ks_loop_forget_child(ks_loop *l, pid_t pid)
+{
+	for (size_t i = 0; i < l->nkids; i++)
+		if (l->kids[i].pid == pid) {
+			l->kids[i] = l->kids[--l->nkids];
+			return;
+		}
 }
 
 void ks_loop_stop(ks_loop *l)
