@@ -1,0 +1,310 @@
+/* test_state.c: the slot state machine (startd/sd_state.h), transition by
+ * transition, with the policy expressions answered by the test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sd_state.h"
+
+/* The policy: what each expression gives; unset ones are undefined.  It
+ * also records which were asked, to check that a state looks only at its
+ * own expressions. */
+struct policy {
+	enum sd_truth v[SD_X_COUNT];
+	bool set[SD_X_COUNT];
+	unsigned asked;
+};
+
+static enum sd_truth ask(void *arg, enum sd_expr x)
+{
+	struct policy *p = arg;
+	p->asked |= 1u << x;
+	return p->set[x] ? p->v[x] : SD_UNDEF;
+}
+
+static void set(struct policy *p, enum sd_expr x, enum sd_truth t)
+{
+	p->v[x] = t;
+	p->set[x] = true;
+}
+
+static struct sd_slot_state at(enum sd_state s, enum sd_activity a)
+{
+	return (struct sd_slot_state){.state = s, .activity = a};
+}
+
+static void expect(const struct sd_step *st, int n, enum sd_state s,
+		   enum sd_activity a, enum sd_action act)
+{
+	assert_int_equal(st->transition, n);
+	assert_int_equal(st->state, s);
+	assert_int_equal(st->activity, a);
+	assert_int_equal(st->action, act);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(sd_state_name(SD_PREEMPTING), "Preempting");
+	assert_string_equal(sd_activity_name(SD_BENCHMARKING), "Benchmarking");
+	assert_string_equal(sd_expr_name(SD_X_WANT_SUSPEND), "WANT_SUSPEND");
+}
+
+/* Owner and Unclaimed follow IS_OWNER (1, 2); RUNBENCHMARKS (3, 4). */
+static void test_owner_unclaimed(void **state)
+{
+	(void)state;
+	struct policy p = {0};
+	struct sd_step st;
+	struct sd_slot_state s = at(SD_OWNER, SD_IDLE);
+	set(&p, SD_X_IS_OWNER, SD_TRUE);
+	assert_false(sd_policy_step(&s, NULL, ask, &p, &st));
+	/* undefined is not true: the desktop policy's START =?= FALSE */
+	p.set[SD_X_IS_OWNER] = false;
+	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
+	expect(&st, 1, SD_UNCLAIMED, SD_IDLE, SD_A_NONE);
+	assert_string_equal(st.why, "IS_OWNER is undefined");
+
+	s = at(SD_UNCLAIMED, SD_IDLE);
+	set(&p, SD_X_IS_OWNER, SD_FALSE);
+	assert_false(sd_policy_step(&s, NULL, ask, &p, &st));
+	set(&p, SD_X_RUNBENCHMARKS, SD_TRUE);
+	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
+	expect(&st, 3, SD_UNCLAIMED, SD_BENCHMARKING, SD_A_BENCHMARK);
+	set(&p, SD_X_IS_OWNER, SD_TRUE);
+	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
+	expect(&st, 2, SD_OWNER, SD_IDLE, SD_A_NONE);
+
+	s = at(SD_UNCLAIMED, SD_BENCHMARKING);
+	assert_false(sd_policy_step(&s, NULL, ask, &p, &st));
+	assert_true(sd_event_step(&s, SD_E_BENCH_DONE, &st));
+	expect(&st, 4, SD_UNCLAIMED, SD_IDLE, SD_A_NONE);
+}
+
+/* Match, claim, match timeout, START false while Matched (5, 6, 8, 9). */
+static void test_matched(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct sd_slot_state s = at(SD_UNCLAIMED, SD_IDLE);
+	assert_true(sd_event_step(&s, SD_E_MATCH, &st));
+	expect(&st, 6, SD_MATCHED, SD_IDLE, SD_A_NONE);
+	assert_true(sd_event_step(&s, SD_E_CLAIM, &st));
+	expect(&st, 5, SD_CLAIMED, SD_IDLE, SD_A_NONE);
+	s = at(SD_MATCHED, SD_IDLE);
+	assert_true(sd_event_step(&s, SD_E_CLAIM, &st));
+	expect(&st, 9, SD_CLAIMED, SD_IDLE, SD_A_NONE);
+	assert_true(sd_event_step(&s, SD_E_MATCH_TIMEOUT, &st));
+	expect(&st, 8, SD_OWNER, SD_IDLE, SD_A_NONE);
+	struct policy p = {0};
+	assert_false(sd_policy_step(&s, NULL, ask, &p, &st)); /* undefined */
+	set(&p, SD_X_START, SD_FALSE);
+	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
+	expect(&st, 8, SD_OWNER, SD_IDLE, SD_A_NONE);
+	/* nothing to match or claim in Owner, or twice */
+	s = at(SD_OWNER, SD_IDLE);
+	assert_false(sd_event_step(&s, SD_E_MATCH, &st));
+	assert_false(sd_event_step(&s, SD_E_CLAIM, &st));
+	s = at(SD_CLAIMED, SD_BUSY);
+	assert_false(sd_event_step(&s, SD_E_MATCH, &st));
+}
+
+/* Claimed: activation (11), job end (12), START false while idle (10),
+ * then out of Preempting with no job (22). */
+static void test_claimed_idle(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct policy p = {0};
+	struct sd_slot_state s = at(SD_CLAIMED, SD_IDLE);
+	assert_true(sd_event_step(&s, SD_E_ACTIVATE, &st));
+	expect(&st, 11, SD_CLAIMED, SD_BUSY, SD_A_NONE);
+	set(&p, SD_X_START, SD_TRUE);
+	assert_false(sd_policy_step(&s, NULL, ask, &p, &st));
+	set(&p, SD_X_START, SD_FALSE);
+	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
+	expect(&st, 10, SD_PREEMPTING, SD_KILLING, SD_A_NONE);
+	s = at(SD_PREEMPTING, SD_KILLING);
+	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
+	expect(&st, 25, SD_OWNER, SD_IDLE, SD_A_END_CLAIM);
+	s = at(SD_CLAIMED, SD_BUSY);
+	s.starter = true;
+	assert_true(sd_event_step(&s, SD_E_STARTER_EXIT, &st));
+	expect(&st, 12, SD_CLAIMED, SD_IDLE, SD_A_NONE);
+}
+
+/* The desktop sequence: suspend (14), continue (15), preempt while
+ * suspended (16), retire until the time is up (18), vacate, kill (21),
+ * and back to Owner when the starter is gone (25). */
+static void test_desktop(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct policy p = {0};
+	struct sd_timers t = {0};
+	struct sd_slot_state s = at(SD_CLAIMED, SD_BUSY);
+	s.starter = true;
+	set(&p, SD_X_WANT_SUSPEND, SD_TRUE);
+	set(&p, SD_X_SUSPEND, SD_FALSE);
+	set(&p, SD_X_PREEMPT, SD_TRUE);
+	/* WANT_SUSPEND true: PREEMPT is not looked at from Busy */
+	p.asked = 0;
+	assert_false(sd_policy_step(&s, &t, ask, &p, &st));
+	assert_false(p.asked & (1u << SD_X_PREEMPT));
+	set(&p, SD_X_SUSPEND, SD_TRUE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 14, SD_CLAIMED, SD_SUSPENDED, SD_A_SUSPEND);
+	assert_string_equal(st.why, "SUSPEND became true");
+
+	s.activity = SD_SUSPENDED;
+	set(&p, SD_X_CONTINUE, SD_TRUE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 15, SD_CLAIMED, SD_BUSY, SD_A_CONTINUE);
+	set(&p, SD_X_CONTINUE, SD_FALSE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 16, SD_CLAIMED, SD_RETIRING, SD_A_CONTINUE);
+
+	s.activity = SD_RETIRING;
+	s.retiring = true;
+	set(&p, SD_X_SUSPEND, SD_FALSE);
+	assert_false(sd_policy_step(&s, &t, ask, &p, &st));
+	set(&p, SD_X_SUSPEND, SD_TRUE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 20, SD_CLAIMED, SD_SUSPENDED, SD_A_SUSPEND);
+	/* suspended in retirement: CONTINUE goes back to Retiring (16), an
+	 * expired retirement preempts (17) */
+	s.activity = SD_SUSPENDED;
+	set(&p, SD_X_CONTINUE, SD_TRUE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 16, SD_CLAIMED, SD_RETIRING, SD_A_CONTINUE);
+	t.retirement_over = true;
+	set(&p, SD_X_WANT_VACATE, SD_TRUE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 17, SD_PREEMPTING, SD_VACATING, SD_A_SOFT_KILL);
+
+	s.activity = SD_RETIRING;
+	set(&p, SD_X_SUSPEND, SD_FALSE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 18, SD_PREEMPTING, SD_VACATING, SD_A_SOFT_KILL);
+	set(&p, SD_X_WANT_VACATE, SD_FALSE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 18, SD_PREEMPTING, SD_KILLING, SD_A_HARD_KILL);
+
+	s = at(SD_PREEMPTING, SD_VACATING);
+	s.starter = true;
+	t = (struct sd_timers){0};
+	set(&p, SD_X_KILL, SD_FALSE);
+	assert_false(sd_policy_step(&s, &t, ask, &p, &st));
+	set(&p, SD_X_KILL, SD_TRUE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 21, SD_PREEMPTING, SD_KILLING, SD_A_HARD_KILL);
+	set(&p, SD_X_KILL, SD_FALSE);
+	t.vacate_over = true;
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 21, SD_PREEMPTING, SD_KILLING, SD_A_HARD_KILL);
+	assert_string_equal(st.why, "the vacate time is up");
+
+	assert_true(sd_event_step(&s, SD_E_STARTER_EXIT, &st));
+	expect(&st, 22, SD_OWNER, SD_IDLE, SD_A_END_CLAIM);
+	s.activity = SD_KILLING;
+	assert_true(sd_event_step(&s, SD_E_STARTER_EXIT, &st));
+	expect(&st, 25, SD_OWNER, SD_IDLE, SD_A_END_CLAIM);
+	/* preempted for a better claim: the slot stays claimed (23, 24) */
+	s.for_better = true;
+	assert_true(sd_event_step(&s, SD_E_STARTER_EXIT, &st));
+	expect(&st, 24, SD_CLAIMED, SD_IDLE, SD_A_END_CLAIM);
+	s.activity = SD_VACATING;
+	assert_true(sd_event_step(&s, SD_E_STARTER_EXIT, &st));
+	expect(&st, 23, SD_CLAIMED, SD_IDLE, SD_A_END_CLAIM);
+}
+
+/* WANT_SUSPEND false: PREEMPT retires from Busy (13), SUSPEND is not
+ * looked at; a retiring job that ends preempts (18). */
+static void test_nonsuspendable(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct policy p = {0};
+	struct sd_slot_state s = at(SD_CLAIMED, SD_BUSY);
+	s.starter = true;
+	set(&p, SD_X_WANT_SUSPEND, SD_FALSE);
+	set(&p, SD_X_SUSPEND, SD_TRUE);
+	set(&p, SD_X_PREEMPT, SD_TRUE);
+	p.asked = 0;
+	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
+	expect(&st, 13, SD_CLAIMED, SD_RETIRING, SD_A_NONE);
+	assert_string_equal(st.why, "PREEMPT became true");
+	assert_false(p.asked & (1u << SD_X_SUSPEND));
+	s.activity = SD_RETIRING;
+	assert_true(sd_event_step(&s, SD_E_STARTER_EXIT, &st));
+	expect(&st, 18, SD_PREEMPTING, SD_VACATING, SD_A_NONE);
+}
+
+/* Vacate, release and lease expiry end a claim through Preempting (10);
+ * fast ones skip the soft kill. */
+static void test_claim_endings(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct sd_slot_state s = at(SD_CLAIMED, SD_BUSY);
+	s.starter = true;
+	assert_true(sd_event_step(&s, SD_E_VACATE, &st));
+	expect(&st, 10, SD_PREEMPTING, SD_VACATING, SD_A_SOFT_KILL);
+	assert_true(sd_event_step(&s, SD_E_VACATE_FAST, &st));
+	expect(&st, 10, SD_PREEMPTING, SD_KILLING, SD_A_HARD_KILL);
+	assert_true(sd_event_step(&s, SD_E_LEASE_EXPIRED, &st));
+	expect(&st, 10, SD_PREEMPTING, SD_KILLING, SD_A_HARD_KILL);
+	assert_string_equal(st.why, "the claim lease expired");
+	s = at(SD_CLAIMED, SD_IDLE);
+	assert_true(sd_event_step(&s, SD_E_RELEASE, &st));
+	expect(&st, 10, SD_PREEMPTING, SD_VACATING, SD_A_NONE);
+	s = at(SD_MATCHED, SD_IDLE);
+	assert_true(sd_event_step(&s, SD_E_VACATE, &st));
+	expect(&st, 8, SD_OWNER, SD_IDLE, SD_A_NONE);
+	s = at(SD_UNCLAIMED, SD_IDLE);
+	assert_false(sd_event_step(&s, SD_E_VACATE, &st));
+}
+
+/* Draining: Owner (36) and Unclaimed (37) to Drained/Retiring, a busy
+ * claim retires (13); all drained (33); the end (34, 35). */
+static void test_drain(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct sd_slot_state s = at(SD_OWNER, SD_IDLE);
+	assert_true(sd_event_step(&s, SD_E_DRAIN, &st));
+	expect(&st, 36, SD_DRAINED, SD_RETIRING, SD_A_NONE);
+	s = at(SD_UNCLAIMED, SD_IDLE);
+	assert_true(sd_event_step(&s, SD_E_DRAIN, &st));
+	expect(&st, 37, SD_DRAINED, SD_RETIRING, SD_A_NONE);
+	s = at(SD_CLAIMED, SD_BUSY);
+	assert_true(sd_event_step(&s, SD_E_DRAIN, &st));
+	expect(&st, 13, SD_CLAIMED, SD_RETIRING, SD_A_NONE);
+	s = at(SD_DRAINED, SD_RETIRING);
+	assert_true(sd_event_step(&s, SD_E_DRAINED, &st));
+	expect(&st, 33, SD_DRAINED, SD_IDLE, SD_A_NONE);
+	assert_true(sd_event_step(&s, SD_E_DRAIN_END, &st));
+	expect(&st, 34, SD_OWNER, SD_IDLE, SD_A_NONE);
+	s.activity = SD_IDLE;
+	assert_true(sd_event_step(&s, SD_E_DRAIN_END, &st));
+	expect(&st, 35, SD_OWNER, SD_IDLE, SD_A_NONE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_owner_unclaimed),
+		cmocka_unit_test(test_matched),
+		cmocka_unit_test(test_claimed_idle),
+		cmocka_unit_test(test_desktop),
+		cmocka_unit_test(test_nonsuspendable),
+		cmocka_unit_test(test_claim_endings),
+		cmocka_unit_test(test_drain),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
