@@ -92,8 +92,9 @@ static void common_attrs(ks_daemon *d, classad *ad)
 	classad_insert_string(ad, "CondorPlatform", KS_PLATFORM_STRING);
 }
 
-/* Returns 0 or the error code (logged). */
-static int send_to_collector(ks_daemon *d, int code, classad *ad)
+/* Sends ads in one message.  Returns 0 or the error code (logged). */
+static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
+			     size_t n)
 {
 	struct ks_err err;
 	char *addr = NULL;
@@ -102,7 +103,7 @@ static int send_to_collector(ks_daemon *d, int code, classad *ad)
 	if (rc == 0)
 		rc = ks_conn_open(d->cfg, addr, 5000, &c, &err);
 	if (rc == 0)
-		rc = ks_conn_send(c, code, &ad, 1, false, &err);
+		rc = ks_conn_send(c, code, ads, n, false, &err);
 	if (rc == 0)
 		rc = ks_conn_flush(c, &err);
 	/* At start-up the collector (started by the master at the same
@@ -127,25 +128,56 @@ static void on_retry(void *arg)
 	ks_daemon_update_collector(d);
 }
 
+/* The daemon's ads for the collector (new array of new ads); n of them. */
+static classad **daemon_ads(ks_daemon *d, size_t *n)
+{
+	classad **ads = NULL;
+	*n = 0;
+	if (d->ops->make_ads) {
+		*n = d->ops->make_ads(d, &ads);
+	} else if (d->ops->make_ad) {
+		classad *ad = d->ops->make_ad(d);
+		if (ad) {
+			ads = ks_xmalloc(sizeof(*ads));
+			ads[0] = ad;
+			*n = 1;
+		}
+	}
+	return ads;
+}
+
+static void free_ads(classad **ads, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		classad_free(ads[i]);
+	free(ads);
+}
+
 void ks_daemon_update_collector(ks_daemon *d)
 {
-	if (!d->ops->make_ad || !d->ops->update_code)
+	if (!d->ops->update_code)
 		return;
-	classad *ad = d->ops->make_ad(d);
-	if (!ad)
+	size_t n;
+	classad **ads = daemon_ads(d, &n);
+	if (!n) {
+		free(ads);
 		return;
-	common_attrs(d, ad);
-	classad_insert_int(ad, "UpdateSequenceNumber", ++d->priv->seq);
+	}
+	++d->priv->seq;
+	for (size_t i = 0; i < n; i++) {
+		common_attrs(d, ads[i]);
+		classad_insert_int(ads[i], "UpdateSequenceNumber", d->priv->seq);
+	}
 	/* At start-up the collector may not be listening yet (the master
 	 * starts it): try again soon rather than a whole interval later. */
-	if (send_to_collector(d, d->ops->update_code, ad) == 0) {
+	if (send_to_collector(d, d->ops->update_code, ads, n) == 0) {
 		d->priv->retries = 0;
 	} else if (d->priv->retries < 30 && !d->priv->retry_timer) {
 		d->priv->retries++;
 		d->priv->retry_timer = ks_loop_timer(d->loop, 1000, 0,
 						     on_retry, d);
 	}
-	classad_free(ad);
+	free_ads(ads, n);
 }
 
 static void on_update(void *arg)
@@ -155,34 +187,42 @@ static void on_update(void *arg)
 
 void ks_daemon_invalidate(ks_daemon *d)
 {
-	if (!d->ops->make_ad || !d->ops->invalidate_code ||
-	    d->priv->invalidated)
+	if (!d->ops->invalidate_code || d->priv->invalidated)
 		return;
 	d->priv->invalidated = true;
-	classad *ad = d->ops->make_ad(d);
-	if (!ad)
-		return;
-	char *type = NULL;
-	classad_eval_string(ad, "MyType", NULL, &type);
-	classad *q = classad_new();
-	classad_insert_string(q, "MyType", "Query");
-	classad_insert_string(q, "TargetType", type ? type : "Any");
-	classad_insert_string(q, "Name", d->name);
-	classad_insert_string(q, "MyAddress", d->sinful);
-	char req[600];
-	snprintf(req, sizeof(req), "TARGET.Name == \"%s\"", d->name);
-	classad_insert_text(q, "Requirements", req, NULL);
-	send_to_collector(d, d->ops->invalidate_code, q);
-	classad_free(q);
-	classad_free(ad);
-	free(type);
+	size_t n;
+	classad **ads = daemon_ads(d, &n);
+	/* one query per ad, by its name, as HTCondor's daemons send them */
+	classad **qs = ks_xmalloc((n ? n : 1) * sizeof(*qs));
+	for (size_t i = 0; i < n; i++) {
+		char *type = NULL, *name = NULL;
+		classad_eval_string(ads[i], "MyType", NULL, &type);
+		if (!classad_eval_string(ads[i], "Name", NULL, &name))
+			name = ks_xstrdup(d->name);
+		classad *q = qs[i] = classad_new();
+		classad_insert_string(q, "MyType", "Query");
+		classad_insert_string(q, "TargetType", type ? type : "Any");
+		classad_insert_string(q, "Name", name);
+		classad_insert_string(q, "MyAddress", d->sinful);
+		struct classad_buf req = {0};
+		classad_buf_add(&req, "TARGET.Name == ", 15);
+		classad_quote_string_buf(&req, name, strlen(name));
+		classad_insert_text(q, "Requirements", req.data, NULL);
+		free(req.data);
+		free(type);
+		free(name);
+	}
+	if (n)
+		send_to_collector(d, d->ops->invalidate_code, qs, n);
+	free_ads(qs, n);
+	free_ads(ads, n);
 }
 
 static void schedule_updates(ks_daemon *d)
 {
 	ks_loop_cancel(d->loop, d->priv->update_timer);
 	d->priv->update_timer = 0;
-	if (!d->ops->make_ad)
+	if (!d->ops->make_ad && !d->ops->make_ads)
 		return;
 	char knob[64];
 	snprintf(knob, sizeof(knob), "%s_UPDATE_INTERVAL", d->subsys);

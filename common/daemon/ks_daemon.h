@@ -60,6 +60,9 @@ struct ks_daemon_ops {
 	/* The daemon's ad for the collector (new ad), or NULL for none.
 	 * The skeleton adds the attributes every daemon ad has. */
 	classad *(*make_ad)(ks_daemon *d);
+	/* Or, for a daemon with several ads (the startd's slots): sets
+	 * *ads to a new array of new ads and returns how many. */
+	size_t (*make_ads)(ks_daemon *d, classad ***ads);
 	/* The code that updates (and invalidates) that ad. */
 	int update_code, invalidate_code;
 };
