@@ -155,7 +155,9 @@ static void free_ads(classad **ads, size_t n)
 
 void ks_daemon_update_collector(ks_daemon *d)
 {
-	if (!d->ops->update_code)
+	/* (UPDATE_STARTD_AD is code 0: the ads function says whether there
+	 * is anything to send) */
+	if (!d->ops->make_ad && !d->ops->make_ads)
 		return;
 	size_t n;
 	classad **ads = daemon_ads(d, &n);
@@ -187,7 +189,7 @@ static void on_update(void *arg)
 
 void ks_daemon_invalidate(ks_daemon *d)
 {
-	if (!d->ops->invalidate_code || d->priv->invalidated)
+	if ((!d->ops->make_ad && !d->ops->make_ads) || d->priv->invalidated)
 		return;
 	d->priv->invalidated = true;
 	size_t n;
