@@ -1262,6 +1262,12 @@ const struct ks_knob ks_code_knobs[] = {
 	{"SEC_DEFAULT_ENCRYPTION", KS_KNOB_STRING, "OPTIONAL", "NEVER: no TLS between hosts; REQUIRED: refuse plain connections from other hosts"},
 	{"SEC_DEFAULT_SESSION_DURATION", KS_KNOB_INT, "86400", "seconds a security session (which signs UDP updates) lasts"},
 	{"SEC_CLIENT_AUTHENTICATION_METHODS", KS_KNOB_STRING, "", "methods a tool or daemon offers when it connects (default SEC_DEFAULT_AUTHENTICATION_METHODS)"},
+	{"MEMORY", KS_KNOB_INT, "", "MiB of memory the startd offers instead of what it detects (0: detect)"},
+	{"DISK", KS_KNOB_INT, "", "KiB of disk the startd offers instead of the free space of EXECUTE"},
+	{"RESERVED_DISK", KS_KNOB_INT, "0", "MiB of EXECUTE's free space the startd keeps back"},
+	{"NUM_SLOTS", KS_KNOB_INT, "1", "slots of equal shares (NUM_CPUS of them when SLOT_TYPE_0_PARTITIONABLE is false)"},
+	{"MACHINE_RESOURCE_NAMES", KS_KNOB_STRING, "", "the custom resources the startd offers, when set (others are left out)"},
+	{"SLOT_TYPE_0_PARTITIONABLE", KS_KNOB_BOOL, "true", "whether the NUM_SLOTS slots are partitionable"},
 };
 
 const size_t ks_code_knobs_count =
