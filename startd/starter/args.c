@@ -1,0 +1,362 @@
+/*
+ * args.c: the argument and environment syntaxes of a job ad (sr_args.h).
+ *
+ * Inputs are a job's own strings, usually a few hundred bytes; everything
+ * is a single pass, and a name lookup in an environment is a linear scan,
+ * which is plenty for the few dozen variables a job has.
+ */
+#include "sr_args.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_mem.h"
+
+void sr_strv_add(struct sr_strv *sv, const char *s, size_t len)
+{
+	/* One spare slot keeps the vector NULL-terminated for execve(). */
+	if (sv->n + 2 > sv->cap) {
+		size_t cap = sv->cap ? sv->cap * 2 : 8;
+		sv->v = ks_xrealloc(sv->v, cap * sizeof(*sv->v));
+		sv->cap = cap;
+	}
+	sv->v[sv->n++] = ks_xstrndup(s, len);
+	sv->v[sv->n] = NULL;
+}
+
+void sr_strv_free(struct sr_strv *sv)
+{
+	if (!sv)
+		return;
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = sv->cap = 0;
+}
+
+/* A growing byte buffer for one argument being assembled. */
+struct buf {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+
+static void buf_put(struct buf *b, char c)
+{
+	if (b->len + 1 >= b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 64;
+		b->p = ks_xrealloc(b->p, b->cap);
+	}
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+}
+
+static bool is_arg_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int sr_args_parse_v2(const char *raw, struct sr_strv *out, struct ks_err *err)
+{
+	struct buf b = {0};
+	bool in_token = false;
+	const char *s = raw ? raw : "";
+	while (*s) {
+		if (*s == '\'') {
+			const char *open = s++;
+			in_token = true;
+			for (;;) {
+				if (!*s) {
+					free(b.p);
+					return ks_err_set(err, KS_EPARSE, 0, 0,
+							  (size_t)(open - raw),
+							  "unbalanced single quote at "
+							  "offset %zu: %s (close it, "
+							  "and write '' for a quote "
+							  "inside quotes)",
+							  (size_t)(open - raw), open);
+				}
+				if (*s == '\'' && s[1] == '\'') {
+					buf_put(&b, '\'');
+					s += 2;
+				} else if (*s == '\'') {
+					s++;
+					break;
+				} else {
+					buf_put(&b, *s++);
+				}
+			}
+		} else if (is_arg_space(*s)) {
+			s++;
+			if (in_token) {
+				sr_strv_add(out, b.p ? b.p : "", b.len);
+				b.len = 0;
+				in_token = false;
+			}
+		} else {
+			in_token = true;
+			buf_put(&b, *s++);
+		}
+	}
+	if (in_token)
+		sr_strv_add(out, b.p ? b.p : "", b.len);
+	free(b.p);
+	return 0;
+}
+
+void sr_args_parse_v1(const char *raw, struct sr_strv *out)
+{
+	const char *s = raw ? raw : "";
+	while (*s) {
+		while (is_arg_space(*s))
+			s++;
+		const char *start = s;
+		while (*s && !is_arg_space(*s))
+			s++;
+		if (s > start)
+			sr_strv_add(out, start, (size_t)(s - start));
+	}
+}
+
+bool sr_args_is_v2_quoted(const char *s)
+{
+	if (!s)
+		return false;
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s == '"';
+}
+
+int sr_args_unquote_v2(const char *quoted, char **raw, struct ks_err *err)
+{
+	*raw = NULL;
+	const char *s = quoted;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s != '"')
+		return ks_err_set(err, KS_EPARSE, 0, 0, 0,
+				  "expected a double-quoted string: %s", quoted);
+	s++;
+	struct buf b = {0};
+	buf_put(&b, '\0');
+	b.len = 0;
+	const char *close = NULL;
+	while (*s) {
+		if (*s == '"' && s[1] == '"') {
+			buf_put(&b, '"');
+			s += 2;
+		} else if (*s == '"') {
+			close = s++;
+			break;
+		} else {
+			buf_put(&b, *s++);
+		}
+	}
+	if (!close) {
+		free(b.p);
+		return ks_err_set(err, KS_EPARSE, 0, 0, 0,
+				  "no closing double quote in: %s", quoted);
+	}
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s) {
+		free(b.p);
+		return ks_err_set(err, KS_EPARSE, 0, 0, (size_t)(close - quoted),
+				  "text after the closing double quote: %s "
+				  "(write \"\" for a double quote inside)",
+				  close);
+	}
+	*raw = b.p;
+	return 0;
+}
+
+char *sr_args_join_v2(const struct sr_strv *args, size_t from)
+{
+	struct buf b = {0};
+	buf_put(&b, '\0');
+	b.len = 0;
+	for (size_t i = from; i < args->n; i++) {
+		const char *a = args->v[i];
+		if (i > from)
+			buf_put(&b, ' ');
+		bool quote = !*a || strpbrk(a, " \t\n\r'") != NULL;
+		if (quote)
+			buf_put(&b, '\'');
+		for (; *a; a++) {
+			if (*a == '\'')
+				buf_put(&b, '\'');
+			buf_put(&b, *a);
+		}
+		if (quote)
+			buf_put(&b, '\'');
+	}
+	return b.p;
+}
+
+/* ---- environments ---------------------------------------------------- */
+
+/* Index of the entry for name (len bytes), or -1. */
+static long env_find(const struct sr_env *env, const char *name, size_t len)
+{
+	for (size_t i = 0; i < env->kv.n; i++) {
+		const char *e = env->kv.v[i];
+		if (strncmp(e, name, len) == 0 && (e[len] == '=' || !e[len]))
+			return (long)i;
+	}
+	return -1;
+}
+
+int sr_env_set(struct sr_env *env, const char *name, const char *value)
+{
+	size_t nlen = strlen(name);
+	if (!nlen || memchr(name, '=', nlen))
+		return KS_EINVAL;
+	size_t vlen = value ? strlen(value) : 0;
+	char *e = ks_xmalloc(nlen + vlen + 2);
+	memcpy(e, name, nlen);
+	if (value) {
+		e[nlen] = '=';
+		memcpy(e + nlen + 1, value, vlen + 1);
+	} else {
+		e[nlen] = '\0';
+	}
+	long i = env_find(env, name, nlen);
+	if (i >= 0) {
+		free(env->kv.v[i]);
+		env->kv.v[i] = e;
+		return 0;
+	}
+	sr_strv_add(&env->kv, "", 0);
+	free(env->kv.v[env->kv.n - 1]);
+	env->kv.v[env->kv.n - 1] = e;
+	return 0;
+}
+
+const char *sr_env_get(const struct sr_env *env, const char *name)
+{
+	long i = env_find(env, name, strlen(name));
+	if (i < 0)
+		return NULL;
+	const char *eq = strchr(env->kv.v[i], '=');
+	return eq ? eq + 1 : NULL;
+}
+
+int sr_env_put(struct sr_env *env, const char *entry, struct ks_err *err)
+{
+	const char *eq = strchr(entry, '=');
+	if (!eq && strstr(entry, "$$")) {
+		/* An unexpanded $$() macro travels to the job untouched. */
+		sr_env_set(env, entry, NULL);
+		return 0;
+	}
+	if (!eq)
+		return ks_err_set(err, KS_EPARSE, 0, 0, 0,
+				  "environment entry '%s' has no '=' "
+				  "(write NAME=VALUE)", entry);
+	if (eq == entry)
+		return ks_err_set(err, KS_EPARSE, 0, 0, 0,
+				  "environment entry '%s' names no variable "
+				  "before its '='", entry);
+	char *name = ks_xstrndup(entry, (size_t)(eq - entry));
+	sr_env_set(env, name, eq + 1);
+	free(name);
+	return 0;
+}
+
+int sr_env_merge_v2(struct sr_env *env, const char *raw, struct ks_err *err)
+{
+	struct sr_strv items = {0};
+	int rc = sr_args_parse_v2(raw, &items, err);
+	for (size_t i = 0; !rc && i < items.n; i++)
+		rc = sr_env_put(env, items.v[i], err);
+	sr_strv_free(&items);
+	return rc;
+}
+
+/* The characters an old-syntax environment may start with to name its own
+ * delimiter. */
+static bool is_delim_char(char c)
+{
+	return c && strchr("!#$%&*+,-/:;<>?@^`|~\x1F", c) != NULL;
+}
+
+int sr_env_merge_v1(struct sr_env *env, const char *raw, char delim,
+		    struct ks_err *err)
+{
+	if (!raw || !*raw)
+		return 0;
+	if (!delim)
+		delim = ';';
+	const char *s = raw;
+	if (*s == delim) {
+		s++;
+	} else if (is_delim_char(*s)) {
+		delim = *s++;
+	}
+	struct buf b = {0};
+	int rc = 0;
+	while (*s && !rc) {
+		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+			s++;
+		b.len = 0;
+		buf_put(&b, '\0');
+		b.len = 0;
+		while (*s && *s != delim && *s != '\n')
+			buf_put(&b, *s++);
+		if (*s)
+			s++;
+		if (b.len)
+			rc = sr_env_put(env, b.p, err);
+	}
+	free(b.p);
+	return rc;
+}
+
+int sr_env_merge_v1_or_v2_quoted(struct sr_env *env, const char *text,
+				 struct ks_err *err)
+{
+	if (!text)
+		return 0;
+	if (!sr_args_is_v2_quoted(text))
+		return sr_env_merge_v1(env, text, 0, err);
+	char *raw;
+	int rc = sr_args_unquote_v2(text, &raw, err);
+	if (rc)
+		return rc;
+	rc = sr_env_merge_v2(env, raw, err);
+	free(raw);
+	return rc;
+}
+
+void sr_env_replace_in_values(struct sr_env *env, const char *from,
+			      const char *to)
+{
+	size_t flen = strlen(from), tlen = strlen(to);
+	if (!flen)
+		return;
+	for (size_t i = 0; i < env->kv.n; i++) {
+		char *eq = strchr(env->kv.v[i], '=');
+		if (!eq || !strstr(eq + 1, from))
+			continue;
+		struct buf b = {0};
+		for (const char *p = env->kv.v[i]; *p;) {
+			if (p > eq && strncmp(p, from, flen) == 0) {
+				for (size_t k = 0; k < tlen; k++)
+					buf_put(&b, to[k]);
+				p += flen;
+			} else {
+				buf_put(&b, *p++);
+			}
+		}
+		free(env->kv.v[i]);
+		env->kv.v[i] = b.p;
+	}
+}
+
+void sr_env_free(struct sr_env *env)
+{
+	if (env)
+		sr_strv_free(&env->kv);
+}

@@ -1,0 +1,179 @@
+/*
+ * family.c: the job's processes from /proc (sr_family.h).
+ *
+ * One pass over /proc/[0-9]*\/stat per scan.  The starter scans about
+ * once a second while the job runs and at each suspend, continue and
+ * kill, so a machine with thousands of processes costs a few
+ * milliseconds each time.
+ */
+#include "sr_family.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ks_mem.h"
+
+/* Reads /proc/pid/stat into p.  Returns 0, or -1 if the process is gone
+ * or the line does not parse. */
+static int read_stat(pid_t pid, struct sr_proc *p, long page_kb)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* The command name is in parentheses and may hold anything, ')'
+	 * included: the fields start after the last ')'. */
+	char *s = strrchr(buf, ')');
+	if (!s)
+		return -1;
+	char state;
+	long ppid, pgrp;
+	unsigned long long vsize;
+	long long rss;
+	if (sscanf(s + 1,
+		   " %c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d"
+		   " %*d %*d %*d %*d %*u %llu %lld",
+		   &state, &ppid, &pgrp, &vsize, &rss) != 5)
+		return -1;
+	p->pid = pid;
+	p->ppid = (pid_t)ppid;
+	p->pgrp = (pid_t)pgrp;
+	p->state = state;
+	p->vsize_kb = vsize / 1024;
+	p->rss_kb = rss > 0 ? (uint64_t)rss * (uint64_t)page_kb : 0;
+	return 0;
+}
+
+static void add(struct sr_family *f, const struct sr_proc *p)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 256;
+		f->p = ks_xrealloc(f->p, f->cap * sizeof(*f->p));
+	}
+	f->p[f->n++] = *p;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	pid_t x = ((const struct sr_proc *)a)->pid;
+	pid_t y = ((const struct sr_proc *)b)->pid;
+	return (x > y) - (x < y);
+}
+
+/* Index of pid in the sorted snapshot, or -1. */
+static long find(const struct sr_family *all, pid_t pid)
+{
+	size_t lo = 0, hi = all->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (all->p[mid].pid == pid)
+			return (long)mid;
+		if (all->p[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+int sr_family_scan(pid_t ancestor, struct sr_family *f)
+{
+	f->n = 0;
+	DIR *d = opendir("/proc");
+	if (!d)
+		return -1;
+	long page = sysconf(_SC_PAGESIZE);
+	long page_kb = page > 0 ? page / 1024 : 4;
+	struct sr_family all = {0};
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		struct sr_proc p;
+		if (*end || pid <= 0 || read_stat((pid_t)pid, &p, page_kb))
+			continue;
+		add(&all, &p);
+	}
+	closedir(d);
+	/* Each process walks up its parents until it meets the ancestor
+	 * (yes), the top (no), or one already decided; parents are found
+	 * by binary search in the pid-sorted snapshot. */
+	qsort(all.p, all.n, sizeof(*all.p), by_pid);
+	signed char *in = ks_xcalloc(all.n ? all.n : 1, sizeof(*in));
+	size_t *chain = ks_xmalloc((all.n ? all.n : 1) * sizeof(*chain));
+	for (size_t i = 0; i < all.n; i++) {
+		size_t depth = 0, k = i;
+		signed char verdict = -1;
+		for (;;) {
+			if (in[k]) {
+				verdict = in[k];
+				break;
+			}
+			chain[depth++] = k;
+			if (all.p[k].ppid == ancestor) {
+				verdict = 1;
+				break;
+			}
+			long up = find(&all, all.p[k].ppid);
+			if (up < 0 || depth >= all.n)
+				break;
+			k = (size_t)up;
+		}
+		while (depth)
+			in[chain[--depth]] = verdict;
+	}
+	free(chain);
+	for (size_t i = 0; i < all.n; i++)
+		if (in[i] > 0)
+			add(f, &all.p[i]);
+	free(in);
+	sr_family_free(&all);
+	return 0;
+}
+
+void sr_family_memory(const struct sr_family *f, uint64_t *vsize_kb,
+		      uint64_t *rss_kb)
+{
+	*vsize_kb = *rss_kb = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		*vsize_kb += f->p[i].vsize_kb;
+		*rss_kb += f->p[i].rss_kb;
+	}
+}
+
+int sr_family_signal(const struct sr_family *f, pid_t pgid, int sig)
+{
+	int sent = 0;
+	if (pgid > 0 && kill(-pgid, sig) == 0)
+		sent++;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->p[i].pgrp != pgid && f->p[i].state != 'Z' &&
+		    kill(f->p[i].pid, sig) == 0)
+			sent++;
+	return sent;
+}
+
+void sr_family_free(struct sr_family *f)
+{
+	if (!f)
+		return;
+	free(f->p);
+	f->p = NULL;
+	f->n = f->cap = 0;
+}

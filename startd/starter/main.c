@@ -1,0 +1,380 @@
+/*
+ * main.c: condor_starter, one process per job activation.
+ *
+ * THE CONTRACT WITH THE STARTD
+ *
+ *   condor_starter -job FILE -sandbox-root DIR [-slot NAME]
+ *                  [-keep-sandbox] [-log FILE]
+ *
+ * -job FILE         the job ad, in old ClassAd syntax (as condor_q -l
+ *                   prints it).
+ * -sandbox-root DIR an existing directory; the starter makes the job's
+ *                   sandbox DIR/dir_<its own pid>, mode 0700, owned by the
+ *                   account the job runs as, and removes it at the end.
+ * -slot NAME        the slot's name, given to the job as _CONDOR_SLOT.
+ * -keep-sandbox     leave the sandbox in place at the end.
+ * -log FILE         the starter's log (one line per step, ks_log's format,
+ *                   STARTER_DEBUG categories); standard error without it.
+ *
+ * The job: Cmd (absolute, or relative to the job's directory), Arguments
+ * (new syntax) or else Args (old), Environment (new syntax) or else Env
+ * (old, EnvDelim), and its directory: Iwd when ShouldTransferFiles is
+ * "NO" (a shared filesystem), else the sandbox.  In, Out and Err are
+ * relative to that directory (absolute ones are kept), /dev/null when
+ * absent; Out and Err are truncated unless EraseOutputAndErrorOnRestart
+ * is false.  The job's copy of its ad is DIR/dir_<pid>/.job.ad.  Its
+ * environment is described in sr_jobenv.h.
+ *
+ * The account: the job's Owner when the starter runs as root and that
+ * account exists and is not root; "nobody" for a root starter whose job
+ * has no Owner, an unknown one, or root (the log says which); the
+ * starter's own account when it is not root.  A job never runs as root.
+ * The job runs in its own session and process group.
+ *
+ * Signals from the startd: SIGTSTP suspends the job, SIGCONT continues
+ * it, SIGTERM soft-kills it (its KillSig, a name like "SIGINT" or a
+ * number, default SIGTERM; continued first if suspended), SIGQUIT
+ * hard-kills it (SIGKILL); see sr_run.h.  When the job's main process
+ * exits, anything it left running is killed.
+ *
+ * The result: when the job has ended, or could not start, the starter
+ * writes ONE result ad in old syntax to its standard output (attributes
+ * in sr_result.h; JobExitReason is "exited", "signaled", "killed" or
+ * "start failed"), removes the sandbox, and exits 0.  It exits 1 only if
+ * the result ad could not be written.  A bad command line, a job ad that
+ * does not parse or has attributes of the wrong type, a missing
+ * executable or unreadable In file: each gives a "start failed" result
+ * saying what and where, never a crash.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "ks_log.h"
+#include "ks_mem.h"
+#include "sr_args.h"
+#include "sr_job.h"
+#include "sr_jobenv.h"
+#include "sr_result.h"
+#include "sr_run.h"
+#include "sr_sandbox.h"
+#include "sr_spawn.h"
+#include "sr_user.h"
+
+static const char usage[] =
+	"usage: condor_starter -job FILE -sandbox-root DIR [-slot NAME] "
+	"[-keep-sandbox] [-log FILE]";
+
+struct opts {
+	const char *job;
+	const char *root;
+	const char *slot;
+	const char *log;
+	bool keep;
+};
+
+/* Everything one run of the starter holds. */
+struct starter {
+	struct opts opt;
+	ks_config *cfg;
+	ks_log *log;
+	struct sr_job job;
+	struct sr_user user;
+	char *sandbox;
+	char *job_ad_copy;
+	char *cwd;
+	char *exe;
+	char *in, *out, *err;
+	struct sr_strv argv;
+	struct sr_env env;
+	struct sr_outcome o;
+	double t0; /* monotonic seconds at start */
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Returns 0, 1 for -help, or -1 with the problem in o. */
+static int parse_args(int argc, char **argv, struct opts *op,
+		      struct sr_outcome *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char **dst = !strcmp(a, "-job")            ? &op->job
+				   : !strcmp(a, "-sandbox-root") ? &op->root
+				   : !strcmp(a, "-slot")         ? &op->slot
+				   : !strcmp(a, "-log")          ? &op->log
+								 : NULL;
+		if (dst) {
+			if (i + 1 >= argc) {
+				sr_outcome_fail(o, SR_HOLD_CREATE_PROCESS, 0,
+						"condor_starter: %s needs a "
+						"value (%s)", a, usage);
+				return -1;
+			}
+			*dst = argv[++i];
+		} else if (!strcmp(a, "-keep-sandbox")) {
+			op->keep = true;
+		} else if (!strcmp(a, "-help") || !strcmp(a, "-h")) {
+			return 1;
+		} else {
+			sr_outcome_fail(o, SR_HOLD_CREATE_PROCESS, 0,
+					"condor_starter: unknown argument '%s' "
+					"(%s)", a, usage);
+			return -1;
+		}
+	}
+	if (!op->job || !op->root) {
+		sr_outcome_fail(o, SR_HOLD_CREATE_PROCESS, 0,
+				"condor_starter: %s is required (%s)",
+				op->job ? "-sandbox-root" : "-job", usage);
+		return -1;
+	}
+	return 0;
+}
+
+/* Standard input, output and error must be open: the result goes to
+ * standard output, and the job's files are moved onto 0, 1 and 2 from
+ * descriptors that must not be any of them. */
+static void ensure_std_fds(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+			if (n >= 0 && n != fd) {
+				dup2(n, fd);
+				close(n);
+			}
+		}
+}
+
+static void open_log(struct starter *s)
+{
+	struct ks_err err, cfg_err;
+	s->cfg = ks_config_load_new("STARTER", NULL, &cfg_err);
+	const char *cfg_problem = NULL;
+	if (!s->cfg) {
+		/* The starter must still report on its job; it runs on
+		 * HTCondor's defaults and says why. */
+		cfg_problem = cfg_err.msg;
+		s->cfg = ks_config_new("STARTER", NULL);
+	}
+	if (s->opt.log)
+		ks_config_set(s->cfg, "STARTER_LOG", s->opt.log,
+			      "<command line>");
+	s->log = ks_log_open(s->cfg, "STARTER", s->opt.log == NULL, &err);
+	if (!s->log) {
+		fprintf(stderr, "condor_starter: cannot open the log %s: %s; "
+			"logging to standard error\n",
+			s->opt.log ? s->opt.log : "", err.msg);
+		s->log = ks_log_open(s->cfg, "STARTER", true, NULL);
+	}
+	if (cfg_problem)
+		ks_log_printf(s->log, KS_D_ALWAYS,
+			      "configuration not read (%s): using defaults",
+			      cfg_problem);
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	if (name[0] == '/')
+		return ks_xstrdup(name);
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = ks_xmalloc(n);
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+/* Account, sandbox, the ad's copy, directory, paths, environment.
+ * Returns 0, or -1 with the failure in s->o. */
+static int prepare(struct starter *s)
+{
+	struct ks_err err;
+	const char *id = s->job.id;
+	if (sr_user_pick(s->job.owner, &s->user, &err)) {
+		sr_outcome_fail(&s->o, SR_HOLD_USER_ACCOUNT, 0, "%s", err.msg);
+		return -1;
+	}
+	if (s->user.note)
+		ks_log_printf(s->log, KS_D_ALWAYS, "job %s: %s", id,
+			      s->user.note);
+	ks_log_printf(s->log, KS_D_ALWAYS, "job %s: runs as user %s (uid %u, "
+		      "gid %u)", id, s->user.name, (unsigned)s->user.uid,
+		      (unsigned)s->user.gid);
+
+	bool root = s->user.switch_to;
+	if (sr_sandbox_create(s->opt.root, getpid(), root, s->user.uid,
+			      s->user.gid, &s->sandbox, &err)) {
+		sr_outcome_fail(&s->o, SR_HOLD_IWD, 0, "%s", err.msg);
+		return -1;
+	}
+	ks_log_printf(s->log, KS_D_ALWAYS, "job %s: sandbox %s created", id,
+		      s->sandbox);
+	if (sr_sandbox_write_ad(s->sandbox, ".job.ad", s->job.ad, root,
+				s->user.uid, s->user.gid, &s->job_ad_copy,
+				&err)) {
+		sr_outcome_fail(&s->o, SR_HOLD_CREATE_PROCESS, 0, "%s",
+				err.msg);
+		return -1;
+	}
+
+	s->cwd = ks_xstrdup(s->job.shared_fs ? s->job.iwd : s->sandbox);
+	s->exe = path_in(s->cwd, s->job.cmd);
+	s->in = s->job.in ? path_in(s->cwd, s->job.in) : NULL;
+	s->out = s->job.out ? path_in(s->cwd, s->job.out) : NULL;
+	s->err = s->job.err ? path_in(s->cwd, s->job.err) : NULL;
+
+	struct sr_jobenv_in ein = {
+		.cfg = s->cfg, .job = &s->job, .user = &s->user,
+		.sandbox = s->sandbox, .cwd = s->cwd, .slot = s->opt.slot,
+		.job_ad = s->job_ad_copy, .starter_pid = getpid()};
+	if (sr_jobenv_build(&ein, &s->env, &err)) {
+		sr_outcome_fail(&s->o, SR_HOLD_CREATE_PROCESS, 0, "%s",
+				err.msg);
+		return -1;
+	}
+	sr_strv_add(&s->argv, s->exe, strlen(s->exe));
+	for (size_t i = 0; i < s->job.args.n; i++)
+		sr_strv_add(&s->argv, s->job.args.v[i],
+			    strlen(s->job.args.v[i]));
+	if (s->job.kill_sig_note)
+		ks_log_printf(s->log, KS_D_ALWAYS, "job %s: %s", id,
+			      s->job.kill_sig_note);
+	return 0;
+}
+
+static void run_job(struct starter *s, const sigset_t *set)
+{
+	const char *id = s->job.id;
+	char *args = sr_args_join_v2(&s->argv, 1);
+	ks_log_printf(s->log, KS_D_ALWAYS,
+		      "job %s: executing %s with arguments [%s] in %s "
+		      "(In %s, Out %s, Err %s)", id, s->exe, args, s->cwd,
+		      s->in ? s->in : "/dev/null",
+		      s->out ? s->out : "/dev/null",
+		      s->err ? s->err : "/dev/null");
+	free(args);
+	struct sr_spawn sp = {
+		.path = s->exe, .argv = s->argv.v, .envp = s->env.kv.v,
+		.cwd = s->cwd,
+		.cwd_attr = s->job.shared_fs ? "Iwd" : "the sandbox",
+		.in = s->in, .out = s->out, .err = s->err,
+		.append = s->job.append, .user = &s->user};
+	static char *const no_env[] = {NULL};
+	if (!sp.envp)
+		sp.envp = no_env;
+	pid_t pid = sr_spawn_job(&sp, &s->o);
+	if (pid < 0)
+		return;
+	s->o.pid = pid;
+	s->o.exec_date = (int64_t)time(NULL);
+	ks_log_printf(s->log, KS_D_ALWAYS,
+		      "job %s: started as process %ld (its own process group)",
+		      id, (long)pid);
+	sr_run_watch(s->log, id, pid, s->job.kill_sig, set, &s->o);
+}
+
+static void finish(struct starter *s)
+{
+	const char *id = s->job.id ? s->job.id : "?";
+	struct ks_err err;
+	if (s->sandbox && s->opt.keep) {
+		ks_log_printf(s->log, KS_D_ALWAYS, "job %s: sandbox %s kept "
+			      "(-keep-sandbox)", id, s->sandbox);
+	} else if (s->sandbox) {
+		if (sr_sandbox_remove(s->sandbox, &err))
+			ks_log_printf(s->log, KS_D_ALWAYS,
+				      "job %s: sandbox not fully removed: %s",
+				      id, err.msg);
+		else
+			ks_log_printf(s->log, KS_D_ALWAYS,
+				      "job %s: sandbox %s removed", id,
+				      s->sandbox);
+	}
+	s->o.wall = mono() - s->t0;
+	if (!s->o.end_date)
+		s->o.end_date = (int64_t)time(NULL);
+	if (s->o.how == SR_END_START_FAILED)
+		ks_log_printf(s->log, KS_D_ALWAYS, "job %s: did not start: %s",
+			      id, s->o.reason ? s->o.reason : "?");
+}
+
+static void starter_free(struct starter *s)
+{
+	sr_job_free(&s->job);
+	sr_user_free(&s->user);
+	free(s->sandbox);
+	free(s->job_ad_copy);
+	free(s->cwd);
+	free(s->exe);
+	free(s->in);
+	free(s->out);
+	free(s->err);
+	sr_strv_free(&s->argv);
+	sr_env_free(&s->env);
+	sr_outcome_free(&s->o);
+	ks_log_close(s->log);
+	ks_config_free(s->cfg);
+}
+
+int main(int argc, char **argv)
+{
+	sigset_t set;
+	sr_run_signals_init(&set);
+	ensure_std_fds();
+	struct starter s = {0};
+	s.t0 = mono();
+	s.o.start_date = (int64_t)time(NULL);
+
+	int a = parse_args(argc, argv, &s.opt, &s.o);
+	if (a == 1) {
+		printf("%s\n", usage);
+		return 0;
+	}
+	open_log(&s);
+	if (a == 0) {
+		struct ks_err err;
+		ks_log_printf(s.log, KS_D_ALWAYS,
+			      "starter %ld: job ad %s, sandbox root %s%s%s",
+			      (long)getpid(), s.opt.job, s.opt.root,
+			      s.opt.slot ? ", slot " : "",
+			      s.opt.slot ? s.opt.slot : "");
+		int rc = sr_job_load(s.opt.job, &s.job, &err);
+		if (rc)
+			sr_outcome_fail(&s.o, SR_HOLD_CREATE_PROCESS, 0, "%s",
+					err.msg);
+		else if (prepare(&s) == 0)
+			run_job(&s, &set);
+	}
+	if (!s.job.id)
+		s.job.id = ks_xstrdup("?");
+	finish(&s);
+
+	char *metric = ks_config_get(s.cfg, "MEMORY_USAGE_METRIC", NULL);
+	classad *ad = sr_result_ad(&s.job, &s.o, metric);
+	free(metric);
+	struct ks_err err;
+	int status = 0;
+	if (sr_result_write(stdout, ad, &err)) {
+		ks_log_printf(s.log, KS_D_ALWAYS, "job %s: %s", s.job.id,
+			      err.msg);
+		status = 1;
+	} else {
+		ks_log_printf(s.log, KS_D_ALWAYS,
+			      "job %s: result written: %s", s.job.id,
+			      sr_end_name(s.o.how));
+	}
+	classad_free(ad);
+	starter_free(&s);
+	return status;
+}

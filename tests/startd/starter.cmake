@@ -1,0 +1,10 @@
+# The starter: its argument, environment and job ad syntaxes (cmocka), and
+# the real condor_starter running small jobs (starter_test.sh; parts that
+# need root are skipped without it).
+add_executable(test_starter_args ${CMAKE_CURRENT_SOURCE_DIR}/test_starter_args.c)
+target_link_libraries(test_starter_args PRIVATE sr_jobad ${CMOCKA_LIB})
+add_test(NAME startd_starter_args COMMAND test_starter_args)
+
+add_test(NAME startd_starter
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/starter_test.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(startd_starter PROPERTIES TIMEOUT 180)
