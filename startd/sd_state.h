@@ -65,6 +65,7 @@ struct sd_slot_state {
 	bool starter;        /* a starter runs (a job is active) */
 	bool retiring;       /* the claim has been told to retire */
 	bool for_better;     /* ... for a better claim only (not the owner) */
+	bool preempt_was_true; /* PREEMPT held during this claim */
 };
 
 /* What the startd must do to the job as part of a transition. */
@@ -83,6 +84,8 @@ struct sd_step {
 	enum sd_state state;     /* where the slot goes */
 	enum sd_activity activity;
 	enum sd_action action;
+	bool preempt_true;       /* caused by PREEMPT (which the claim then
+				  * remembers: preempt_was_true) */
 	char why[96];            /* "PREEMPT became true", "match timed out" */
 };
 

@@ -1,3 +1,10 @@
 # The slot state machine: pure logic, shared by the startd and its tests.
 add_library(sd_state STATIC ${CMAKE_CURRENT_SOURCE_DIR}/state.c)
 target_include_directories(sd_state PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+
+add_executable(condor_startd
+  ${CMAKE_CURRENT_SOURCE_DIR}/startd.c ${CMAKE_CURRENT_SOURCE_DIR}/slot.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/ad.c ${CMAKE_CURRENT_SOURCE_DIR}/sysinfo.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/bench.c)
+target_link_libraries(condor_startd PRIVATE sd_layout sd_state ks_daemon)
+install(TARGETS condor_startd RUNTIME DESTINATION ${CMAKE_INSTALL_SBINDIR})

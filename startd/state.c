@@ -42,6 +42,7 @@ static bool go(struct sd_step *out, int n, enum sd_state s,
 	out->state = s;
 	out->activity = a;
 	out->action = act;
+	out->preempt_true = false;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(out->why, sizeof(out->why), fmt, ap);
@@ -54,12 +55,15 @@ static const char *truth_word(enum sd_truth t)
 	return t == SD_TRUE ? "true" : t == SD_FALSE ? "false" : "undefined";
 }
 
-/* Into Preempting: Vacating (a soft kill first) when WANT_VACATE holds,
- * else straight to Killing.  With no job there is nothing to kill. */
+/* Into Preempting: Vacating (a soft kill first), or straight to Killing
+ * when PREEMPT has held and WANT_VACATE does not (as HTCondor decides
+ * it: a claim preempted for another reason always gets its soft kill).
+ * With no job there is nothing to kill. */
 static bool preempt(const struct sd_slot_state *s, sd_ask_fn ask, void *arg,
 		    struct sd_step *out, int n, const char *why)
 {
-	bool vacate = ask(arg, SD_X_WANT_VACATE) == SD_TRUE;
+	bool vacate = !s->preempt_was_true ||
+		      ask(arg, SD_X_WANT_VACATE) == SD_TRUE;
 	enum sd_action act = !s->starter ? SD_A_NONE
 			     : vacate    ? SD_A_SOFT_KILL
 					 : SD_A_HARD_KILL;
@@ -78,15 +82,23 @@ static bool suspend(sd_ask_fn ask, void *arg, struct sd_step *out, int n)
 		  "SUSPEND became true");
 }
 
+static bool by_preempt(bool made, struct sd_step *out)
+{
+	out->preempt_true = made;
+	return made;
+}
+
 static bool claimed_step(const struct sd_slot_state *s,
 			 const struct sd_timers *t, sd_ask_fn ask, void *arg,
 			 struct sd_step *out)
 {
 	switch (s->activity) {
 	case SD_IDLE:
-		if (ask(arg, SD_X_START) == SD_FALSE)
+		/* IS_OWNER rather than START: without a job START may be
+		 * false for reasons that say nothing about the owner */
+		if (ask(arg, SD_X_IS_OWNER) == SD_TRUE)
 			return preempt(s, ask, arg, out, 10,
-				       "START became false");
+				       "IS_OWNER became true");
 		return false;
 	case SD_BUSY:
 		/* WANT_SUSPEND picks which of SUSPEND and PREEMPT is
@@ -94,8 +106,9 @@ static bool claimed_step(const struct sd_slot_state *s,
 		if (ask(arg, SD_X_WANT_SUSPEND) == SD_TRUE)
 			return suspend(ask, arg, out, 14);
 		if (ask(arg, SD_X_PREEMPT) == SD_TRUE)
-			return go(out, 13, SD_CLAIMED, SD_RETIRING, SD_A_NONE,
-				  "PREEMPT became true");
+			return by_preempt(go(out, 13, SD_CLAIMED, SD_RETIRING,
+					     SD_A_NONE, "PREEMPT became true"),
+					  out);
 		return false;
 	case SD_RETIRING:
 		if (suspend(ask, arg, out, 20))
@@ -113,8 +126,10 @@ static bool claimed_step(const struct sd_slot_state *s,
 				  s->retiring ? SD_RETIRING : SD_BUSY,
 				  SD_A_CONTINUE, "CONTINUE became true");
 		if (!s->retiring && ask(arg, SD_X_PREEMPT) == SD_TRUE)
-			return go(out, 16, SD_CLAIMED, SD_RETIRING,
-				  SD_A_CONTINUE, "PREEMPT became true");
+			return by_preempt(go(out, 16, SD_CLAIMED, SD_RETIRING,
+					     SD_A_CONTINUE,
+					     "PREEMPT became true"),
+					  out);
 		return false;
 	default:
 		return false;
@@ -253,8 +268,11 @@ bool sd_event_step(const struct sd_slot_state *s, enum sd_event ev,
 		/* a graceful end gives the job its soft kill; a lost lease
 		 * or a fast vacate does not wait */
 		bool soft = ev == SD_E_RELEASE || ev == SD_E_VACATE;
-		return preempt(s, soft ? always_vacate : never_vacate, NULL,
-			       out, 10, why);
+		struct sd_slot_state hard = *s;
+		hard.preempt_was_true = true;
+		return preempt(soft ? s : &hard,
+			       soft ? always_vacate : never_vacate, NULL, out,
+			       10, why);
 	}
 	case SD_E_DRAIN:
 		if (s->state == SD_OWNER)

@@ -123,11 +123,18 @@ static void test_claimed_idle(void **state)
 	struct sd_slot_state s = at(SD_CLAIMED, SD_IDLE);
 	assert_true(sd_event_step(&s, SD_E_ACTIVATE, &st));
 	expect(&st, 11, SD_CLAIMED, SD_BUSY, SD_A_NONE);
-	set(&p, SD_X_START, SD_TRUE);
-	assert_false(sd_policy_step(&s, NULL, ask, &p, &st));
+	/* START false without a job says nothing: IS_OWNER decides */
 	set(&p, SD_X_START, SD_FALSE);
+	set(&p, SD_X_IS_OWNER, SD_FALSE);
+	assert_false(sd_policy_step(&s, NULL, ask, &p, &st));
+	set(&p, SD_X_IS_OWNER, SD_TRUE);
 	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
-	expect(&st, 10, SD_PREEMPTING, SD_KILLING, SD_A_NONE);
+	/* PREEMPT never held: Vacating whatever WANT_VACATE says */
+	expect(&st, 10, SD_PREEMPTING, SD_VACATING, SD_A_NONE);
+	assert_false(st.preempt_true);
+	s = at(SD_PREEMPTING, SD_VACATING);
+	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
+	expect(&st, 22, SD_OWNER, SD_IDLE, SD_A_END_CLAIM);
 	s = at(SD_PREEMPTING, SD_KILLING);
 	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
 	expect(&st, 25, SD_OWNER, SD_IDLE, SD_A_END_CLAIM);
@@ -167,9 +174,11 @@ static void test_desktop(void **state)
 	set(&p, SD_X_CONTINUE, SD_FALSE);
 	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
 	expect(&st, 16, SD_CLAIMED, SD_RETIRING, SD_A_CONTINUE);
+	assert_true(st.preempt_true);
 
 	s.activity = SD_RETIRING;
 	s.retiring = true;
+	s.preempt_was_true = true;
 	set(&p, SD_X_SUSPEND, SD_FALSE);
 	assert_false(sd_policy_step(&s, &t, ask, &p, &st));
 	set(&p, SD_X_SUSPEND, SD_TRUE);

@@ -1,0 +1,182 @@
+/* ad.c: the slot ads (sd_ad.h). */
+#include "sd_ad.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_mem.h"
+
+static int64_t knob_int(const ks_config *cfg, const char *name, int64_t def)
+{
+	int64_t v;
+	return ks_config_int(cfg, name, &v) ? v : def;
+}
+
+/* Every name in a list of STARTD_ATTRS style (commas or spaces), each
+ * given to fn. */
+static void each_name(const char *list, void (*fn)(const char *name, void *arg),
+		      void *arg)
+{
+	if (!list)
+		return;
+	char *copy = ks_xstrdup(list);
+	for (char *t = strtok(copy, ", \t\n"); t; t = strtok(NULL, ", \t\n"))
+		fn(t, arg);
+	free(copy);
+}
+
+struct attr_ctx {
+	const struct sd_host *h;
+	const struct sd_slot *s;
+	classad *ad;
+};
+
+/* One STARTD_ATTRS name: its value for this slot (SLOT<N>_name first),
+ * an expression inserted as it is. */
+static void add_startd_attr(const char *name, void *arg)
+{
+	struct attr_ctx *c = arg;
+	char *text = ks_config_get_slot(c->h->cfg, name, c->s->id, c->s->type,
+					NULL);
+	if (!text)
+		return;
+	if (classad_insert_text(c->ad, name, text, NULL) != 0)
+		classad_insert_string(c->ad, name, text);
+	free(text);
+}
+
+static void add_startd_attrs(const struct sd_host *h, const struct sd_slot *s,
+			     classad *ad)
+{
+	struct attr_ctx c = {h, s, ad};
+	static const char *const lists[] = {"STARTD_ATTRS", "STARTD_EXPRS"};
+	for (size_t i = 0; i < 2; i++) {
+		char *all = ks_config_get(h->cfg, lists[i], NULL);
+		each_name(all, add_startd_attr, &c);
+		free(all);
+		char knob[64];
+		snprintf(knob, sizeof(knob), "SLOT%d_%s", s->id, lists[i]);
+		char *own = ks_config_get(h->cfg, knob, NULL);
+		each_name(own, add_startd_attr, &c);
+		free(own);
+	}
+}
+
+/* KeyboardIdle and ConsoleIdle: a slot not connected to the console or
+ * the keyboard (SLOTS_CONNECTED_TO_*) reports the time since the startd
+ * began, plus DISCONNECTED_KEYBOARD_IDLE_BOOST. */
+static void add_idle(const struct sd_host *h, const struct sd_slot *s,
+		     classad *ad)
+{
+	int64_t console = knob_int(h->cfg, "SLOTS_CONNECTED_TO_CONSOLE", 0);
+	int64_t keyboard = knob_int(h->cfg, "SLOTS_CONNECTED_TO_KEYBOARD", 0);
+	int64_t boost = knob_int(h->cfg, "DISCONNECTED_KEYBOARD_IDLE_BOOST",
+				 1200);
+	int64_t away = h->now - h->start_time + boost;
+	classad_insert_int(ad, "ConsoleIdle",
+			   s->id <= console ? h->idle.console : away);
+	classad_insert_int(ad, "KeyboardIdle",
+			   s->id <= keyboard || s->id <= console
+				   ? h->idle.keyboard
+				   : away);
+}
+
+/* The host's load not due to jobs goes to the slots in order, up to one
+ * per CPU of each, as HTCondor shares it out; no job load is measured
+ * yet, so CondorLoadAvg is 0. */
+static void add_load(const struct sd_host *h, const struct sd_slot *s,
+		     double *owner_left, classad *ad)
+{
+	double cpus = s->spec.cpus > 0 ? s->spec.cpus : 1;
+	double mine = *owner_left < cpus ? *owner_left : cpus;
+	*owner_left -= mine;
+	classad_insert_real(ad, "LoadAvg", mine);
+	classad_insert_real(ad, "CondorLoadAvg", 0.0);
+	classad_insert_real(ad, "TotalLoadAvg", h->load);
+	classad_insert_real(ad, "TotalCondorLoadAvg", 0.0);
+}
+
+static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
+			double *owner_left)
+{
+	classad *ad = classad_new();
+	classad_insert_string(ad, "MyType", "Machine");
+	classad_insert_string(ad, "TargetType", "Job");
+	classad_insert_string(ad, "Name", s->name);
+	classad_insert_string(ad, "Machine", h->hostname);
+	classad_insert_int(ad, "SlotID", s->id);
+	classad_insert_int(ad, "SlotTypeID", s->type);
+	sd_layout_slot_attrs(h->machine, &s->spec, ad);
+	classad_insert_string(ad, "State", sd_state_name(s->st.state));
+	classad_insert_string(ad, "Activity", sd_activity_name(s->st.activity));
+	classad_insert_int(ad, "EnteredCurrentState", s->entered_state);
+	classad_insert_int(ad, "EnteredCurrentActivity", s->entered_activity);
+	classad_insert_int(ad, "MyCurrentTime", h->now);
+	classad_insert_int(ad, "TotalSlots", (int64_t)h->nslots);
+	sd_platform_attrs(ad);
+	add_load(h, s, owner_left, ad);
+	add_idle(h, s, ad);
+	sd_clock_attrs(h->now, ad);
+	classad_insert_int(ad, "LastBenchmark", h->last_benchmark);
+	if (h->last_benchmark) {
+		classad_insert_int(ad, "Mips", h->bench->mips);
+		classad_insert_int(ad, "KFlops", h->bench->kflops);
+	}
+	char *fs = ks_config_get(h->cfg, "FILESYSTEM_DOMAIN", NULL);
+	char *uid = ks_config_get(h->cfg, "UID_DOMAIN", NULL);
+	classad_insert_string(ad, "FileSystemDomain", fs ? fs : h->hostname);
+	classad_insert_string(ad, "UidDomain", uid ? uid : h->hostname);
+	free(fs);
+	free(uid);
+	classad_insert_string(ad, "StartdIpAddr", h->sinful);
+	classad_insert_bool(ad, "HasFileTransfer", true);
+
+	/* the policy; Requirements says false while the slot must not be
+	 * matched again (Matched, Preempting) */
+	sd_slot_policy_attrs(s, ad);
+	bool closed = s->st.state == SD_MATCHED || s->st.state == SD_PREEMPTING;
+	classad_insert_text(ad, "Requirements", closed ? "false" : "START",
+			    NULL);
+	classad_insert_real(ad, "CurrentRank", 0.0);
+	add_startd_attrs(h, s, ad);
+	return ad;
+}
+
+struct slot_attr_ctx {
+	const struct sd_slot *slots;
+	classad **ads;
+	size_t n;
+};
+
+/* One STARTD_SLOT_ATTRS name: slot<j>_<name> in every ad, the value of
+ * name in slot j's ad. */
+static void add_cross_attr(const char *name, void *arg)
+{
+	struct slot_attr_ctx *c = arg;
+	for (size_t j = 0; j < c->n; j++) {
+		const classad_expr *e = classad_lookup(c->ads[j], name);
+		if (!e)
+			continue;
+		char key[256];
+		snprintf(key, sizeof(key), "slot%d_%s", c->slots[j].id, name);
+		for (size_t i = 0; i < c->n; i++)
+			classad_insert(c->ads[i], key, classad_expr_ref(e));
+	}
+}
+
+void sd_slot_ads(const struct sd_host *h, const struct sd_slot *slots,
+		 classad **ads)
+{
+	double owner_left = h->load;
+	for (size_t i = 0; i < h->nslots; i++)
+		ads[i] = base_ad(h, &slots[i], &owner_left);
+	struct slot_attr_ctx c = {slots, ads, h->nslots};
+	static const char *const lists[] = {"STARTD_SLOT_ATTRS",
+					    "STARTD_SLOT_EXPRS"};
+	for (size_t k = 0; k < 2; k++) {
+		char *names = ks_config_get(h->cfg, lists[k], NULL);
+		each_name(names, add_cross_attr, &c);
+		free(names);
+	}
+}

@@ -1,0 +1,39 @@
+/*
+ * sd_ad.h: the slot ads, as HTCondor's startd publishes them: identity,
+ * state, resources, platform, load, idle times, clock, policy, and the
+ * attributes the configuration adds (STARTD_ATTRS, STARTD_SLOT_ATTRS).
+ */
+#ifndef SD_AD_H
+#define SD_AD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classad.h"
+#include "config.h"
+#include "sd_bench.h"
+#include "sd_layout.h"
+#include "sd_slot.h"
+#include "sd_sysinfo.h"
+
+/* What every slot's ad shares, read once per round. */
+struct sd_host {
+	const ks_config *cfg;
+	const char *hostname;   /* full name: Machine, and Name after '@' */
+	const char *sinful;     /* StartdIpAddr */
+	int64_t now, start_time;
+	double load;            /* the host's load average */
+	struct sd_idle idle;
+	const struct sd_machine *machine;
+	size_t nslots;
+	const struct sd_bench *bench; /* Mips, KFlops once they have run */
+	int64_t last_benchmark;       /* 0: never */
+};
+
+/* The ads of every slot: slots[i]'s in ads[i] (new ads; classad_free()).
+ * Cross-slot attributes (slot<N>_<attr> of STARTD_SLOT_ATTRS) need all of
+ * them, so they are made together. */
+void sd_slot_ads(const struct sd_host *h, const struct sd_slot *slots,
+		 classad **ads);
+
+#endif

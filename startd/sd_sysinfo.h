@@ -1,0 +1,33 @@
+/*
+ * sd_sysinfo.h: what the startd reads off the host for every slot ad:
+ * the platform, load, how long the console and keyboard have been idle,
+ * the clock.
+ */
+#ifndef SD_SYSINFO_H
+#define SD_SYSINFO_H
+
+#include <stdint.h>
+
+#include "classad.h"
+
+/* The platform as HTCondor names it: Arch (X86_64), OpSys (LINUX),
+ * OpSysAndVer (Debian12), OpSysName, OpSysMajorVer, OpSysVer,
+ * OpSysLongName, OpSysShortName, OpSysLegacy.  Inserted into ad. */
+void sd_platform_attrs(classad *ad);
+
+/* The host's load average over the last minute (0 if unknown). */
+double sd_load_average(void);
+
+/* Seconds since the last input on the console and on any keyboard or
+ * terminal, as of now: from the access times of the console, the tty
+ * devices, the pseudo-terminals and the input devices.  A host with none
+ * of them counts from `since` (the startd's start), as if touched then. */
+struct sd_idle {
+	int64_t console, keyboard;
+};
+void sd_idle_times(int64_t now, int64_t since, struct sd_idle *out);
+
+/* ClockMin (minutes since local midnight) and ClockDay (0 is Sunday). */
+void sd_clock_attrs(int64_t now, classad *ad);
+
+#endif

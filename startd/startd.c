@@ -1,0 +1,269 @@
+/*
+ * startd.c: condor_startd: divides the machine into slots, advertises
+ * them, and moves each through the states and activities its policy
+ * expressions call for (docs/startd.md).
+ */
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ks_commands.h"
+#include "ks_daemon.h"
+#include "ks_mem.h"
+#include "sd_ad.h"
+#include "sd_bench.h"
+#include "sd_layout.h"
+#include "sd_slot.h"
+#include "sd_state.h"
+#include "sd_sysinfo.h"
+
+/* A slot whose policy keeps calling for transitions is stopped after
+ * this many in one round: a policy that loops (IS_OWNER and START
+ * disagreeing, say) shows in the log instead of hanging the startd. */
+#define MAX_STEPS 8
+
+struct startd {
+	struct sd_machine machine;
+	struct sd_bench bench;  /* averaged over the runs */
+	int64_t last_benchmark; /* time() of the last run; 0 for never */
+	struct sd_slot *slots;
+	size_t nslots;
+	char *hostname;
+	uint64_t poll_timer;
+	int64_t poll_every; /* seconds, as the timer runs now */
+};
+
+static int64_t now_s(void)
+{
+	return (int64_t)time(NULL);
+}
+
+/* The host's full name, as Machine and the part of Name after '@'. */
+static char *full_hostname(void)
+{
+	char host[256] = "localhost";
+	gethostname(host, sizeof(host) - 1);
+	struct addrinfo hints = {.ai_flags = AI_CANONNAME}, *res = NULL;
+	if (!strchr(host, '.') && getaddrinfo(host, NULL, &hints, &res) == 0 &&
+	    res && res->ai_canonname && strchr(res->ai_canonname, '.')) {
+		char *full = ks_xstrdup(res->ai_canonname);
+		freeaddrinfo(res);
+		return full;
+	}
+	if (res)
+		freeaddrinfo(res);
+	return ks_xstrdup(host);
+}
+
+static void host_facts(ks_daemon *d, struct sd_host *h)
+{
+	struct startd *sd = d->ctx;
+	*h = (struct sd_host){.cfg = d->cfg,
+			      .hostname = sd->hostname,
+			      .sinful = d->sinful,
+			      .now = now_s(),
+			      .start_time = d->start_time,
+			      .load = sd_load_average(),
+			      .machine = &sd->machine,
+			      .nslots = sd->nslots,
+			      .bench = &sd->bench,
+			      .last_benchmark = sd->last_benchmark};
+	sd_idle_times(h->now, d->start_time, &h->idle);
+}
+
+struct ask_ctx {
+	const struct sd_slot *slot;
+	const classad *ad;
+};
+
+static enum sd_truth ask(void *arg, enum sd_expr x)
+{
+	struct ask_ctx *c = arg;
+	return sd_slot_eval(c->slot, c->ad, x);
+}
+
+/* Runs the benchmarks (once for all the slots that ask within a minute)
+ * and ends the slot's Benchmarking activity (transition 4).  They take a
+ * fraction of a second, so they run in the loop itself. */
+static void benchmark(ks_daemon *d, struct sd_slot *s)
+{
+	struct startd *sd = d->ctx;
+	int64_t now = now_s();
+	if (!sd->last_benchmark || now - sd->last_benchmark >= 60) {
+		struct sd_bench b;
+		sd_bench_run(50, &b);
+		/* HTCondor keeps a running average of the runs */
+		if (sd->last_benchmark) {
+			b.mips = (b.mips + sd->bench.mips) / 2;
+			b.kflops = (b.kflops + sd->bench.kflops) / 2;
+		}
+		sd->bench = b;
+		sd->last_benchmark = now;
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "benchmarks: Mips = %lld, KFlops = %lld",
+			      (long long)b.mips, (long long)b.kflops);
+	}
+	struct sd_step done;
+	if (sd_event_step(&s->st, SD_E_BENCH_DONE, &done))
+		sd_slot_apply(s, &done, now, d->log);
+}
+
+/* One round of policy for every slot: each makes the transitions its
+ * expressions call for, seeing its own ad as it is after each one. */
+static bool evaluate(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	struct sd_host h;
+	classad **ads = ks_xmalloc((sd->nslots ? sd->nslots : 1) * sizeof(*ads));
+	bool changed = false;
+	for (int round = 0; round < MAX_STEPS; round++) {
+		host_facts(d, &h); /* a transition may have changed them */
+		sd_slot_ads(&h, sd->slots, ads);
+		bool any = false;
+		for (size_t i = 0; i < sd->nslots; i++) {
+			struct sd_slot *s = &sd->slots[i];
+			struct ask_ctx c = {s, ads[i]};
+			struct sd_timers t = {0};
+			struct sd_step step;
+			if (!sd_policy_step(&s->st, &t, ask, &c, &step))
+				continue;
+			sd_slot_apply(s, &step, h.now, d->log);
+			if (step.action == SD_A_BENCHMARK)
+				benchmark(d, s);
+			any = true;
+		}
+		for (size_t i = 0; i < sd->nslots; i++)
+			classad_free(ads[i]);
+		if (!any)
+			break;
+		changed = true;
+		if (round == MAX_STEPS - 1)
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "the policy keeps changing the slots' "
+				      "states; stopping for this round");
+	}
+	free(ads);
+	return changed;
+}
+
+static void schedule_poll(ks_daemon *d);
+
+static void on_poll(void *arg)
+{
+	ks_daemon *d = arg;
+	if (evaluate(d))
+		ks_daemon_update_collector(d);
+	schedule_poll(d);
+}
+
+/* POLLING_INTERVAL while any slot is claimed (a job is there to
+ * protect the owner from), else UPDATE_INTERVAL. */
+static void schedule_poll(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	bool claimed = false;
+	for (size_t i = 0; i < sd->nslots; i++)
+		if (sd->slots[i].st.state == SD_CLAIMED ||
+		    sd->slots[i].st.state == SD_PREEMPTING)
+			claimed = true;
+	int64_t every = ks_daemon_int(d, claimed ? "POLLING_INTERVAL"
+						 : "UPDATE_INTERVAL",
+				      claimed ? 5 : 300);
+	if (every < 1)
+		every = 1;
+	if (sd->poll_timer && every == sd->poll_every)
+		return;
+	ks_loop_cancel(d->loop, sd->poll_timer);
+	sd->poll_every = every;
+	sd->poll_timer = ks_loop_timer(d->loop, every * 1000, every * 1000,
+				       on_poll, d);
+}
+
+static size_t make_ads(ks_daemon *d, classad ***out)
+{
+	struct startd *sd = d->ctx;
+	struct sd_host h;
+	host_facts(d, &h);
+	*out = ks_xmalloc((sd->nslots ? sd->nslots : 1) * sizeof(**out));
+	sd_slot_ads(&h, sd->slots, *out);
+	return sd->nslots;
+}
+
+static void configure_slots(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	for (size_t i = 0; i < sd->nslots; i++)
+		sd_slot_configure(&sd->slots[i], d->cfg, d->log);
+}
+
+static int start(ks_daemon *d, struct ks_err *err)
+{
+	struct startd *sd = d->ctx;
+	sd->hostname = full_hostname();
+	if (sd_machine_detect(d->cfg, &sd->machine, err))
+		return err->code ? err->code : KS_EINVAL;
+	struct sd_slot_spec *specs = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < sd->machine.nwarnings; i++)
+		ks_log_printf(d->log, KS_D_ALWAYS, "%s",
+			      sd->machine.warnings[i]);
+	if (sd_layout_build(d->cfg, &sd->machine, &specs, &n, err))
+		return err->code ? err->code : KS_EINVAL;
+	sd->slots = ks_xcalloc(n ? n : 1, sizeof(*sd->slots));
+	sd->nslots = n;
+	int64_t now = now_s();
+	for (size_t i = 0; i < n; i++) {
+		struct sd_slot *s = &sd->slots[i];
+		s->spec = specs[i];
+		s->id = specs[i].id;
+		s->type = specs[i].type;
+		char buf[400];
+		s->short_name = ks_xstrdup(specs[i].name);
+		snprintf(buf, sizeof(buf), "%s@%s", specs[i].name, sd->hostname);
+		s->name = ks_xstrdup(buf);
+		/* every slot begins in Owner, as the manual says */
+		s->st = (struct sd_slot_state){.state = SD_OWNER,
+					       .activity = SD_IDLE};
+		s->entered_state = s->entered_activity = now;
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: %s slot of type %d: %s", s->short_name,
+			      specs[i].partitionable ? "partitionable"
+						     : "static",
+			      s->type, sd_layout_describe(&specs[i]));
+	}
+	free(specs); /* each spec now belongs to its slot */
+	configure_slots(d);
+	evaluate(d);
+	schedule_poll(d);
+	return 0;
+}
+
+static void reconfig(ks_daemon *d)
+{
+	configure_slots(d);
+	if (evaluate(d))
+		ks_daemon_update_collector(d);
+	schedule_poll(d);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct ks_daemon_ops ops = {
+		.start = start,
+		.reconfig = reconfig,
+		.make_ads = make_ads,
+		.update_code = KS_UPDATE_STARTD_AD,
+		.invalidate_code = KS_INVALIDATE_STARTD_ADS,
+	};
+	struct startd sd = {0};
+	int rc = ks_daemon_main(argc, argv, "STARTD", &ops, NULL, 0, &sd);
+	for (size_t i = 0; i < sd.nslots; i++)
+		sd_slot_clear(&sd.slots[i]);
+	free(sd.slots);
+	free(sd.hostname);
+	sd_machine_clear(&sd.machine);
+	return rc;
+}
