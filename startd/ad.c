@@ -140,6 +140,11 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 			    NULL);
 	classad_insert_real(ad, "CurrentRank", 0.0);
 	add_startd_attrs(h, s, ad);
+	/* what cron jobs publish comes last: a script can stand in for the
+	 * machine's own figures (KeyboardIdle, LoadAvg), as HTCondor's
+	 * tests simulate an owner */
+	if (h->cron)
+		sd_cron_publish(h->cron, s->id, ad);
 	return ad;
 }
 

@@ -12,6 +12,7 @@
 #include "classad.h"
 #include "config.h"
 #include "sd_bench.h"
+#include "sd_cron.h"
 #include "sd_layout.h"
 #include "sd_slot.h"
 #include "sd_sysinfo.h"
@@ -28,6 +29,8 @@ struct sd_host {
 	size_t nslots;
 	const struct sd_bench *bench; /* Mips, KFlops once they have run */
 	int64_t last_benchmark;       /* 0: never */
+	const sd_cron *cron;          /* its output goes into every ad last;
+				       * NULL for none */
 };
 
 /* The ads of every slot: slots[i]'s in ads[i] (new ads; classad_free()).

@@ -15,6 +15,7 @@
 #include "ks_mem.h"
 #include "sd_ad.h"
 #include "sd_bench.h"
+#include "sd_cron.h"
 #include "sd_layout.h"
 #include "sd_slot.h"
 #include "sd_state.h"
@@ -32,6 +33,7 @@ struct startd {
 	struct sd_slot *slots;
 	size_t nslots;
 	char *hostname;
+	sd_cron *cron;          /* STARTD_CRON jobs */
 	uint64_t poll_timer;
 	int64_t poll_every; /* seconds, as the timer runs now */
 };
@@ -70,7 +72,8 @@ static void host_facts(ks_daemon *d, struct sd_host *h)
 			      .machine = &sd->machine,
 			      .nslots = sd->nslots,
 			      .bench = &sd->bench,
-			      .last_benchmark = sd->last_benchmark};
+			      .last_benchmark = sd->last_benchmark,
+			      .cron = sd->cron};
 	sd_idle_times(h->now, d->start_time, &h->idle);
 }
 
@@ -182,6 +185,35 @@ static void schedule_poll(ks_daemon *d)
 				       on_poll, d);
 }
 
+/* New cron output: the policy may see the machine differently now. */
+static void on_cron(void *arg, bool update_collector)
+{
+	ks_daemon *d = arg;
+	if (evaluate(d) || update_collector)
+		ks_daemon_update_collector(d);
+	schedule_poll(d);
+}
+
+/* A cron job's CONDITION is evaluated against the first slot's ad (the
+ * machine's attributes, before cron output). */
+static classad *cron_context(void *arg)
+{
+	ks_daemon *d = arg;
+	struct startd *sd = d->ctx;
+	if (!sd->nslots)
+		return NULL;
+	struct sd_host h;
+	host_facts(d, &h);
+	h.cron = NULL;
+	classad **ads = ks_xmalloc(sd->nslots * sizeof(*ads));
+	sd_slot_ads(&h, sd->slots, ads);
+	for (size_t i = 1; i < sd->nslots; i++)
+		classad_free(ads[i]);
+	classad *first = ads[0];
+	free(ads);
+	return first;
+}
+
 static size_t make_ads(ks_daemon *d, classad ***out)
 {
 	struct startd *sd = d->ctx;
@@ -236,6 +268,9 @@ static int start(ks_daemon *d, struct ks_err *err)
 	}
 	free(specs); /* each spec now belongs to its slot */
 	configure_slots(d);
+	sd->cron = sd_cron_new(d->loop, d->log, d->cfg, "STARTD_CRON", on_cron,
+			       d);
+	sd_cron_set_context(sd->cron, cron_context, d);
 	evaluate(d);
 	schedule_poll(d);
 	return 0;
@@ -243,10 +278,23 @@ static int start(ks_daemon *d, struct ks_err *err)
 
 static void reconfig(ks_daemon *d)
 {
+	struct startd *sd = d->ctx;
 	configure_slots(d);
+	sd_cron_reconfig(sd->cron, d->cfg);
 	if (evaluate(d))
 		ks_daemon_update_collector(d);
 	schedule_poll(d);
+}
+
+/* The cron jobs go first (they are the startd's children); then the
+ * daemon withdraws its ads and exits. */
+static void shutdown_startd(ks_daemon *d, bool fast)
+{
+	(void)fast;
+	struct startd *sd = d->ctx;
+	sd_cron_free(sd->cron);
+	sd->cron = NULL;
+	ks_daemon_exit(d);
 }
 
 int main(int argc, char **argv)
@@ -254,12 +302,14 @@ int main(int argc, char **argv)
 	static const struct ks_daemon_ops ops = {
 		.start = start,
 		.reconfig = reconfig,
+		.shutdown = shutdown_startd,
 		.make_ads = make_ads,
 		.update_code = KS_UPDATE_STARTD_AD,
 		.invalidate_code = KS_INVALIDATE_STARTD_ADS,
 	};
 	struct startd sd = {0};
 	int rc = ks_daemon_main(argc, argv, "STARTD", &ops, NULL, 0, &sd);
+	sd_cron_free(sd.cron);
 	for (size_t i = 0; i < sd.nslots; i++)
 		sd_slot_clear(&sd.slots[i]);
 	free(sd.slots);

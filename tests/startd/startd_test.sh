@@ -109,6 +109,39 @@ CFG
 	stop_pool
 done
 
+# The owner, simulated the HTCondor way: a startd cron job publishes the
+# keyboard's idle time (and no load) from a file the test writes.  Under
+# the desktop policy a busy keyboard keeps the slot in Owner; once idle
+# long enough START holds and the slot goes to Unclaimed (transition 1);
+# a touch brings it back to Owner (transition 2).
+cat > "$T/owner.sh" <<'SH'
+#!/bin/sh
+echo "KeyboardIdle = $(cat "$1")"
+echo "LoadAvg = 0.0"
+echo "CondorLoadAvg = 0.0"
+SH
+chmod +x "$T/owner.sh"
+echo 5 > "$T/idle"
+write_config <<CFG
+use POLICY : Desktop
+STARTD_CRON_JOBLIST = owner
+STARTD_CRON_owner_EXECUTABLE = $T/owner.sh
+STARTD_CRON_owner_ARGS = $T/idle
+STARTD_CRON_owner_MODE = Periodic
+STARTD_CRON_owner_PERIOD = 1
+CFG
+start_pool
+wait_for 10 sh -c "'$ST' -af KeyboardIdle | grep -qx 5" || fail "cron output not in the ad: $("$ST" -af Name KeyboardIdle)"
+"$ST" -af State | grep -qx Owner || fail "busy keyboard: $("$ST" -af Name State KeyboardIdle)"
+echo 2000 > "$T/idle"
+wait_for 10 sh -c "'$ST' -af State | grep -qx Unclaimed" || fail "idle keyboard: $("$ST" -af Name State KeyboardIdle)"
+grep -q "transition 1 Owner/Idle -> Unclaimed/Idle: IS_OWNER is false" "$T/log/StartLog" || fail "transition 1"
+echo 3 > "$T/idle"
+wait_for 10 sh -c "'$ST' -af State | grep -qx Owner" || fail "owner back: $("$ST" -af Name State KeyboardIdle)"
+grep -q "transition 2 Unclaimed/Idle -> Owner/Idle: IS_OWNER became true" "$T/log/StartLog" || fail "transition 2"
+stop_pool
+pgrep -f "$T/owner.sh" >/dev/null && fail "the cron job outlived the startd"
+
 # An impossible layout: the startd refuses to start and says why.
 write_config <<'CFG'
 SLOT_TYPE_1 = cpus=3
