@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ks_mem.h"
+#include "sd_startd.h"
 
 static int64_t knob_int(const ks_config *cfg, const char *name, int64_t def)
 {
@@ -139,6 +140,7 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 	classad_insert_text(ad, "Requirements", closed ? "false" : "START",
 			    NULL);
 	classad_insert_real(ad, "CurrentRank", 0.0);
+	sd_claim_attrs(s, ad);
 	add_startd_attrs(h, s, ad);
 	/* what cron jobs publish comes last: a script can stand in for the
 	 * machine's own figures (KeyboardIdle, LoadAvg), as HTCondor's

@@ -12,6 +12,7 @@
 #define SD_SLOT_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "classad.h"
 #include "config.h"
@@ -22,6 +23,28 @@
 /* How many policy attributes a slot carries (sd_slot_policy_attrs()). */
 #define SD_POLICY_ATTRS 26
 
+/* A claim on a slot, and the job running under it. */
+struct sd_claim {
+	char id[400];           /* the capability that names the claim:
+				 * "<sinful>#<start>#<n>#<secret>"; made
+				 * afresh whenever a claim ends */
+	char *client;           /* who claimed: identity; NULL when none */
+	char *client_host;      /* ClientMachine */
+	int64_t lease;          /* seconds without ALIVE before it ends */
+	int64_t last_alive;     /* time() */
+	pid_t starter;          /* 0: no job running */
+	int out_fd;             /* the starter's result comes through it */
+	struct classad_buf out;
+	char *job_file;         /* the job ad handed to the starter */
+	int64_t job_start;      /* time() the job began; 0 before */
+	int64_t suspended_at;   /* time() of the suspension, 0 if running */
+	int64_t suspended_total;
+	uint64_t match_timer, kill_timer;
+	struct ks_loop *loop;   /* the daemon's, while a starter runs */
+	struct ks_later *later; /* the activation's final reply, or NULL */
+	classad *result;        /* the last job's result ad */
+};
+
 struct sd_slot {
 	int id;                 /* N of slotN */
 	int type;               /* its SLOT_TYPE_<type>; 0 for none */
@@ -31,6 +54,7 @@ struct sd_slot {
 	struct sd_slot_state st;
 	int64_t entered_state, entered_activity; /* time() */
 	classad *job;           /* the claim's job ad, or NULL */
+	struct sd_claim claim;
 	/* The policy attributes, parsed from the configuration for this
 	 * slot (SLOT<N>_ and SLOT_TYPE_<T>_ forms first); NULL when not
 	 * defined or not parsable (logged when read). */

@@ -146,6 +146,11 @@ void sd_slot_clear(struct sd_slot *s)
 	for (int i = 0; i < SD_POLICY_ATTRS; i++)
 		classad_expr_free(s->policy[i]);
 	classad_free(s->job);
+	free(s->claim.client);
+	free(s->claim.client_host);
+	free(s->claim.out.data);
+	free(s->claim.job_file);
+	classad_free(s->claim.result);
 	sd_slot_spec_clear(&s->spec);
 	free(s->name);
 	free(s->short_name);

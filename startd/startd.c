@@ -18,6 +18,7 @@
 #include "sd_cron.h"
 #include "sd_layout.h"
 #include "sd_slot.h"
+#include "sd_startd.h"
 #include "sd_state.h"
 #include "sd_sysinfo.h"
 
@@ -26,19 +27,7 @@
  * disagreeing, say) shows in the log instead of hanging the startd. */
 #define MAX_STEPS 8
 
-struct startd {
-	struct sd_machine machine;
-	struct sd_bench bench;  /* averaged over the runs */
-	int64_t last_benchmark; /* time() of the last run; 0 for never */
-	struct sd_slot *slots;
-	size_t nslots;
-	char *hostname;
-	sd_cron *cron;          /* STARTD_CRON jobs */
-	uint64_t poll_timer;
-	int64_t poll_every; /* seconds, as the timer runs now */
-};
-
-static int64_t now_s(void)
+int64_t sd_now(void)
 {
 	return (int64_t)time(NULL);
 }
@@ -66,7 +55,7 @@ static void host_facts(ks_daemon *d, struct sd_host *h)
 	*h = (struct sd_host){.cfg = d->cfg,
 			      .hostname = sd->hostname,
 			      .sinful = d->sinful,
-			      .now = now_s(),
+			      .now = sd_now(),
 			      .start_time = d->start_time,
 			      .load = sd_load_average(),
 			      .machine = &sd->machine,
@@ -94,7 +83,7 @@ static enum sd_truth ask(void *arg, enum sd_expr x)
 static void benchmark(ks_daemon *d, struct sd_slot *s)
 {
 	struct startd *sd = d->ctx;
-	int64_t now = now_s();
+	int64_t now = sd_now();
 	if (!sd->last_benchmark || now - sd->last_benchmark >= 60) {
 		struct sd_bench b;
 		sd_bench_run(50, &b);
@@ -109,9 +98,25 @@ static void benchmark(ks_daemon *d, struct sd_slot *s)
 			      "benchmarks: Mips = %lld, KFlops = %lld",
 			      (long long)b.mips, (long long)b.kflops);
 	}
-	struct sd_step done;
-	if (sd_event_step(&s->st, SD_E_BENCH_DONE, &done))
-		sd_slot_apply(s, &done, now, d->log);
+	sd_event(d, s, SD_E_BENCH_DONE);
+}
+
+void sd_transition(ks_daemon *d, struct sd_slot *s, const struct sd_step *st)
+{
+	sd_slot_apply(s, st, sd_now(), d->log);
+	if (st->action == SD_A_BENCHMARK)
+		benchmark(d, s);
+	else if (st->action != SD_A_NONE)
+		sd_claim_action(d, s, st->action);
+}
+
+bool sd_event(ks_daemon *d, struct sd_slot *s, enum sd_event ev)
+{
+	struct sd_step st;
+	if (!sd_event_step(&s->st, ev, &st))
+		return false;
+	sd_transition(d, s, &st);
+	return true;
 }
 
 /* One round of policy for every slot: each makes the transitions its
@@ -130,12 +135,11 @@ static bool evaluate(ks_daemon *d)
 			struct sd_slot *s = &sd->slots[i];
 			struct ask_ctx c = {s, ads[i]};
 			struct sd_timers t = {0};
+			sd_claim_timers(d, s, ads[i], &t);
 			struct sd_step step;
 			if (!sd_policy_step(&s->st, &t, ask, &c, &step))
 				continue;
-			sd_slot_apply(s, &step, h.now, d->log);
-			if (step.action == SD_A_BENCHMARK)
-				benchmark(d, s);
+			sd_transition(d, s, &step);
 			any = true;
 		}
 		for (size_t i = 0; i < sd->nslots; i++)
@@ -154,12 +158,36 @@ static bool evaluate(ks_daemon *d)
 
 static void schedule_poll(ks_daemon *d);
 
+void sd_reevaluate(ks_daemon *d, bool force)
+{
+	if (evaluate(d) || force)
+		ks_daemon_update_collector(d);
+	schedule_poll(d);
+}
+
+classad *sd_slot_ad_now(ks_daemon *d, const struct sd_slot *s)
+{
+	struct startd *sd = d->ctx;
+	struct sd_host h;
+	host_facts(d, &h);
+	classad **ads = ks_xmalloc(sd->nslots * sizeof(*ads));
+	sd_slot_ads(&h, sd->slots, ads);
+	classad *mine = NULL;
+	for (size_t i = 0; i < sd->nslots; i++) {
+		if (&sd->slots[i] == s)
+			mine = ads[i];
+		else
+			classad_free(ads[i]);
+	}
+	free(ads);
+	return mine;
+}
+
 static void on_poll(void *arg)
 {
 	ks_daemon *d = arg;
-	if (evaluate(d))
-		ks_daemon_update_collector(d);
-	schedule_poll(d);
+	sd_claim_check_leases(d);
+	sd_reevaluate(d, false);
 }
 
 /* POLLING_INTERVAL while any slot is claimed (a job is there to
@@ -188,10 +216,7 @@ static void schedule_poll(ks_daemon *d)
 /* New cron output: the policy may see the machine differently now. */
 static void on_cron(void *arg, bool update_collector)
 {
-	ks_daemon *d = arg;
-	if (evaluate(d) || update_collector)
-		ks_daemon_update_collector(d);
-	schedule_poll(d);
+	sd_reevaluate(arg, update_collector);
 }
 
 /* A cron job's CONDITION is evaluated against the first slot's ad (the
@@ -246,7 +271,7 @@ static int start(ks_daemon *d, struct ks_err *err)
 		return err->code ? err->code : KS_EINVAL;
 	sd->slots = ks_xcalloc(n ? n : 1, sizeof(*sd->slots));
 	sd->nslots = n;
-	int64_t now = now_s();
+	int64_t now = sd_now();
 	for (size_t i = 0; i < n; i++) {
 		struct sd_slot *s = &sd->slots[i];
 		s->spec = specs[i];
@@ -260,6 +285,8 @@ static int start(ks_daemon *d, struct ks_err *err)
 		s->st = (struct sd_slot_state){.state = SD_OWNER,
 					       .activity = SD_IDLE};
 		s->entered_state = s->entered_activity = now;
+		s->claim.out_fd = -1;
+		sd_claim_new_id(d, s);
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: %s slot of type %d: %s", s->short_name,
 			      specs[i].partitionable ? "partitionable"
@@ -281,9 +308,7 @@ static void reconfig(ks_daemon *d)
 	struct startd *sd = d->ctx;
 	configure_slots(d);
 	sd_cron_reconfig(sd->cron, d->cfg);
-	if (evaluate(d))
-		ks_daemon_update_collector(d);
-	schedule_poll(d);
+	sd_reevaluate(d, false);
 }
 
 /* The cron jobs go first (they are the startd's children); then the
@@ -308,7 +333,8 @@ int main(int argc, char **argv)
 		.invalidate_code = KS_INVALIDATE_STARTD_ADS,
 	};
 	struct startd sd = {0};
-	int rc = ks_daemon_main(argc, argv, "STARTD", &ops, NULL, 0, &sd);
+	int rc = ks_daemon_main(argc, argv, "STARTD", &ops, sd_claim_commands,
+				sd_claim_ncommands, &sd);
 	sd_cron_free(sd.cron);
 	for (size_t i = 0; i < sd.nslots; i++)
 		sd_slot_clear(&sd.slots[i]);

@@ -111,12 +111,12 @@ static bool claimed_step(const struct sd_slot_state *s,
 					  out);
 		return false;
 	case SD_RETIRING:
-		if (suspend(ask, arg, out, 20))
-			return true;
+		/* the end of retirement comes before a suspension, as in
+		 * HTCondor */
 		if (t && t->retirement_over)
 			return preempt(s, ask, arg, out, 18,
 				       "retirement time is up");
-		return false;
+		return suspend(ask, arg, out, 20);
 	case SD_SUSPENDED:
 		if (s->retiring && t && t->retirement_over)
 			return preempt(s, ask, arg, out, 17,

@@ -111,6 +111,19 @@ typedef bool (*ks_stream_fn)(ks_daemon *d, void *arg, struct classad_buf *out);
 void ks_reply_stream(struct ks_request *req, int code, ks_stream_fn produce,
 		     void (*done)(void *arg), void *arg);
 
+/* A reply promised now and sent later, when something has happened (a
+ * job has ended): the request's connection stays open for it, and is
+ * not closed as idle meanwhile.  NULL for UDP or when the connection
+ * already waits for one.  Exactly one of ks_later_reply() and
+ * ks_later_cancel() frees it. */
+typedef struct ks_later ks_later;
+ks_later *ks_reply_later(struct ks_request *req);
+/* Whether the peer is still there to take the reply. */
+bool ks_later_alive(const ks_later *l);
+/* Sends the reply; false when the peer had gone (nothing sent). */
+bool ks_later_reply(ks_later *l, int code, classad *const *ads, size_t n);
+void ks_later_cancel(ks_later *l);
+
 /* An error reply: code KS_REPLY_ERROR and an ad with ErrorString. */
 void ks_reply_error(struct ks_request *req, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

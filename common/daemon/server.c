@@ -68,7 +68,12 @@ struct ks_srv_conn {
 	struct classad_buf out;
 	size_t outpos;
 	struct srv_stream *stream; /* a reply still being made, or NULL */
+	struct ks_later *later;    /* a reply promised for later, or NULL */
 	int64_t last_ms;
+};
+
+struct ks_later {
+	struct ks_srv_conn *conn; /* NULL once the connection has gone */
 };
 
 static void stream_end(struct ks_srv_conn *c)
@@ -93,6 +98,8 @@ static void conn_free(struct ks_srv_conn *c)
 		c->next->prev = c->prev;
 	p->nconns--;
 	stream_end(c);
+	if (c->later)
+		c->later->conn = NULL;
 	SSL_free(c->ssl);
 	free(c->identity);
 	free(c->in);
@@ -177,6 +184,50 @@ void ks_reply_stream(struct ks_request *req, int code, ks_stream_fn produce,
 	}
 	c->stream = ks_xmalloc(sizeof(*c->stream));
 	*c->stream = (struct srv_stream){code, produce, done, arg};
+}
+
+ks_later *ks_reply_later(struct ks_request *req)
+{
+	struct ks_srv_conn *c = req->conn;
+	if (!c || c->later)
+		return NULL;
+	c->later = ks_xcalloc(1, sizeof(*c->later));
+	c->later->conn = c;
+	return c->later;
+}
+
+bool ks_later_alive(const ks_later *l)
+{
+	return l && l->conn;
+}
+
+bool ks_later_reply(ks_later *l, int code, classad *const *ads, size_t n)
+{
+	if (!l)
+		return false;
+	struct ks_srv_conn *c = l->conn;
+	free(l);
+	if (!c)
+		return false;
+	c->later = NULL;
+	send_msg(c, code, ads, n, false);
+	/* written now as far as it goes; the loop does the rest (not
+	 * conn_events(): this may run inside the connection's own
+	 * dispatch, which must not see it freed) */
+	if (conn_flush(c) == 0 && c->outpos < c->out.len)
+		ks_loop_rewatch(c->d->loop, c->fd,
+				(c->closing || c->stream ? 0u : KS_EV_IN) |
+					KS_EV_OUT);
+	return true;
+}
+
+void ks_later_cancel(ks_later *l)
+{
+	if (!l)
+		return;
+	if (l->conn)
+		l->conn->later = NULL;
+	free(l);
 }
 
 /* Makes pieces of the connection's stream while the peer keeps up:
@@ -812,7 +863,9 @@ static void on_sweep(void *arg)
 		int64_t limit = (c->state == HS_READY ? IDLE_TIMEOUT_S
 						      : HANDSHAKE_TIMEOUT_S) *
 				1000;
-		if (now - c->last_ms > limit) {
+		/* a connection waiting for a promised reply (a job's end)
+		 * is quiet, not idle */
+		if (now - c->last_ms > limit && !c->later) {
 			ks_log_printf(d->log, KS_D_FULLDEBUG,
 				      "closing idle connection from %s",
 				      c->host);

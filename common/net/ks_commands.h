@@ -36,6 +36,19 @@
 	X(UPDATE_ACCOUNTING_AD, 77)                                         \
 	X(QUERY_ACCOUNTING_ADS, 78)                                         \
 	X(INVALIDATE_ACCOUNTING_ADS, 79)                                    \
+	X(DEACTIVATE_CLAIM, 403)                                            \
+	X(DEACTIVATE_CLAIM_FORCIBLY, 404)                                   \
+	X(MATCH_INFO, 440)                                                  \
+	X(ALIVE, 441)                                                       \
+	X(REQUEST_CLAIM, 442)                                               \
+	X(RELEASE_CLAIM, 443)                                               \
+	X(ACTIVATE_CLAIM, 444)                                              \
+	X(VACATE_ALL_CLAIMS, 447)                                           \
+	X(VACATE_CLAIM, 465)                                                \
+	X(VACATE_ALL_FAST, 474)                                             \
+	X(VACATE_CLAIM_FAST, 475)                                           \
+	X(DRAIN_JOBS, 512)                                                  \
+	X(CANCEL_DRAIN_JOBS, 513)                                           \
 	X(RESTART, 453)                                                     \
 	X(DAEMONS_OFF, 454)                                                 \
 	X(DAEMONS_OFF_FAST, 461)                                            \

@@ -11,12 +11,13 @@ cleanup() {
 	[ -n "$MASTER_PID" ] && kill -QUIT "$MASTER_PID" 2>/dev/null
 	sleep 0.2
 	pkill -9 -f "$T" 2>/dev/null
-	rm -rf "$T"
+	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
 trap cleanup EXIT
 . "$(dirname "$0")/../daemon/lib.sh"
 export CONDOR_CONFIG=$T/condor_config
 ST=$B/tools/condor_status/condor_status
+CL=$B/tests/startd/ks_claim
 mkdir -p "$T/execute"
 write_config() {
 	cat > "$CONDOR_CONFIG" <<CFG
@@ -25,6 +26,7 @@ COLLECTOR_HOST = 127.0.0.1:0
 SBIN = $B/collector
 MASTER = $B/master/condor_master
 STARTD = $B/startd/condor_startd
+STARTER = $B/startd/condor_starter
 DAEMON_LIST = MASTER COLLECTOR STARTD
 MASTER_BACKOFF_CONSTANT = 1
 UPDATE_INTERVAL = 1
@@ -46,6 +48,7 @@ stop_pool() {
 	kill -TERM "$MASTER_PID"
 	wait "$MASTER_PID"
 	MASTER_PID=
+	cp "$T/log/StartLog" "$T/last_StartLog" 2>/dev/null
 	rm -f "$T"/log/*Log
 }
 
@@ -141,6 +144,126 @@ wait_for 10 sh -c "'$ST' -af State | grep -qx Owner" || fail "owner back: $("$ST
 grep -q "transition 2 Unclaimed/Idle -> Owner/Idle: IS_OWNER became true" "$T/log/StartLog" || fail "transition 2"
 stop_pool
 pgrep -f "$T/owner.sh" >/dev/null && fail "the cron job outlived the startd"
+
+# Claims, driven by ks_claim (the schedd's and negotiator's part): the
+# claim id is a capability the startd writes for local tools.
+addr() { head -1 "$T/log/.startd_address"; }
+claim_id() { cat "$T/log/.startd_claim_id.$1"; }
+state_of() { "$ST" -constraint "Name == \"$1@$(hostname -f 2>/dev/null || hostname)\" || regexp(\"^$1@\", Name)" -af State Activity; }
+proc_state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
+# the jobs run as nobody, in a directory of the test's
+mkdir -p "$T/iwd"
+chmod 755 "$T"
+chmod 777 "$T/iwd"
+cat > "$T/job.ad" <<AD
+Owner = "nobody"
+ClusterId = 7
+ProcId = 0
+JobUniverse = 5
+Cmd = "/bin/sh"
+Arguments = "-c 'echo hello from \$\$; exit 3'"
+Iwd = "$T/iwd"
+ShouldTransferFiles = "NO"
+Out = "out.txt"
+AD
+write_config <<'CFG'
+use FEATURE : StaticSlots
+NUM_CPUS = 2
+RUNBENCHMARKS = false
+MATCH_TIMEOUT = 2
+CFG
+start_pool
+wait_for 10 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 2 ]" || fail "slots not free"
+out=$("$CL" "$(addr)" REQUEST_CLAIM "nosuchid" "$T/job.ad" 2>&1) && fail "a wrong claim id was accepted: $out"
+grep -q "REQUEST_CLAIM from .*no slot has that claim id; refused" "$T/log/StartLog" || fail "wrong claim id not logged"
+ID=$(claim_id slot1)
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/job.ad") || fail "claim: $out"
+[ "$(state_of slot1)" = "Claimed Idle" ] || fail "claimed: $(state_of slot1)"
+"$ST" -af RemoteOwner JobId ClientMachine | grep -q "^nobody 7.0 " || fail "claim attributes: $("$ST" -af Name RemoteOwner JobId ClientMachine)"
+out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/job.ad") || fail "activate: $out"
+echo "$out" | grep -q '^StarterPid = [0-9]' || fail "no starter pid: $out"
+echo "$out" | grep -q '^ExitCode = 3$' || fail "no exit code in the result: $out"
+echo "$out" | grep -q '^JobExitReason = "exited"$' || fail "result: $out"
+grep -q "^hello from [0-9]" "$T/iwd/out.txt" || fail "job output: $(cat "$T/iwd/out.txt")"
+wait_for 5 sh -c "[ \"\$('$ST' -constraint 'SlotID == 1' -af State Activity)\" = 'Claimed Idle' ]" || fail "after the job: $(state_of slot1)"
+grep -q "slot1: transition 11 Claimed/Idle -> Claimed/Busy" "$T/log/StartLog" || fail "transition 11"
+grep -q "slot1: transition 12 Claimed/Busy -> Claimed/Idle: the job has ended" "$T/log/StartLog" || fail "transition 12"
+out=$("$CL" "$(addr)" RELEASE_CLAIM "$ID") || fail "release: $out"
+wait_for 5 sh -c "'$ST' -constraint 'SlotID == 1' -af State | grep -qx Unclaimed" || fail "after release: $(state_of slot1)"
+grep -q "slot1: transition 22 Preempting/Vacating -> Owner/Idle" "$T/log/StartLog" || fail "transition 22"
+"$CL" "$(addr)" ALIVE "$ID" >/dev/null 2>&1 && fail "the released claim id still works"
+# MATCH_INFO puts a slot in Matched (Requirements false); unclaimed for
+# MATCH_TIMEOUT it goes back to Owner (8), then Unclaimed.
+ID2=$(claim_id slot2)
+"$CL" "$(addr)" MATCH_INFO "$ID2" >/dev/null || fail "match info"
+"$ST" -constraint 'SlotID == 2' -af State Requirements | grep -qx "Matched false" || fail "matched: $("$ST" -af Name State Requirements)"
+wait_for 10 grep -q "slot2: transition 8 Matched/Idle -> Owner/Idle: not claimed within MATCH_TIMEOUT" "$T/log/StartLog" || fail "match timeout"
+# A lease that runs out takes the claim (and kills its job).
+ID2=$(claim_id slot2)
+sed -e 's/^Arguments = .*/Arguments = "-c '\''sleep 600'\''"/' "$T/job.ad" > "$T/long.ad"
+echo "JobLeaseDuration = 2" >> "$T/long.ad"
+"$CL" "$(addr)" REQUEST_CLAIM "$ID2" "$T/long.ad" >/dev/null || fail "claim slot2"
+"$CL" "$(addr)" ACTIVATE_CLAIM "$ID2" "$T/long.ad" > "$T/lease.out" &
+wait_for 10 grep -q "slot2: no ALIVE from" "$T/log/StartLog" || fail "lease not enforced"
+wait_for 20 grep -q '^JobExitReason = "killed"' "$T/lease.out" || fail "job of the expired claim: $(cat "$T/lease.out")"
+grep -q "slot2: transition 10 Claimed/Busy -> Preempting/Killing: the claim lease expired" "$T/log/StartLog" || fail "transition 10 on lease"
+stop_pool
+
+# The desktop policy with a job: the owner's keyboard suspends it (14,
+# the process stopped), idleness continues it (15), a long suspension
+# preempts (16), retirement is 0 (18), the vacate's soft kill ends it,
+# and the slot goes back to its owner (22).
+echo 2000 > "$T/idle"
+cat > "$T/desk.ad" <<AD
+Owner = "nobody"
+ClusterId = 8
+ProcId = 0
+JobUniverse = 5
+Cmd = "/bin/sleep"
+Arguments = "600"
+Iwd = "$T/iwd"
+ShouldTransferFiles = "NO"
+AD
+write_config <<CFG
+use FEATURE : StaticSlots
+NUM_CPUS = 1
+RUNBENCHMARKS = false
+use POLICY : Desktop
+# long enough for CONTINUE (10 s in Suspended, fixed in the policy) to
+# come first the first time
+MaxSuspendTime = 14
+STARTD_CRON_JOBLIST = owner
+STARTD_CRON_owner_EXECUTABLE = $T/owner.sh
+STARTD_CRON_owner_ARGS = $T/idle
+STARTD_CRON_owner_PERIOD = 1
+CFG
+start_pool
+wait_for 10 sh -c "'$ST' -af State | grep -qx Unclaimed" || fail "desktop: not unclaimed: $("$ST" -af Name State KeyboardIdle)"
+ID=$(claim_id slot1)
+"$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/desk.ad" >/dev/null || fail "desktop claim"
+"$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/desk.ad" > "$T/desk.out" &
+wait_for 10 grep -q "^StarterPid" "$T/desk.out" || fail "desktop: no starter"
+SP=$(sed -n 's/^StarterPid = //p' "$T/desk.out")
+wait_for 10 pgrep -P "$SP" || fail "desktop: no job process"
+JP=$(pgrep -P "$SP" | head -1)
+echo 5 > "$T/idle"
+wait_for 10 sh -c "[ \"\$('$ST' -af Activity)\" = Suspended ]" || fail "not suspended: $("$ST" -af State Activity KeyboardIdle)"
+wait_for 5 sh -c "[ \"\$(awk '{print \$3}' /proc/$JP/stat)\" = T ]" || fail "job process not stopped: $(proc_state "$JP")"
+grep -q "slot1: transition 14 Claimed/Busy -> Claimed/Suspended: SUSPEND became true" "$T/log/StartLog" || fail "transition 14"
+echo 2000 > "$T/idle"
+wait_for 30 sh -c "[ \"\$('$ST' -af Activity)\" = Busy ]" || fail "not continued: $("$ST" -af State Activity KeyboardIdle)"
+wait_for 5 sh -c "[ \"\$(awk '{print \$3}' /proc/$JP/stat)\" = S ]" || fail "job process not running: $(proc_state "$JP")"
+grep -q "slot1: transition 15 Claimed/Suspended -> Claimed/Busy: CONTINUE became true" "$T/log/StartLog" || fail "transition 15"
+echo 5 > "$T/idle"
+wait_for 40 grep -q '^JobExitReason = "killed"' "$T/desk.out" || fail "desktop: job not vacated: $(cat "$T/desk.out")"
+for n in "16 Claimed/Suspended -> Claimed/Retiring: PREEMPT became true" \
+	 "18 Claimed/Retiring -> Preempting/Vacating: retirement time is up" \
+	 "22 Preempting/Vacating -> Owner/Idle: the job is gone"; do
+	grep -q "slot1: transition $n" "$T/log/StartLog" || fail "transition $n"
+done
+[ -e "/proc/$JP" ] && fail "the job outlived its vacate"
+wait_for 5 sh -c "'$ST' -af State | grep -qx Owner" || fail "desktop: not back to Owner: $("$ST" -af State Activity)"
+stop_pool
 
 # An impossible layout: the startd refuses to start and says why.
 write_config <<'CFG'

@@ -1,0 +1,696 @@
+/*
+ * claim.c: claims from the startd's side (docs/startd.md): the claim id
+ * as a capability, the claim commands, the lease, and the job's starter.
+ *
+ * Every command names its claim by the id, which carries a random secret:
+ * only a peer that was given the id (by the negotiator, or by an earlier
+ * reply) can act on the claim.  A request with a wrong id is refused and
+ * logged.  ACTIVATE_CLAIM answers twice on its connection: at once (the
+ * starter's pid), and when the job has ended (the starter's result ad),
+ * so the claimer needs no second conversation to learn the outcome.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ks_commands.h"
+#include "ks_wire.h"
+#include "ks_mem.h"
+#include "sd_startd.h"
+
+/* How many result bytes a starter may write: its ad is small. */
+#define RESULT_MAX (1u << 20)
+
+/* As HTCondor's startd does (STARTD_SHOULD_WRITE_CLAIM_ID_FILE), each
+ * slot's current claim id goes to $(LOG)/.startd_claim_id.<slot>,
+ * readable by the daemon's user only: local tools (and tests) act on a
+ * claim with it. */
+static void write_id_file(ks_daemon *d, const struct sd_slot *s)
+{
+	bool want = true;
+	ks_config_bool(d->cfg, "STARTD_SHOULD_WRITE_CLAIM_ID_FILE", &want);
+	char *dir = want ? ks_config_get(d->cfg, "LOG", NULL) : NULL;
+	if (!dir)
+		return;
+	char path[4200], tmp[4300];
+	snprintf(path, sizeof(path), "%s/.startd_claim_id.%s", dir,
+		 s->short_name);
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	free(dir);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	bool ok = fd >= 0 && dprintf(fd, "%s\n", s->claim.id) > 0;
+	if (fd >= 0 && close(fd) != 0)
+		ok = false;
+	if (!ok || rename(tmp, path) != 0) {
+		ks_log_printf(d->log, KS_D_ALWAYS, "cannot write %s: %s", path,
+			      strerror(errno));
+		unlink(tmp);
+	}
+}
+
+void sd_claim_new_id(ks_daemon *d, struct sd_slot *s)
+{
+	struct startd *sd = d->ctx;
+	unsigned char secret[16];
+	char hex[33];
+	if (RAND_bytes(secret, sizeof(secret)) != 1)
+		abort(); /* a guessable claim id would be worse */
+	for (size_t i = 0; i < sizeof(secret); i++)
+		snprintf(hex + 2 * i, 3, "%02x", secret[i]);
+	snprintf(s->claim.id, sizeof(s->claim.id), "%s#%ld#%llu#%s", d->sinful,
+		 d->start_time, (unsigned long long)++sd->claim_seq, hex);
+	write_id_file(d, s);
+}
+
+/* The slot a claim id names, or NULL.  The ids are compared in constant
+ * time: the secret must not leak through timing. */
+static struct sd_slot *slot_of(ks_daemon *d, const char *id)
+{
+	struct startd *sd = d->ctx;
+	if (!id)
+		return NULL;
+	size_t len = strlen(id);
+	for (size_t i = 0; i < sd->nslots; i++) {
+		struct sd_slot *s = &sd->slots[i];
+		if (strlen(s->claim.id) == len &&
+		    CRYPTO_memcmp(s->claim.id, id, len) == 0)
+			return s;
+	}
+	return NULL;
+}
+
+static char *ad_string(const classad *ad, const char *name)
+{
+	char *v = NULL;
+	return ad && classad_eval_string(ad, name, NULL, &v) ? v : NULL;
+}
+
+/* The slot a request names by its ClaimId, or NULL with the refusal
+ * sent and logged. */
+static struct sd_slot *claim_of(ks_daemon *d, struct ks_request *req)
+{
+	char *id = req->n ? ad_string(req->ads[0], "ClaimId") : NULL;
+	struct sd_slot *s = slot_of(d, id);
+	if (!s) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s from %s: %s; refused",
+			      ks_command_name(req->code), req->identity,
+			      id ? "no slot has that claim id" : "no ClaimId");
+		ks_reply_error(req, "%s", id ? "unknown claim id" :
+						"the request has no ClaimId");
+	}
+	free(id);
+	return s;
+}
+
+static void reply_slot(ks_daemon *d, struct ks_request *req,
+		       const struct sd_slot *s)
+{
+	classad *ad = sd_slot_ad_now(d, s);
+	classad_insert_string(ad, "ClaimId", s->claim.id);
+	ks_reply(req, KS_REPLY_OK, &ad, 1, false);
+	classad_free(ad);
+}
+
+/* ---- the claim's end ---------------------------------------------------- */
+
+static void forget_claim(ks_daemon *d, struct sd_slot *s)
+{
+	struct sd_claim *c = &s->claim;
+	classad_free(s->job);
+	s->job = NULL;
+	free(c->client);
+	free(c->client_host);
+	c->client = c->client_host = NULL;
+	c->lease = c->last_alive = 0;
+	ks_loop_cancel(d->loop, c->match_timer);
+	c->match_timer = 0;
+	/* a new id: whoever held the old one holds nothing now */
+	sd_claim_new_id(d, s);
+}
+
+/* ---- the starter -------------------------------------------------------- */
+
+static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
+{
+	struct sd_claim *c = &s->claim;
+	if (c->out_fd >= 0) {
+		/* what it wrote last, then the pipe goes */
+		for (;;) {
+			classad_buf_reserve(&c->out, 4096);
+			ssize_t r = read(c->out_fd, c->out.data + c->out.len,
+					 4096);
+			if (r <= 0)
+				break;
+			c->out.len += (size_t)r;
+			c->out.data[c->out.len] = '\0';
+		}
+		ks_loop_unwatch(d->loop, c->out_fd);
+		close(c->out_fd);
+		c->out_fd = -1;
+	}
+	classad_free(c->result);
+	c->result = c->out.len ? classad_parse(c->out.data, c->out.len,
+					       CLASSAD_FMT_OLD, NULL, NULL)
+			       : NULL;
+	if (!c->result) {
+		/* the starter died without saying how the job went */
+		c->result = classad_new();
+		classad_insert_string(c->result, "JobExitReason",
+				      "starter failed");
+		char why[96];
+		snprintf(why, sizeof(why), "the starter %s %d",
+			 WIFSIGNALED(status) ? "died on signal" : "exited with",
+			 WIFSIGNALED(status) ? WTERMSIG(status)
+					     : WEXITSTATUS(status));
+		classad_insert_string(c->result, "ExitReason", why);
+	}
+	c->out.len = 0;
+	if (c->job_file) {
+		unlink(c->job_file);
+		free(c->job_file);
+		c->job_file = NULL;
+	}
+	ks_loop_cancel(d->loop, c->kill_timer);
+	c->kill_timer = 0;
+	c->starter = 0;
+	c->job_start = 0;
+	c->suspended_at = 0;
+	s->st.starter = false;
+	if (c->later) {
+		classad *r = c->result;
+		bool sent = ks_later_reply(c->later, KS_REPLY_OK, &r, 1);
+		c->later = NULL;
+		char *how = ad_string(r, "JobExitReason");
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: the job has ended (%s); %s", s->short_name,
+			      how ? how : "?",
+			      sent ? "its result went to the claimer"
+				   : "the claimer had gone, so no one heard");
+		free(how);
+	}
+}
+
+static void on_starter_exit(void *arg, pid_t pid, int status)
+{
+	ks_daemon *d = arg;
+	struct startd *sd = d->ctx;
+	for (size_t i = 0; i < sd->nslots; i++) {
+		struct sd_slot *s = &sd->slots[i];
+		if (s->claim.starter != pid)
+			continue;
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: the starter (pid %d) has ended", s->short_name,
+			      (int)pid);
+		end_activation(d, s, status);
+		sd_event(d, s, SD_E_STARTER_EXIT);
+		sd_reevaluate(d, true);
+		return;
+	}
+}
+
+static void on_starter_output(void *arg, int fd, unsigned ev)
+{
+	struct sd_slot *s = arg;
+	(void)ev;
+	struct sd_claim *c = &s->claim;
+	classad_buf_reserve(&c->out, 4096);
+	ssize_t r = read(fd, c->out.data + c->out.len, 4096);
+	if (r > 0 && c->out.len + (size_t)r <= RESULT_MAX) {
+		c->out.len += (size_t)r;
+		c->out.data[c->out.len] = '\0';
+	} else if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+		/* its end: the watch goes (a pipe at its end is always
+		 * readable); end_activation() closes it */
+		ks_loop_unwatch(c->loop, fd);
+	}
+}
+
+/* Writes the job ad where the starter reads it.  New path or NULL. */
+static char *write_job(ks_daemon *d, const struct sd_slot *s,
+		       const classad *job)
+{
+	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
+	if (!execute)
+		return NULL;
+	size_t n = strlen(execute) + 64;
+	char *path = ks_xmalloc(n);
+	snprintf(path, n, "%s/.job_%s_%d.ad", execute, s->short_name,
+		 (int)getpid());
+	free(execute);
+	char *text = classad_unparse(job, CLASSAD_FMT_OLD);
+	FILE *f = fopen(path, "w");
+	bool ok = f && fputs(text, f) >= 0;
+	if (f && fclose(f) != 0)
+		ok = false;
+	free(text);
+	if (!ok) {
+		unlink(path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* Starts the job's starter.  Returns 0 or -1 with why filled. */
+static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
+			 size_t size)
+{
+	struct sd_claim *c = &s->claim;
+	char *prog = ks_config_get(d->cfg, "STARTER", NULL);
+	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
+	c->job_file = write_job(d, s, s->job);
+	int fds[2] = {-1, -1};
+	int rc = -1;
+	if (!prog || !execute)
+		snprintf(why, size, "STARTER or EXECUTE is not defined");
+	else if (!c->job_file)
+		snprintf(why, size, "cannot write the job ad in %s: %s",
+			 execute, strerror(errno));
+	else if (pipe2(fds, O_CLOEXEC) != 0)
+		snprintf(why, size, "pipe: %s", strerror(errno));
+	else
+		rc = 0;
+	pid_t pid = -1;
+	if (rc == 0) {
+		pid = fork();
+		if (pid == 0) {
+			sigset_t none;
+			sigemptyset(&none);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+			dup2(fds[1], STDOUT_FILENO);
+			execl(prog, prog, "-job", c->job_file, "-sandbox-root",
+			      execute, "-slot", s->name, (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0) {
+			snprintf(why, size, "fork: %s", strerror(errno));
+			rc = -1;
+		}
+	}
+	if (fds[1] >= 0)
+		close(fds[1]);
+	if (rc == 0) {
+		c->starter = pid;
+		c->out_fd = fds[0];
+		c->out.len = 0;
+		c->loop = d->loop;
+		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
+		ks_loop_watch(d->loop, c->out_fd, KS_EV_IN, on_starter_output,
+			      s);
+		ks_loop_child(d->loop, pid, on_starter_exit, d);
+		c->job_start = sd_now();
+		s->st.starter = true;
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: started the starter (pid %d) for job %s",
+			      s->short_name, (int)pid, c->job_file);
+	} else {
+		if (fds[0] >= 0)
+			close(fds[0]);
+		if (c->job_file) {
+			unlink(c->job_file);
+			free(c->job_file);
+			c->job_file = NULL;
+		}
+	}
+	free(prog);
+	free(execute);
+	return rc;
+}
+
+/* KILLING_TIMEOUT after a hard kill the starter is still there: it and
+ * everything of its session go. */
+static void on_kill_timeout(void *arg)
+{
+	struct sd_slot *s = arg;
+	s->claim.kill_timer = 0;
+	if (s->claim.starter > 0)
+		kill(s->claim.starter, SIGKILL);
+}
+
+void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a)
+{
+	struct sd_claim *c = &s->claim;
+	switch (a) {
+	case SD_A_SUSPEND:
+		if (c->starter)
+			kill(c->starter, SIGTSTP);
+		c->suspended_at = sd_now();
+		break;
+	case SD_A_CONTINUE:
+		if (c->starter)
+			kill(c->starter, SIGCONT);
+		if (c->suspended_at)
+			c->suspended_total += sd_now() - c->suspended_at;
+		c->suspended_at = 0;
+		break;
+	case SD_A_SOFT_KILL:
+		if (c->starter)
+			kill(c->starter, SIGTERM);
+		break;
+	case SD_A_HARD_KILL:
+		if (c->starter) {
+			kill(c->starter, SIGQUIT);
+			if (!c->kill_timer)
+				c->kill_timer = ks_loop_timer(
+					d->loop,
+					ks_daemon_int(d, "KILLING_TIMEOUT", 30) *
+						1000,
+					0, on_kill_timeout, s);
+		}
+		break;
+	case SD_A_END_CLAIM:
+		ks_log_printf(d->log, KS_D_ALWAYS, "%s: the claim of %s ends",
+			      s->short_name, c->client ? c->client : "nobody");
+		forget_claim(d, s);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- the policy's view of the claim ------------------------------------- */
+
+static int64_t eval_seconds(const classad *ad, const classad *job,
+			    const char *name, int64_t def)
+{
+	const classad_expr *e = classad_lookup(ad, name);
+	if (!e)
+		return def;
+	classad_value v = CLASSAD_VALUE_INIT;
+	classad_eval_expr_in_match(ad, job, e, NULL, &v);
+	int64_t out = def;
+	if (v.type == CLASSAD_INTEGER)
+		out = v.u.i;
+	else if (v.type == CLASSAD_REAL)
+		out = (int64_t)v.u.r;
+	classad_value_clear(&v);
+	return out;
+}
+
+void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
+		     const classad *ad, struct sd_timers *t)
+{
+	(void)d;
+	const struct sd_claim *c = &s->claim;
+	int64_t now = sd_now();
+	if (c->job_start) {
+		/* MaxJobRetirementTime: the machine's, or the job's when it
+		 * asks for less; time suspended does not count */
+		int64_t mine = eval_seconds(ad, s->job, "MaxJobRetirementTime", 0);
+		int64_t job = s->job ? eval_seconds(s->job, ad,
+						    "MaxJobRetirementTime",
+						    mine)
+				     : mine;
+		int64_t limit = job < mine ? job : mine;
+		int64_t suspended = c->suspended_total +
+				    (c->suspended_at ? now - c->suspended_at : 0);
+		t->retirement_over = now - c->job_start - suspended >= limit;
+	} else {
+		t->retirement_over = true;
+	}
+	if (s->st.activity == SD_VACATING) {
+		int64_t mine = eval_seconds(ad, s->job, "MachineMaxVacateTime",
+					    600);
+		int64_t job = s->job ? eval_seconds(s->job, ad,
+						    "JobMaxVacateTime", mine)
+				     : mine;
+		t->vacate_over = now - s->entered_activity >=
+				 (job < mine ? job : mine);
+	}
+}
+
+void sd_claim_check_leases(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	int64_t now = sd_now();
+	for (size_t i = 0; i < sd->nslots; i++) {
+		struct sd_slot *s = &sd->slots[i];
+		struct sd_claim *c = &s->claim;
+		if (s->st.state != SD_CLAIMED || !c->lease ||
+		    now - c->last_alive <= c->lease)
+			continue;
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: no ALIVE from %s for %lld s (lease %lld s)",
+			      s->short_name, c->client ? c->client : "?",
+			      (long long)(now - c->last_alive),
+			      (long long)c->lease);
+		sd_event(d, s, SD_E_LEASE_EXPIRED);
+	}
+}
+
+void sd_claim_attrs(const struct sd_slot *s, classad *ad)
+{
+	const struct sd_claim *c = &s->claim;
+	if (!s->job || (s->st.state != SD_CLAIMED &&
+			s->st.state != SD_PREEMPTING))
+		return;
+	char *owner = ad_string(s->job, "Owner");
+	char *user = ad_string(s->job, "User");
+	if (owner)
+		classad_insert_string(ad, "RemoteOwner", owner);
+	classad_insert_string(ad, "RemoteUser", user ? user : owner ? owner : "");
+	if (c->client_host)
+		classad_insert_string(ad, "ClientMachine", c->client_host);
+	int64_t cluster = 0, proc = 0;
+	if (classad_eval_int(s->job, "ClusterId", NULL, &cluster) &&
+	    classad_eval_int(s->job, "ProcId", NULL, &proc)) {
+		char id[64];
+		snprintf(id, sizeof(id), "%lld.%lld", (long long)cluster,
+			 (long long)proc);
+		classad_insert_string(ad, "JobId", id);
+	}
+	if (c->job_start)
+		classad_insert_int(ad, "JobStart", c->job_start);
+	/* CurrentRank: RANK against the claim's job */
+	const classad_expr *rank = classad_lookup(ad, "Rank");
+	if (rank) {
+		classad_value v = CLASSAD_VALUE_INIT;
+		classad_eval_expr_in_match(ad, s->job, rank, NULL, &v);
+		double r = v.type == CLASSAD_REAL      ? v.u.r
+			   : v.type == CLASSAD_INTEGER ? (double)v.u.i
+						       : 0.0;
+		classad_value_clear(&v);
+		classad_insert_real(ad, "CurrentRank", r);
+	}
+	free(owner);
+	free(user);
+}
+
+/* ---- the commands ------------------------------------------------------- */
+
+struct match_wait {
+	ks_daemon *d;
+	struct sd_slot *s;
+};
+
+static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
+{
+	struct sd_slot *s = claim_of(d, req);
+	if (!s)
+		return;
+	if (req->n < 2) {
+		ks_reply_error(req, "REQUEST_CLAIM carries the claim and the job ad");
+		return;
+	}
+	if (s->spec.partitionable) {
+		ks_reply_error(req, "%s is partitionable: claiming a share of it "
+				    "is not supported yet", s->short_name);
+		return;
+	}
+	if (s->st.state != SD_UNCLAIMED && s->st.state != SD_MATCHED) {
+		ks_reply_error(req, "%s is %s/%s, not free to claim",
+			       s->short_name, sd_state_name(s->st.state),
+			       sd_activity_name(s->st.activity));
+		return;
+	}
+	/* START, against this job */
+	classad *job = classad_copy(req->ads[1]);
+	classad_free(s->job);
+	s->job = job;
+	classad *ad = sd_slot_ad_now(d, s);
+	enum sd_truth start = sd_slot_eval(s, ad, SD_X_START);
+	classad_free(ad);
+	if (start != SD_TRUE) {
+		classad_free(s->job);
+		s->job = NULL;
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: claim request from %s refused: START is %s "
+			      "for its job", s->short_name, req->identity,
+			      start == SD_FALSE ? "false" : "undefined");
+		ks_reply_error(req, "START is %s for this job on %s",
+			       start == SD_FALSE ? "false" : "undefined",
+			       s->name);
+		return;
+	}
+	struct sd_claim *c = &s->claim;
+	free(c->client);
+	free(c->client_host);
+	c->client = ks_xstrdup(req->identity);
+	c->client_host = ks_xstrdup(*req->host ? req->host : "localhost");
+	/* the lease: the job's JobLeaseDuration, else MAX_CLAIM_ALIVES_MISSED
+	 * of the claimer's alive interval */
+	int64_t lease = 0, alive = 300;
+	classad_eval_int(req->ads[0], "AliveInterval", NULL, &alive);
+	if (!classad_eval_int(job, "JobLeaseDuration", NULL, &lease))
+		lease = ks_daemon_int(d, "MAX_CLAIM_ALIVES_MISSED", 6) * alive;
+	c->lease = lease;
+	c->last_alive = sd_now();
+	ks_loop_cancel(d->loop, c->match_timer);
+	c->match_timer = 0;
+	sd_event(d, s, SD_E_CLAIM);
+	reply_slot(d, req, s);
+	sd_reevaluate(d, true);
+}
+
+static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
+{
+	struct sd_slot *s = claim_of(d, req);
+	if (!s)
+		return;
+	if (s->st.state != SD_CLAIMED || s->st.activity != SD_IDLE) {
+		ks_reply_error(req, "%s is %s/%s: nothing to activate",
+			       s->short_name, sd_state_name(s->st.state),
+			       sd_activity_name(s->st.activity));
+		return;
+	}
+	if (req->n >= 2) {
+		classad_free(s->job);
+		s->job = classad_copy(req->ads[1]);
+	}
+	char why[300];
+	if (spawn_starter(d, s, why, sizeof(why))) {
+		ks_log_printf(d->log, KS_D_ALWAYS, "%s: cannot start the job: %s",
+			      s->short_name, why);
+		ks_reply_error(req, "cannot start the job: %s", why);
+		return;
+	}
+	s->claim.last_alive = sd_now();
+	classad *now = classad_new();
+	classad_insert_int(now, "StarterPid", s->claim.starter);
+	ks_reply(req, KS_REPLY_OK, &now, 1, true);
+	classad_free(now);
+	s->claim.later = ks_reply_later(req);
+	sd_event(d, s, SD_E_ACTIVATE);
+	sd_reevaluate(d, true);
+}
+
+static void cmd_deactivate(ks_daemon *d, struct ks_request *req)
+{
+	struct sd_slot *s = claim_of(d, req);
+	if (!s)
+		return;
+	if (!s->claim.starter) {
+		ks_reply_error(req, "%s runs no job", s->short_name);
+		return;
+	}
+	bool force = req->code == KS_DEACTIVATE_CLAIM_FORCIBLY;
+	ks_log_printf(d->log, KS_D_ALWAYS, "%s: %s from %s", s->short_name,
+		      ks_command_name(req->code), req->identity);
+	/* a suspended job is let go on first, so that it can end */
+	if (s->st.activity == SD_SUSPENDED)
+		sd_claim_action(d, s, SD_A_CONTINUE);
+	sd_claim_action(d, s, force ? SD_A_HARD_KILL : SD_A_SOFT_KILL);
+	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+}
+
+static void cmd_release(ks_daemon *d, struct ks_request *req)
+{
+	struct sd_slot *s = claim_of(d, req);
+	if (!s)
+		return;
+	ks_log_printf(d->log, KS_D_ALWAYS, "%s: claim released by %s",
+		      s->short_name, req->identity);
+	sd_event(d, s, SD_E_RELEASE);
+	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+	sd_reevaluate(d, true);
+}
+
+static void cmd_alive(ks_daemon *d, struct ks_request *req)
+{
+	struct sd_slot *s = claim_of(d, req);
+	if (!s)
+		return;
+	s->claim.last_alive = sd_now();
+	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+}
+
+static void on_match_expired(void *arg)
+{
+	struct match_wait *w = arg;
+	w->s->claim.match_timer = 0;
+	if (sd_event(w->d, w->s, SD_E_MATCH_TIMEOUT))
+		sd_reevaluate(w->d, true);
+	free(w);
+}
+
+/* MATCH_INFO: the negotiator matched the slot; it waits MATCH_TIMEOUT to
+ * be claimed. */
+static void cmd_match_info(ks_daemon *d, struct ks_request *req)
+{
+	struct sd_slot *s = claim_of(d, req);
+	if (!s)
+		return;
+	if (!sd_event(d, s, SD_E_MATCH)) {
+		ks_reply_error(req, "%s is %s: not matchable", s->short_name,
+			       sd_state_name(s->st.state));
+		return;
+	}
+	struct match_wait *w = ks_xmalloc(sizeof(*w));
+	*w = (struct match_wait){d, s};
+	s->claim.match_timer = ks_loop_timer(
+		d->loop, ks_daemon_int(d, "MATCH_TIMEOUT", 120) * 1000, 0,
+		on_match_expired, w);
+	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+	sd_reevaluate(d, true);
+}
+
+/* condor_vacate: every claimed slot (or the one named by Name). */
+static void cmd_vacate(ks_daemon *d, struct ks_request *req)
+{
+	struct startd *sd = d->ctx;
+	bool fast = req->code == KS_VACATE_ALL_FAST ||
+		    req->code == KS_VACATE_CLAIM_FAST;
+	bool one = req->code == KS_VACATE_CLAIM ||
+		   req->code == KS_VACATE_CLAIM_FAST;
+	char *name = one && req->n ? ad_string(req->ads[0], "Name") : NULL;
+	size_t done = 0;
+	for (size_t i = 0; i < sd->nslots; i++) {
+		struct sd_slot *s = &sd->slots[i];
+		if (name && strcasecmp(name, s->name) != 0 &&
+		    strcasecmp(name, s->short_name) != 0)
+			continue;
+		if (sd_event(d, s, fast ? SD_E_VACATE_FAST : SD_E_VACATE))
+			done++;
+	}
+	ks_log_printf(d->log, KS_D_ALWAYS, "%s from %s: %zu slot%s vacated",
+		      ks_command_name(req->code), req->identity, done,
+		      done == 1 ? "" : "s");
+	free(name);
+	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+	sd_reevaluate(d, true);
+}
+
+const struct ks_command_def sd_claim_commands[] = {
+	{KS_MATCH_INFO, KS_LEVEL_NEGOTIATOR, cmd_match_info},
+	{KS_REQUEST_CLAIM, KS_LEVEL_DAEMON, cmd_request_claim},
+	{KS_ACTIVATE_CLAIM, KS_LEVEL_DAEMON, cmd_activate_claim},
+	{KS_DEACTIVATE_CLAIM, KS_LEVEL_DAEMON, cmd_deactivate},
+	{KS_DEACTIVATE_CLAIM_FORCIBLY, KS_LEVEL_DAEMON, cmd_deactivate},
+	{KS_RELEASE_CLAIM, KS_LEVEL_DAEMON, cmd_release},
+	{KS_ALIVE, KS_LEVEL_DAEMON, cmd_alive},
+	{KS_VACATE_ALL_CLAIMS, KS_LEVEL_ADMINISTRATOR, cmd_vacate},
+	{KS_VACATE_ALL_FAST, KS_LEVEL_ADMINISTRATOR, cmd_vacate},
+	{KS_VACATE_CLAIM, KS_LEVEL_ADMINISTRATOR, cmd_vacate},
+	{KS_VACATE_CLAIM_FAST, KS_LEVEL_ADMINISTRATOR, cmd_vacate},
+};
+const size_t sd_claim_ncommands =
+	sizeof(sd_claim_commands) / sizeof(sd_claim_commands[0]);

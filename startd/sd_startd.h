@@ -1,0 +1,66 @@
+/*
+ * sd_startd.h: the startd daemon's own state, shared by its files
+ * (startd.c: slots, policy rounds, ads; claim.c: claims, starters).
+ */
+#ifndef SD_STARTD_H
+#define SD_STARTD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ks_daemon.h"
+#include "sd_bench.h"
+#include "sd_cron.h"
+#include "sd_layout.h"
+#include "sd_machine.h"
+#include "sd_slot.h"
+
+struct startd {
+	struct sd_machine machine;
+	struct sd_bench bench;  /* averaged over the runs */
+	int64_t last_benchmark; /* time() of the last run; 0 for never */
+	struct sd_slot *slots;
+	size_t nslots;
+	char *hostname;
+	sd_cron *cron;          /* STARTD_CRON jobs */
+	uint64_t poll_timer;
+	int64_t poll_every;     /* seconds, as the timer runs now */
+	uint64_t claim_seq;     /* numbers the claim ids */
+};
+
+int64_t sd_now(void);
+
+/* Makes a transition of slot s (sd_slot_apply()) and does what it asks
+ * to the slot's job (suspend, kill, end the claim...). */
+void sd_transition(ks_daemon *d, struct sd_slot *s, const struct sd_step *st);
+
+/* The transition an event calls for, if any, made; false if the event
+ * means nothing in the slot's state. */
+bool sd_event(ks_daemon *d, struct sd_slot *s, enum sd_event ev);
+
+/* A policy round for every slot, then the collector is told if anything
+ * changed (or if force). */
+void sd_reevaluate(ks_daemon *d, bool force);
+
+/* The slot's ad as the policy sees it now (new ad). */
+classad *sd_slot_ad_now(ks_daemon *d, const struct sd_slot *s);
+
+/* claim.c */
+/* A fresh claim id for the slot (when it starts, and after each claim). */
+void sd_claim_new_id(ks_daemon *d, struct sd_slot *s);
+/* What a transition asks of the claim's job; see enum sd_action. */
+void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a);
+/* The claim's timers, for the policy: retirement and vacate time. */
+void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
+		     const classad *ad, struct sd_timers *t);
+/* Ends claims whose lease has run out (from the policy rounds). */
+void sd_claim_check_leases(ks_daemon *d);
+/* Claim attributes of a claimed slot's ad. */
+void sd_claim_attrs(const struct sd_slot *s, classad *ad);
+
+/* The claim commands (REQUEST_CLAIM, ACTIVATE_CLAIM, ...). */
+extern const struct ks_command_def sd_claim_commands[];
+extern const size_t sd_claim_ncommands;
+
+#endif
