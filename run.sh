@@ -27,12 +27,16 @@ if condor_status -master -af Name >/dev/null 2>&1; then
 else
 	echo "== starting a personal pool in $pool"
 	condor_master
-	# wait (at most 30 s) until the master's ad has reached the collector
+	# wait (at most 30 s) until the master's and the slots' ads have
+	# reached the collector
 	for _ in $(seq 300); do
-		[ -n "$(condor_status -master -af Name 2>/dev/null)" ] && break
+		[ -n "$(condor_status -master -af Name 2>/dev/null)" ] &&
+			[ -n "$(condor_status -af Name 2>/dev/null)" ] && break
 		sleep 0.1
 	done
 fi
+echo "== condor_status"
+condor_status
 echo "== condor_status -any"
 condor_status -any
 cat <<MSG
@@ -40,6 +44,6 @@ cat <<MSG
 The pool keeps running.  To use it from a shell:
   export CONDOR_CONFIG=$CONDOR_CONFIG
   export PATH=$prefix/bin:$prefix/sbin:\$PATH
-  condor_status -any; condor_advertise ...; condor_reconfig
+  condor_status; condor_status -any; condor_advertise ...; condor_reconfig
 Logs are in $pool/log.  Stop it with:  condor_off -master
 MSG

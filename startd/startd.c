@@ -3,7 +3,9 @@
  * them, and moves each through the states and activities its policy
  * expressions call for (docs/startd.md).
  */
+#include <errno.h>
 #include <netdb.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,10 +258,29 @@ static void configure_slots(ks_daemon *d)
 		sd_slot_configure(&sd->slots[i], d->cfg, d->log);
 }
 
+/* EXECUTE is made when missing (the sandboxes go there, and its free
+ * space is the slots' disk), as a fresh personal pool has none. */
+static void make_execute(ks_daemon *d)
+{
+	char *dir = ks_config_get(d->cfg, "EXECUTE", NULL);
+	struct stat st;
+	if (dir && stat(dir, &st) != 0 && errno == ENOENT) {
+		if (mkdir(dir, 0755) == 0)
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "made the EXECUTE directory %s", dir);
+		else
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "cannot make the EXECUTE directory %s: %s",
+				      dir, strerror(errno));
+	}
+	free(dir);
+}
+
 static int start(ks_daemon *d, struct ks_err *err)
 {
 	struct startd *sd = d->ctx;
 	sd->hostname = full_hostname();
+	make_execute(d);
 	if (sd_machine_detect(d->cfg, &sd->machine, err))
 		return err->code ? err->code : KS_EINVAL;
 	struct sd_slot_spec *specs = NULL;
