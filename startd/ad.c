@@ -136,6 +136,8 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 	/* the policy; Requirements says false while the slot must not be
 	 * matched again (Matched, Preempting) */
 	sd_slot_policy_attrs(s, ad);
+	if (h->drain)
+		sd_drain_attrs(h->drain, ad);
 	bool closed = s->st.state == SD_MATCHED || s->st.state == SD_PREEMPTING;
 	classad_insert_text(ad, "Requirements", closed ? "false" : "START",
 			    NULL);

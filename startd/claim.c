@@ -691,6 +691,8 @@ const struct ks_command_def sd_claim_commands[] = {
 	{KS_VACATE_ALL_FAST, KS_LEVEL_ADMINISTRATOR, cmd_vacate},
 	{KS_VACATE_CLAIM, KS_LEVEL_ADMINISTRATOR, cmd_vacate},
 	{KS_VACATE_CLAIM_FAST, KS_LEVEL_ADMINISTRATOR, cmd_vacate},
+	{KS_DRAIN_JOBS, KS_LEVEL_ADMINISTRATOR, sd_cmd_drain},
+	{KS_CANCEL_DRAIN_JOBS, KS_LEVEL_ADMINISTRATOR, sd_cmd_cancel_drain},
 };
 const size_t sd_claim_ncommands =
 	sizeof(sd_claim_commands) / sizeof(sd_claim_commands[0]);

@@ -31,6 +31,7 @@ struct sd_host {
 	int64_t last_benchmark;       /* 0: never */
 	const sd_cron *cron;          /* its output goes into every ad last;
 				       * NULL for none */
+	const struct sd_drain *drain; /* NULL: not draining */
 };
 
 /* The ads of every slot: slots[i]'s in ads[i] (new ads; classad_free()).

@@ -27,6 +27,17 @@ struct startd {
 	uint64_t poll_timer;
 	int64_t poll_every;     /* seconds, as the timer runs now */
 	uint64_t claim_seq;     /* numbers the claim ids */
+	struct sd_drain {
+		bool on;
+		int how_fast;           /* HTCondor's 0 graceful, 10 quick,
+					 * 20 fast */
+		int on_completion;      /* 0 nothing, 1 resume (2, 3: exit,
+					 * restart: taken as resume) */
+		int request_id;         /* of the current request; counts up */
+		char *reason;
+		classad_expr *start;    /* START while draining; NULL: false */
+		int64_t started, stopped;
+	} drain;
 };
 
 int64_t sd_now(void);
@@ -58,6 +69,17 @@ void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
 void sd_claim_check_leases(ks_daemon *d);
 /* Claim attributes of a claimed slot's ad. */
 void sd_claim_attrs(const struct sd_slot *s, classad *ad);
+
+/* drain.c */
+/* At the start of a policy round: slots free to drain go to Drained;
+ * when every slot is drained, Drained/Idle (and the end, for a request
+ * that resumes on completion). */
+bool sd_drain_round(ks_daemon *d);
+/* Draining attributes of a slot ad (START among them, while draining). */
+void sd_drain_attrs(const struct sd_drain *dr, classad *ad);
+void sd_cmd_drain(ks_daemon *d, struct ks_request *req);
+void sd_cmd_cancel_drain(ks_daemon *d, struct ks_request *req);
+void sd_drain_clear(ks_daemon *d);
 
 /* The claim commands (REQUEST_CLAIM, ACTIVATE_CLAIM, ...). */
 extern const struct ks_command_def sd_claim_commands[];

@@ -64,7 +64,8 @@ static void host_facts(ks_daemon *d, struct sd_host *h)
 			      .nslots = sd->nslots,
 			      .bench = &sd->bench,
 			      .last_benchmark = sd->last_benchmark,
-			      .cron = sd->cron};
+			      .cron = sd->cron,
+			      .drain = &sd->drain};
 	sd_idle_times(h->now, d->start_time, &h->idle);
 }
 
@@ -130,9 +131,9 @@ static bool evaluate(ks_daemon *d)
 	classad **ads = ks_xmalloc((sd->nslots ? sd->nslots : 1) * sizeof(*ads));
 	bool changed = false;
 	for (int round = 0; round < MAX_STEPS; round++) {
+		bool any = sd_drain_round(d);
 		host_facts(d, &h); /* a transition may have changed them */
 		sd_slot_ads(&h, sd->slots, ads);
-		bool any = false;
 		for (size_t i = 0; i < sd->nslots; i++) {
 			struct sd_slot *s = &sd->slots[i];
 			struct ask_ctx c = {s, ads[i]};
@@ -357,6 +358,8 @@ int main(int argc, char **argv)
 	int rc = ks_daemon_main(argc, argv, "STARTD", &ops, sd_claim_commands,
 				sd_claim_ncommands, &sd);
 	sd_cron_free(sd.cron);
+	free(sd.drain.reason);
+	classad_expr_free(sd.drain.start);
 	for (size_t i = 0; i < sd.nslots; i++)
 		sd_slot_clear(&sd.slots[i]);
 	free(sd.slots);

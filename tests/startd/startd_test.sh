@@ -209,6 +209,46 @@ wait_for 20 grep -q '^JobExitReason = "killed"' "$T/lease.out" || fail "job of t
 grep -q "slot2: transition 10 Claimed/Busy -> Preempting/Killing: the claim lease expired" "$T/log/StartLog" || fail "transition 10 on lease"
 stop_pool
 
+# Draining (condor_drain's DRAIN_JOBS, sent here by ks_claim): a free
+# slot drains at once (37); a busy one retires for MaxJobRetirementTime
+# (13), is vacated (18, 22) and drains (36); once all are drained they go
+# to Drained/Idle together (33); cancelling gives them back (35, 1).
+write_config <<'CFG'
+use FEATURE : StaticSlots
+NUM_CPUS = 2
+RUNBENCHMARKS = false
+MAXJOBRETIREMENTTIME = 3
+CFG
+start_pool
+wait_for 10 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 2 ]" || fail "drain: slots not free"
+ID=$(claim_id slot1)
+grep -v JobLeaseDuration "$T/long.ad" > "$T/sleep.ad"
+"$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/sleep.ad" >/dev/null || fail "drain: claim"
+"$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/sleep.ad" > "$T/drain.out" &
+wait_for 10 grep -q "^StarterPid" "$T/drain.out" || fail "drain: no job"
+out=$("$CL" "$(addr)" DRAIN_JOBS none HowFast=0 ResumeOnCompletion=0 'DrainReason="test"') || fail "drain: $out"
+echo "$out" | grep -q '^Result = true' || fail "drain refused: $out"
+echo "$out" | grep -q '^RequestID = "1"' || fail "drain request id: $out"
+out=$("$CL" "$(addr)" DRAIN_JOBS none HowFast=0)
+echo "$out" | grep -q 'Draining already in progress' || fail "second drain: $out"
+wait_for 5 sh -c "'$ST' -constraint 'SlotID == 2' -af State Activity | grep -qx 'Drained Retiring'" || fail "free slot not draining: $("$ST" -af Name State Activity)"
+"$ST" -constraint 'SlotID == 1' -af State Activity Draining DrainReason | grep -qx 'Claimed Retiring true test' || fail "busy slot not retiring: $("$ST" -af Name State Activity Draining DrainReason)"
+wait_for 20 sh -c "[ \$('$ST' -af State Activity | grep -c 'Drained Idle') = 2 ]" || fail "not drained: $("$ST" -af Name State Activity)"
+for n in "slot2: transition 37 Unclaimed/Idle -> Drained/Retiring: draining" \
+	 "slot1: transition 13 Claimed/Busy -> Claimed/Retiring: draining" \
+	 "slot1: transition 18 Claimed/Retiring -> Preempting/Vacating: retirement time is up" \
+	 "slot1: transition 36 Owner/Idle -> Drained/Retiring: draining" \
+	 "slot1: transition 33 Drained/Retiring -> Drained/Idle: every slot is drained"; do
+	grep -q "$n" "$T/log/StartLog" || fail "drain: no '$n'"
+done
+wait_for 10 grep -q '^JobExitReason = "killed"' "$T/drain.out" || fail "drain: the job was not vacated: $(cat "$T/drain.out")"
+out=$("$CL" "$(addr)" CANCEL_DRAIN_JOBS none 'RequestID="7"')
+echo "$out" | grep -q 'No matching draining request id 7' || fail "cancel of another request: $out"
+"$CL" "$(addr)" CANCEL_DRAIN_JOBS none 'RequestID="1"' | grep -q '^Result = true' || fail "cancel"
+wait_for 10 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 2 ]" || fail "after cancel: $("$ST" -af Name State Activity)"
+grep -q "slot1: transition 35 Drained/Idle -> Owner/Idle: draining has ended" "$T/log/StartLog" || fail "transition 35"
+stop_pool
+
 # The desktop policy with a job: the owner's keyboard suspends it (14,
 # the process stopped), idleness continues it (15), a long suspension
 # preempts (16), retirement is 0 (18), the vacate's soft kill ends it,

@@ -1,0 +1,210 @@
+/*
+ * drain.c: draining (condor_drain), as HTCondor's startd does it: the
+ * slots stop taking jobs, running ones end as the request says (graceful:
+ * their retirement time, then a vacate; quick: a vacate at once; fast: a
+ * hard kill), each slot goes to Drained/Retiring once free (36, 37), and
+ * all of them to Drained/Idle together (33).  Cancelling (or finishing a
+ * request that resumes on completion) returns them to Owner (34, 35).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_mem.h"
+#include "ks_wire.h"
+#include "sd_startd.h"
+
+/* HTCondor's error codes for a refused request. */
+enum { DRAINING_ALREADY_IN_PROGRESS = 1, DRAINING_NO_MATCHING_REQUEST_ID = 2,
+       DRAINING_CHECK_EXPR_FAILED = 3 };
+
+static void reply_result(struct ks_request *req, bool ok, int code,
+			 const char *error, int request_id)
+{
+	classad *ad = classad_new();
+	classad_insert_bool(ad, "Result", ok);
+	if (!ok) {
+		classad_insert_string(ad, "ErrorString", error);
+		classad_insert_int(ad, "ErrorCode", code);
+	} else if (request_id) {
+		char id[32];
+		snprintf(id, sizeof(id), "%d", request_id);
+		classad_insert_string(ad, "RequestID", id);
+	}
+	ks_reply(req, KS_REPLY_OK, &ad, 1, false);
+	classad_free(ad);
+}
+
+/* The request's CheckExpr must be true on every slot. */
+static bool check_slots(ks_daemon *d, const classad_expr *check, char *why,
+			size_t size)
+{
+	struct startd *sd = d->ctx;
+	for (size_t i = 0; check && i < sd->nslots; i++) {
+		classad *ad = sd_slot_ad_now(d, &sd->slots[i]);
+		classad_value v = CLASSAD_VALUE_INIT;
+		classad_eval_expr(ad, check, NULL, &v);
+		classad_free(ad);
+		bool is_bool = v.type == CLASSAD_BOOLEAN, ok = is_bool && v.u.b;
+		classad_value_clear(&v);
+		if (!is_bool) {
+			snprintf(why, size, "Draining check expression does not "
+					    "evaluate to a bool on %s.",
+				 sd->slots[i].name);
+			return false;
+		}
+		if (!ok) {
+			snprintf(why, size, "Draining check expression is false "
+					    "on %s.", sd->slots[i].name);
+			return false;
+		}
+	}
+	return true;
+}
+
+void sd_cmd_drain(ks_daemon *d, struct ks_request *req)
+{
+	struct startd *sd = d->ctx;
+	struct sd_drain *dr = &sd->drain;
+	const classad *q = req->n ? req->ads[0] : NULL;
+	ks_log_printf(d->log, KS_D_ALWAYS, "Processing drain request from %s",
+		      req->identity);
+	if (dr->on) {
+		reply_result(req, false, DRAINING_ALREADY_IN_PROGRESS,
+			     "Draining already in progress.", 0);
+		return;
+	}
+	char why[300];
+	if (!check_slots(d, q ? classad_lookup(q, "CheckExpr") : NULL, why,
+			 sizeof(why))) {
+		ks_log_printf(d->log, KS_D_ALWAYS, "Failed to start draining: %s",
+			      why);
+		reply_result(req, false, DRAINING_CHECK_EXPR_FAILED, why, 0);
+		return;
+	}
+	int64_t how = 0, completion = 0;
+	if (q) {
+		classad_eval_int(q, "HowFast", NULL, &how);
+		classad_eval_int(q, "ResumeOnCompletion", NULL, &completion);
+	}
+	char *reason = NULL;
+	if (!q || !classad_eval_string(q, "DrainReason", NULL, &reason))
+		reason = ks_xstrdup("by command");
+	sd_drain_clear(d);
+	dr->on = true;
+	dr->how_fast = (int)how;
+	dr->on_completion = (int)completion;
+	dr->request_id++;
+	dr->reason = reason;
+	const classad_expr *start = q ? classad_lookup(q, "StartExpr") : NULL;
+	dr->start = start ? classad_expr_ref(start) : NULL;
+	dr->started = sd_now();
+	ks_log_printf(d->log, KS_D_ALWAYS, "Initiating %s draining (request %d: %s)",
+		      how <= 0 ? "graceful" : how <= 10 ? "quick" : "fast",
+		      dr->request_id, reason);
+	/* running jobs end as the request says */
+	for (size_t i = 0; i < sd->nslots; i++) {
+		struct sd_slot *s = &sd->slots[i];
+		if (s->st.state == SD_MATCHED)
+			sd_event(d, s, SD_E_VACATE);
+		if (s->st.state != SD_CLAIMED)
+			continue;
+		if (how <= 0 && s->st.activity != SD_IDLE)
+			sd_event(d, s, SD_E_DRAIN); /* retires (13) */
+		else
+			sd_event(d, s, how <= 10 ? SD_E_VACATE
+						 : SD_E_VACATE_FAST);
+	}
+	reply_result(req, true, 0, NULL, dr->request_id);
+	sd_reevaluate(d, true);
+}
+
+static void end_draining(ks_daemon *d, const char *why)
+{
+	struct startd *sd = d->ctx;
+	ks_log_printf(d->log, KS_D_ALWAYS, "Draining ends: %s", why);
+	sd_drain_clear(d);
+	sd->drain.stopped = sd_now();
+	for (size_t i = 0; i < sd->nslots; i++)
+		sd_event(d, &sd->slots[i], SD_E_DRAIN_END);
+}
+
+void sd_cmd_cancel_drain(ks_daemon *d, struct ks_request *req)
+{
+	struct startd *sd = d->ctx;
+	char *id = NULL;
+	if (req->n)
+		classad_eval_string(req->ads[0], "RequestID", NULL, &id);
+	ks_log_printf(d->log, KS_D_ALWAYS,
+		      "Processing cancel drain request from %s", req->identity);
+	if (id && *id && (!sd->drain.on || atoi(id) != sd->drain.request_id)) {
+		char why[128];
+		snprintf(why, sizeof(why), "No matching draining request id %s.",
+			 id);
+		reply_result(req, false, DRAINING_NO_MATCHING_REQUEST_ID, why, 0);
+		free(id);
+		return;
+	}
+	free(id);
+	if (sd->drain.on)
+		end_draining(d, "cancelled");
+	reply_result(req, true, 0, NULL, 0);
+	sd_reevaluate(d, true);
+}
+
+bool sd_drain_round(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	if (!sd->drain.on)
+		return false;
+	bool all = true, changed = false;
+	for (size_t i = 0; i < sd->nslots; i++) {
+		struct sd_slot *s = &sd->slots[i];
+		if (s->st.state == SD_OWNER || s->st.state == SD_UNCLAIMED)
+			changed |= sd_event(d, s, SD_E_DRAIN);
+		else if (s->st.state == SD_CLAIMED && s->st.activity == SD_IDLE)
+			changed |= sd_event(d, s, SD_E_VACATE); /* job done */
+		if (s->st.state != SD_DRAINED)
+			all = false;
+	}
+	if (!all)
+		return changed;
+	for (size_t i = 0; i < sd->nslots; i++)
+		changed |= sd_event(d, &sd->slots[i], SD_E_DRAINED);
+	if (sd->drain.on_completion) {
+		end_draining(d, "every slot is drained, and the request "
+				"resumes on completion");
+		changed = true;
+	}
+	return changed;
+}
+
+void sd_drain_attrs(const struct sd_drain *dr, classad *ad)
+{
+	if (dr->started)
+		classad_insert_int(ad, "LastDrainStartTime", dr->started);
+	if (dr->stopped)
+		classad_insert_int(ad, "LastDrainStopTime", dr->stopped);
+	if (!dr->on)
+		return;
+	char id[32];
+	snprintf(id, sizeof(id), "%d", dr->request_id);
+	classad_insert_bool(ad, "Draining", true);
+	classad_insert_string(ad, "DrainingRequestId", id);
+	classad_insert_string(ad, "DrainReason", dr->reason ? dr->reason : "");
+	/* no new jobs but those the request's StartExpr lets in */
+	if (dr->start)
+		classad_insert(ad, "START", classad_expr_ref(dr->start));
+	else
+		classad_insert_bool(ad, "START", false);
+}
+
+void sd_drain_clear(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	free(sd->drain.reason);
+	sd->drain.reason = NULL;
+	classad_expr_free(sd->drain.start);
+	sd->drain.start = NULL;
+	sd->drain.on = false;
+}
