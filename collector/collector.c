@@ -156,7 +156,10 @@ static void cmd_invalidate(ks_daemon *d, struct ks_request *req)
 		const char *t = type ? type : target ? target : "";
 		const classad_expr *r = classad_lookup(q, "Requirements");
 		char *key = *t ? cs_store_key(t, q) : NULL;
-		if (key && !r) {
+		/* as HTCondor's collector: a query that names its ad (the
+		 * form daemons send at exit, with a Requirements that says
+		 * the same) removes it by name */
+		if (key) {
 			removed += cs_store_remove(c->store, key);
 		} else {
 			for (size_t j = cs_store_count(c->store); j-- > 0;) {

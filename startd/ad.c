@@ -109,6 +109,21 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 	classad_insert_int(ad, "SlotID", s->id);
 	classad_insert_int(ad, "SlotTypeID", s->type);
 	sd_layout_slot_attrs(h->machine, &s->spec, ad);
+	if (s->spec.partitionable) {
+		/* what is not carved into dynamic slots */
+		if (s->spec.fractional_cpus)
+			classad_insert_real(ad, "Cpus", s->left_cpus);
+		else
+			classad_insert_int(ad, "Cpus",
+					   (int64_t)(s->left_cpus + 0.1));
+		classad_insert_int(ad, "Memory", s->left_memory);
+		classad_insert_int(ad, "Disk", s->left_disk);
+		classad_insert_int(ad, "NumDynamicSlots", s->children);
+	} else if (s->parent) {
+		classad_insert_string(ad, "SlotType", "Dynamic");
+		classad_insert_bool(ad, "DynamicSlot", true);
+		classad_insert_int(ad, "DSlotId", s->sub);
+	}
 	classad_insert_string(ad, "State", sd_state_name(s->st.state));
 	classad_insert_string(ad, "Activity", sd_activity_name(s->st.activity));
 	classad_insert_int(ad, "EnteredCurrentState", s->entered_state);
@@ -153,7 +168,7 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 }
 
 struct slot_attr_ctx {
-	const struct sd_slot *slots;
+	struct sd_slot *const *slots;
 	classad **ads;
 	size_t n;
 };
@@ -168,18 +183,18 @@ static void add_cross_attr(const char *name, void *arg)
 		if (!e)
 			continue;
 		char key[256];
-		snprintf(key, sizeof(key), "slot%d_%s", c->slots[j].id, name);
+		snprintf(key, sizeof(key), "slot%d_%s", c->slots[j]->id, name);
 		for (size_t i = 0; i < c->n; i++)
 			classad_insert(c->ads[i], key, classad_expr_ref(e));
 	}
 }
 
-void sd_slot_ads(const struct sd_host *h, const struct sd_slot *slots,
+void sd_slot_ads(const struct sd_host *h, struct sd_slot *const *slots,
 		 classad **ads)
 {
 	double owner_left = h->load;
 	for (size_t i = 0; i < h->nslots; i++)
-		ads[i] = base_ad(h, &slots[i], &owner_left);
+		ads[i] = base_ad(h, slots[i], &owner_left);
 	struct slot_attr_ctx c = {slots, ads, h->nslots};
 	static const char *const lists[] = {"STARTD_SLOT_ATTRS",
 					    "STARTD_SLOT_EXPRS"};

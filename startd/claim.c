@@ -79,7 +79,7 @@ static struct sd_slot *slot_of(ks_daemon *d, const char *id)
 		return NULL;
 	size_t len = strlen(id);
 	for (size_t i = 0; i < sd->nslots; i++) {
-		struct sd_slot *s = &sd->slots[i];
+		struct sd_slot *s = sd->slots[i];
 		if (strlen(s->claim.id) == len &&
 		    CRYPTO_memcmp(s->claim.id, id, len) == 0)
 			return s;
@@ -204,7 +204,7 @@ static void on_starter_exit(void *arg, pid_t pid, int status)
 	ks_daemon *d = arg;
 	struct startd *sd = d->ctx;
 	for (size_t i = 0; i < sd->nslots; i++) {
-		struct sd_slot *s = &sd->slots[i];
+		struct sd_slot *s = sd->slots[i];
 		if (s->claim.starter != pid)
 			continue;
 		ks_log_printf(d->log, KS_D_ALWAYS,
@@ -433,7 +433,7 @@ void sd_claim_check_leases(ks_daemon *d)
 	struct startd *sd = d->ctx;
 	int64_t now = sd_now();
 	for (size_t i = 0; i < sd->nslots; i++) {
-		struct sd_slot *s = &sd->slots[i];
+		struct sd_slot *s = sd->slots[i];
 		struct sd_claim *c = &s->claim;
 		if (s->st.state != SD_CLAIMED || !c->lease ||
 		    now - c->last_alive <= c->lease)
@@ -501,11 +501,6 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 		ks_reply_error(req, "REQUEST_CLAIM carries the claim and the job ad");
 		return;
 	}
-	if (s->spec.partitionable) {
-		ks_reply_error(req, "%s is partitionable: claiming a share of it "
-				    "is not supported yet", s->short_name);
-		return;
-	}
 	if (s->st.state != SD_UNCLAIMED && s->st.state != SD_MATCHED) {
 		ks_reply_error(req, "%s is %s/%s, not free to claim",
 			       s->short_name, sd_state_name(s->st.state),
@@ -519,6 +514,22 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 	classad *ad = sd_slot_ad_now(d, s);
 	enum sd_truth start = sd_slot_eval(s, ad, SD_X_START);
 	classad_free(ad);
+	if (start == SD_TRUE && s->spec.partitionable) {
+		/* the claim is on a new dynamic slot with the job's share */
+		char why[300];
+		s->job = NULL;
+		struct sd_slot *dyn = sd_dslot_carve(d, s, job, why, sizeof(why));
+		if (!dyn) {
+			classad_free(job);
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "%s: claim request from %s refused: %s",
+				      s->short_name, req->identity, why);
+			ks_reply_error(req, "%s", why);
+			return;
+		}
+		s = dyn;
+		s->job = job;
+	}
 	if (start != SD_TRUE) {
 		classad_free(s->job);
 		s->job = NULL;
@@ -664,7 +675,7 @@ static void cmd_vacate(ks_daemon *d, struct ks_request *req)
 	char *name = one && req->n ? ad_string(req->ads[0], "Name") : NULL;
 	size_t done = 0;
 	for (size_t i = 0; i < sd->nslots; i++) {
-		struct sd_slot *s = &sd->slots[i];
+		struct sd_slot *s = sd->slots[i];
 		if (name && strcasecmp(name, s->name) != 0 &&
 		    strcasecmp(name, s->short_name) != 0)
 			continue;

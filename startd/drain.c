@@ -41,7 +41,7 @@ static bool check_slots(ks_daemon *d, const classad_expr *check, char *why,
 {
 	struct startd *sd = d->ctx;
 	for (size_t i = 0; check && i < sd->nslots; i++) {
-		classad *ad = sd_slot_ad_now(d, &sd->slots[i]);
+		classad *ad = sd_slot_ad_now(d, sd->slots[i]);
 		classad_value v = CLASSAD_VALUE_INIT;
 		classad_eval_expr(ad, check, NULL, &v);
 		classad_free(ad);
@@ -50,12 +50,12 @@ static bool check_slots(ks_daemon *d, const classad_expr *check, char *why,
 		if (!is_bool) {
 			snprintf(why, size, "Draining check expression does not "
 					    "evaluate to a bool on %s.",
-				 sd->slots[i].name);
+				 sd->slots[i]->name);
 			return false;
 		}
 		if (!ok) {
 			snprintf(why, size, "Draining check expression is false "
-					    "on %s.", sd->slots[i].name);
+					    "on %s.", sd->slots[i]->name);
 			return false;
 		}
 	}
@@ -104,7 +104,7 @@ void sd_cmd_drain(ks_daemon *d, struct ks_request *req)
 		      dr->request_id, reason);
 	/* running jobs end as the request says */
 	for (size_t i = 0; i < sd->nslots; i++) {
-		struct sd_slot *s = &sd->slots[i];
+		struct sd_slot *s = sd->slots[i];
 		if (s->st.state == SD_MATCHED)
 			sd_event(d, s, SD_E_VACATE);
 		if (s->st.state != SD_CLAIMED)
@@ -126,7 +126,7 @@ static void end_draining(ks_daemon *d, const char *why)
 	sd_drain_clear(d);
 	sd->drain.stopped = sd_now();
 	for (size_t i = 0; i < sd->nslots; i++)
-		sd_event(d, &sd->slots[i], SD_E_DRAIN_END);
+		sd_event(d, sd->slots[i], SD_E_DRAIN_END);
 }
 
 void sd_cmd_cancel_drain(ks_daemon *d, struct ks_request *req)
@@ -159,7 +159,7 @@ bool sd_drain_round(ks_daemon *d)
 		return false;
 	bool all = true, changed = false;
 	for (size_t i = 0; i < sd->nslots; i++) {
-		struct sd_slot *s = &sd->slots[i];
+		struct sd_slot *s = sd->slots[i];
 		if (s->st.state == SD_OWNER || s->st.state == SD_UNCLAIMED)
 			changed |= sd_event(d, s, SD_E_DRAIN);
 		else if (s->st.state == SD_CLAIMED && s->st.activity == SD_IDLE)
@@ -170,7 +170,7 @@ bool sd_drain_round(ks_daemon *d)
 	if (!all)
 		return changed;
 	for (size_t i = 0; i < sd->nslots; i++)
-		changed |= sd_event(d, &sd->slots[i], SD_E_DRAINED);
+		changed |= sd_event(d, sd->slots[i], SD_E_DRAINED);
 	if (sd->drain.on_completion) {
 		end_draining(d, "every slot is drained, and the request "
 				"resumes on completion");

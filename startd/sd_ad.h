@@ -34,10 +34,10 @@ struct sd_host {
 	const struct sd_drain *drain; /* NULL: not draining */
 };
 
-/* The ads of every slot: slots[i]'s in ads[i] (new ads; classad_free()).
+/* The ads of every slot: *slots[i]'s in ads[i] (new ads; classad_free()).
  * Cross-slot attributes (slot<N>_<attr> of STARTD_SLOT_ATTRS) need all of
  * them, so they are made together. */
-void sd_slot_ads(const struct sd_host *h, const struct sd_slot *slots,
+void sd_slot_ads(const struct sd_host *h, struct sd_slot *const *slots,
 		 classad **ads);
 
 #endif

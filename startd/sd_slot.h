@@ -55,6 +55,16 @@ struct sd_slot {
 	int64_t entered_state, entered_activity; /* time() */
 	classad *job;           /* the claim's job ad, or NULL */
 	struct sd_claim claim;
+	/* Partitionable slots and the dynamic slots carved from them */
+	int parent;             /* a dynamic slot's partitionable slot (its
+				 * SlotID); 0 for others */
+	int sub;                /* M of slotN_M */
+	int last_sub;           /* a partitionable slot's last M given */
+	bool dead;              /* a dynamic slot whose claim has ended */
+	double left_cpus;       /* a partitionable slot's resources not */
+	int left_memory;        /* given to dynamic slots: its Cpus, */
+	int64_t left_disk;      /* Memory and Disk */
+	int children;           /* NumDynamicSlots */
 	/* The policy attributes, parsed from the configuration for this
 	 * slot (SLOT<N>_ and SLOT_TYPE_<T>_ forms first); NULL when not
 	 * defined or not parsable (logged when read). */

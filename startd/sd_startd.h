@@ -20,7 +20,9 @@ struct startd {
 	struct sd_machine machine;
 	struct sd_bench bench;  /* averaged over the runs */
 	int64_t last_benchmark; /* time() of the last run; 0 for never */
-	struct sd_slot *slots;
+	struct sd_slot **slots; /* each its own allocation: timers and
+				 * watches hold slot pointers while dynamic
+				 * slots come and go */
 	size_t nslots;
 	char *hostname;
 	sd_cron *cron;          /* STARTD_CRON jobs */
@@ -69,6 +71,15 @@ void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
 void sd_claim_check_leases(ks_daemon *d);
 /* Claim attributes of a claimed slot's ad. */
 void sd_claim_attrs(const struct sd_slot *s, classad *ad);
+
+/* dslot.c */
+/* A dynamic slot carved from partitionable slot p for job (which it does
+ * not keep), or NULL with why filled when p has not enough left. */
+struct sd_slot *sd_dslot_carve(ks_daemon *d, struct sd_slot *p,
+			       const classad *job, char *why, size_t size);
+/* Deletes the dynamic slots whose claim has ended, giving their
+ * resources back; true if there were any. */
+bool sd_dslot_sweep(ks_daemon *d);
 
 /* drain.c */
 /* At the start of a policy round: slots free to drain go to Drained;

@@ -111,6 +111,10 @@ void sd_transition(ks_daemon *d, struct sd_slot *s, const struct sd_step *st)
 		benchmark(d, s);
 	else if (st->action != SD_A_NONE)
 		sd_claim_action(d, s, st->action);
+	/* a dynamic slot lives as long as its claim: back in Owner, it goes
+	 * (at the next round, not while the slots are being walked) */
+	if (s->parent && s->st.state == SD_OWNER)
+		s->dead = true;
 }
 
 bool sd_event(ks_daemon *d, struct sd_slot *s, enum sd_event ev)
@@ -131,11 +135,12 @@ static bool evaluate(ks_daemon *d)
 	classad **ads = ks_xmalloc((sd->nslots ? sd->nslots : 1) * sizeof(*ads));
 	bool changed = false;
 	for (int round = 0; round < MAX_STEPS; round++) {
-		bool any = sd_drain_round(d);
+		bool any = sd_dslot_sweep(d);
+		any |= sd_drain_round(d);
 		host_facts(d, &h); /* a transition may have changed them */
 		sd_slot_ads(&h, sd->slots, ads);
 		for (size_t i = 0; i < sd->nslots; i++) {
-			struct sd_slot *s = &sd->slots[i];
+			struct sd_slot *s = sd->slots[i];
 			struct ask_ctx c = {s, ads[i]};
 			struct sd_timers t = {0};
 			sd_claim_timers(d, s, ads[i], &t);
@@ -177,7 +182,7 @@ classad *sd_slot_ad_now(ks_daemon *d, const struct sd_slot *s)
 	sd_slot_ads(&h, sd->slots, ads);
 	classad *mine = NULL;
 	for (size_t i = 0; i < sd->nslots; i++) {
-		if (&sd->slots[i] == s)
+		if (sd->slots[i] == s)
 			mine = ads[i];
 		else
 			classad_free(ads[i]);
@@ -200,8 +205,8 @@ static void schedule_poll(ks_daemon *d)
 	struct startd *sd = d->ctx;
 	bool claimed = false;
 	for (size_t i = 0; i < sd->nslots; i++)
-		if (sd->slots[i].st.state == SD_CLAIMED ||
-		    sd->slots[i].st.state == SD_PREEMPTING)
+		if (sd->slots[i]->st.state == SD_CLAIMED ||
+		    sd->slots[i]->st.state == SD_PREEMPTING)
 			claimed = true;
 	int64_t every = ks_daemon_int(d, claimed ? "POLLING_INTERVAL"
 						 : "UPDATE_INTERVAL",
@@ -256,7 +261,7 @@ static void configure_slots(ks_daemon *d)
 {
 	struct startd *sd = d->ctx;
 	for (size_t i = 0; i < sd->nslots; i++)
-		sd_slot_configure(&sd->slots[i], d->cfg, d->log);
+		sd_slot_configure(sd->slots[i], d->cfg, d->log);
 }
 
 /* EXECUTE is made when missing (the sandboxes go there, and its free
@@ -292,10 +297,12 @@ static int start(ks_daemon *d, struct ks_err *err)
 	if (sd_layout_build(d->cfg, &sd->machine, &specs, &n, err))
 		return err->code ? err->code : KS_EINVAL;
 	sd->slots = ks_xcalloc(n ? n : 1, sizeof(*sd->slots));
+	for (size_t i = 0; i < n; i++)
+		sd->slots[i] = ks_xcalloc(1, sizeof(**sd->slots));
 	sd->nslots = n;
 	int64_t now = sd_now();
 	for (size_t i = 0; i < n; i++) {
-		struct sd_slot *s = &sd->slots[i];
+		struct sd_slot *s = sd->slots[i];
 		s->spec = specs[i];
 		s->id = specs[i].id;
 		s->type = specs[i].type;
@@ -308,6 +315,9 @@ static int start(ks_daemon *d, struct ks_err *err)
 					       .activity = SD_IDLE};
 		s->entered_state = s->entered_activity = now;
 		s->claim.out_fd = -1;
+		s->left_cpus = s->spec.cpus;
+		s->left_memory = s->spec.memory;
+		s->left_disk = s->spec.disk;
 		sd_claim_new_id(d, s);
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: %s slot of type %d: %s", s->short_name,
@@ -360,8 +370,10 @@ int main(int argc, char **argv)
 	sd_cron_free(sd.cron);
 	free(sd.drain.reason);
 	classad_expr_free(sd.drain.start);
-	for (size_t i = 0; i < sd.nslots; i++)
-		sd_slot_clear(&sd.slots[i]);
+	for (size_t i = 0; i < sd.nslots; i++) {
+		sd_slot_clear(sd.slots[i]);
+		free(sd.slots[i]);
+	}
 	free(sd.slots);
 	free(sd.hostname);
 	sd_machine_clear(&sd.machine);

@@ -119,6 +119,11 @@ static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
 	return rc;
 }
 
+int ks_daemon_send(ks_daemon *d, int code, classad *const *ads, size_t n)
+{
+	return send_to_collector(d, code, ads, n);
+}
+
 static void on_update(void *arg);
 
 static void on_retry(void *arg)

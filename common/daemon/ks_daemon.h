@@ -131,6 +131,11 @@ void ks_reply_error(struct ks_request *req, const char *fmt, ...)
 /* Sends the daemon's ad now (also done every UPDATE_INTERVAL). */
 void ks_daemon_update_collector(ks_daemon *d);
 
+/* Sends ads to the collector in one message with the given command (an
+ * invalidation of one of several ads, say).  Returns 0 or the error
+ * code (logged). */
+int ks_daemon_send(ks_daemon *d, int code, classad *const *ads, size_t n);
+
 /* Withdraws the daemon's ad from the collector (once; done at exit if
  * not before). */
 void ks_daemon_invalidate(ks_daemon *d);

@@ -249,6 +249,36 @@ wait_for 10 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 2 ]" || fail "aft
 grep -q "slot1: transition 35 Drained/Idle -> Owner/Idle: draining has ended" "$T/log/StartLog" || fail "transition 35"
 stop_pool
 
+# Dynamic slots: a claim on the partitionable slot carves slot1_1 with the
+# job's request (memory rounded up to 128 MiB by
+# MODIFY_REQUEST_EXPR_REQUESTMEMORY); the partitionable slot shows what is
+# left; when the claim ends the dynamic slot goes and gives it back.
+write_config <<'CFG'
+RUNBENCHMARKS = false
+CFG
+start_pool
+wait_for 10 sh -c "'$ST' -af State | grep -qx Unclaimed" || fail "pslot not free"
+ID=$(claim_id slot1)
+sed -e '/^Arguments/d' -e 's|^Cmd = .*|Cmd = "/bin/true"|' "$T/job.ad" > "$T/small.ad"
+printf 'RequestCpus = 3\nRequestMemory = 5000\n' >> "$T/small.ad"
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/small.ad" 2>&1) && fail "an oversized request was granted: $out"
+echo "$out" | grep -q "slot1 has Cpus 4, Memory 4096 MiB" || fail "oversized request: $out"
+sed -i -e 's/^RequestMemory = .*/RequestMemory = 500/' "$T/small.ad"
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/small.ad") || fail "pslot claim: $out"
+DID=$(echo "$out" | sed -n 's/^ClaimId = "\(.*\)"$/\1/p')
+echo "$out" | grep -q '^Name = "slot1_1@' || fail "no dynamic slot: $out"
+[ -n "$DID" ] && [ "$DID" != "$ID" ] || fail "the dynamic slot's claim id: $out"
+out=$("$ST" -af Name SlotType Cpus Memory State | sort)
+echo "$out" | grep -q "^slot1@.* Partitionable 1 3584 Unclaimed$" || fail "pslot after carving: $out"
+echo "$out" | grep -q "^slot1_1@.* Dynamic 3 512 Claimed$" || fail "dslot: $out"
+"$ST" -af DynamicSlot NumDynamicSlots | grep -q "^true undefined$" || fail "DynamicSlot: $("$ST" -af Name DynamicSlot NumDynamicSlots)"
+out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$DID" "$T/small.ad") || fail "dslot activate: $out"
+echo "$out" | grep -q '^ExitCode = 0$' || fail "dslot job: $out"
+"$CL" "$(addr)" RELEASE_CLAIM "$DID" >/dev/null || fail "dslot release"
+wait_for 10 sh -c "[ \"\$('$ST' -af Name Cpus Memory | cut -d@ -f1 | tr '\n' ' ')\" = 'slot1 ' ] && '$ST' -af Cpus Memory | grep -qx '4 4096'" || fail "dslot not given back: $("$ST" -af Name Cpus Memory State)"
+grep -q "slot1_1: deleted; its resources go back to slot1" "$T/log/StartLog" || fail "dslot deletion not logged"
+stop_pool
+
 # The desktop policy with a job: the owner's keyboard suspends it (14,
 # the process stopped), idleness continues it (15), a long suspension
 # preempts (16), retirement is 0 (18), the vacate's soft kill ends it,
