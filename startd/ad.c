@@ -159,6 +159,8 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 	classad_insert_real(ad, "CurrentRank", 0.0);
 	sd_claim_attrs(s, ad);
 	add_startd_attrs(h, s, ad);
+	if (h->extras)
+		classad_update(ad, h->extras);
 	/* what cron jobs publish comes last: a script can stand in for the
 	 * machine's own figures (KeyboardIdle, LoadAvg), as HTCondor's
 	 * tests simulate an owner */

@@ -690,7 +690,27 @@ static void cmd_vacate(ks_daemon *d, struct ks_request *req)
 	sd_reevaluate(d, true);
 }
 
+/* condor_update_machine_ad: attributes for every slot's ad, kept until
+ * the startd ends (a later update of the same name replaces them). */
+static void cmd_update_machine_ad(ks_daemon *d, struct ks_request *req)
+{
+	struct startd *sd = d->ctx;
+	if (!req->n || classad_size(req->ads[0]) == 0) {
+		ks_reply_error(req, "the update carries no attributes");
+		return;
+	}
+	if (!sd->extras)
+		sd->extras = classad_new();
+	classad_update(sd->extras, req->ads[0]);
+	ks_log_printf(d->log, KS_D_ALWAYS,
+		      "machine ad updated by %s (%zu attributes)", req->identity,
+		      classad_size(req->ads[0]));
+	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+	sd_reevaluate(d, true);
+}
+
 const struct ks_command_def sd_claim_commands[] = {
+	{KS_CA_UPDATE_MACHINE_AD, KS_LEVEL_ADMINISTRATOR, cmd_update_machine_ad},
 	{KS_MATCH_INFO, KS_LEVEL_NEGOTIATOR, cmd_match_info},
 	{KS_REQUEST_CLAIM, KS_LEVEL_DAEMON, cmd_request_claim},
 	{KS_ACTIVATE_CLAIM, KS_LEVEL_DAEMON, cmd_activate_claim},

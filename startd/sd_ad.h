@@ -32,6 +32,7 @@ struct sd_host {
 	const sd_cron *cron;          /* its output goes into every ad last;
 				       * NULL for none */
 	const struct sd_drain *drain; /* NULL: not draining */
+	const classad *extras;        /* condor_update_machine_ad's; NULL */
 };
 
 /* The ads of every slot: *slots[i]'s in ads[i] (new ads; classad_free()).

@@ -29,6 +29,8 @@ struct startd {
 	uint64_t poll_timer;
 	int64_t poll_every;     /* seconds, as the timer runs now */
 	uint64_t claim_seq;     /* numbers the claim ids */
+	classad *extras;        /* condor_update_machine_ad's attributes,
+				 * in every slot ad until the startd ends */
 	struct sd_drain {
 		bool on;
 		int how_fast;           /* HTCondor's 0 graceful, 10 quick,

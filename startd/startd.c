@@ -65,7 +65,8 @@ static void host_facts(ks_daemon *d, struct sd_host *h)
 			      .bench = &sd->bench,
 			      .last_benchmark = sd->last_benchmark,
 			      .cron = sd->cron,
-			      .drain = &sd->drain};
+			      .drain = &sd->drain,
+			      .extras = sd->extras};
 	sd_idle_times(h->now, d->start_time, &h->idle);
 }
 
@@ -369,6 +370,7 @@ int main(int argc, char **argv)
 				sd_claim_ncommands, &sd);
 	sd_cron_free(sd.cron);
 	free(sd.drain.reason);
+	classad_free(sd.extras);
 	classad_expr_free(sd.drain.start);
 	for (size_t i = 0; i < sd.nslots; i++) {
 		sd_slot_clear(sd.slots[i]);

@@ -59,6 +59,7 @@
 	X(DAEMON_OFF_PEACEFUL, 483)                                         \
 	X(DAEMONS_OFF_PEACEFUL, 484)                                        \
 	X(RESTART_PEACEFUL, 485)                                            \
+	X(CA_UPDATE_MACHINE_AD, 1009)                                       \
 	X(DC_CONFIG_PERSIST, 60002)                                         \
 	X(DC_CONFIG_RUNTIME, 60003)                                         \
 	X(DC_RECONFIG, 60004)                                               \

@@ -255,6 +255,7 @@ stop_pool
 # left; when the claim ends the dynamic slot goes and gives it back.
 write_config <<'CFG'
 RUNBENCHMARKS = false
+IS_OWNER = Busy =?= true
 CFG
 start_pool
 wait_for 10 sh -c "'$ST' -af State | grep -qx Unclaimed" || fail "pslot not free"
@@ -277,6 +278,21 @@ echo "$out" | grep -q '^ExitCode = 0$' || fail "dslot job: $out"
 "$CL" "$(addr)" RELEASE_CLAIM "$DID" >/dev/null || fail "dslot release"
 wait_for 10 sh -c "[ \"\$('$ST' -af Name Cpus Memory | cut -d@ -f1 | tr '\n' ' ')\" = 'slot1 ' ] && '$ST' -af Cpus Memory | grep -qx '4 4096'" || fail "dslot not given back: $("$ST" -af Name Cpus Memory State)"
 grep -q "slot1_1: deleted; its resources go back to slot1" "$T/log/StartLog" || fail "dslot deletion not logged"
+# condor_update_machine_ad: attributes for the slot ads until the startd
+# ends; the policy sees them (IS_OWNER below reads Busy).
+UMA=$B/tools/condor_update_machine_ad/condor_update_machine_ad
+printf 'Busy = true\nColour = "red"\n' | "$UMA" || fail "condor_update_machine_ad"
+wait_for 5 sh -c "'$ST' -af Colour State | grep -qx 'red Owner'" || fail "update_machine_ad: $("$ST" -af Name Colour State)"
+grep -q "slot1: transition 2 Unclaimed/Idle -> Owner/Idle: IS_OWNER became true" "$T/log/StartLog" || fail "update_machine_ad: transition 2"
+printf 'Busy = false\n' > "$T/upd.ad"
+"$UMA" -name "$("$ST" -af Machine | head -1)" "$T/upd.ad" || fail "condor_update_machine_ad -name"
+wait_for 5 sh -c "'$ST' -af State | grep -qx Unclaimed" || fail "update_machine_ad -name: $("$ST" -af Name Busy State)"
+out=$(printf '' | "$UMA" 2>&1) && fail "an empty update was accepted"
+echo "$out" | grep -q "File was empty" || fail "empty update: $out"
+out=$(printf 'X = = 1\n' | "$UMA" 2>&1) && fail "a bad update was accepted"
+echo "$out" | grep -q "Syntax error in file" || fail "bad update: $out"
+out=$("$UMA" -name no.such.host "$T/upd.ad" 2>&1) && fail "an unknown startd was found"
+echo "$out" | grep -q "Unable to locate startd" || fail "unknown startd: $out"
 stop_pool
 
 # The desktop policy with a job: the owner's keyboard suspends it (14,
