@@ -893,7 +893,7 @@ static void test_bad_jobs(void **state)
 	assert_true(log_has(h, "unknown STARTD_CRON_badmode_MODE 'Sometimes'"));
 	assert_true(log_has(h, "no STARTD_CRON_noperiod_PERIOD"));
 	assert_true(log_has(h, "invalid STARTD_CRON_badperiod_PERIOD '10x'"));
-	assert_true(log_has(h, "single quote is not closed"));
+	assert_true(log_has(h, "unbalanced single quote"));
 	assert_true(wait_for(h, c_log, "cannot run job 'missing'",
 			     5000));
 	assert_int_equal(sd_cron_job_info(h->c, "missing", &i), 0);
