@@ -213,6 +213,7 @@ static void on_starter_exit(void *arg, pid_t pid, int status)
 		end_activation(d, s, status);
 		sd_event(d, s, SD_E_STARTER_EXIT);
 		sd_reevaluate(d, true);
+		sd_startd_maybe_exit(d);
 		return;
 	}
 }

@@ -58,6 +58,9 @@ bool sd_event(ks_daemon *d, struct sd_slot *s, enum sd_event ev);
  * changed (or if force). */
 void sd_reevaluate(ks_daemon *d, bool force);
 
+/* Once shutting down and no starter is left, the startd exits. */
+void sd_startd_maybe_exit(ks_daemon *d);
+
 /* The slot's ad as the policy sees it now (new ad). */
 classad *sd_slot_ad_now(ks_daemon *d, const struct sd_slot *s);
 

@@ -344,14 +344,30 @@ static void reconfig(ks_daemon *d)
 	sd_reevaluate(d, false);
 }
 
-/* The cron jobs go first (they are the startd's children); then the
- * daemon withdraws its ads and exits. */
+/* The cron jobs go first (they are the startd's children); running jobs
+ * are vacated (a graceful shutdown gives them their soft kill, a fast one
+ * kills them); once their starters have ended the daemon withdraws its
+ * ads and exits (sd_startd_maybe_exit()). */
 static void shutdown_startd(ks_daemon *d, bool fast)
 {
-	(void)fast;
 	struct startd *sd = d->ctx;
 	sd_cron_free(sd->cron);
 	sd->cron = NULL;
+	for (size_t i = 0; i < sd->nslots; i++)
+		if (sd->slots[i]->claim.starter)
+			sd_event(d, sd->slots[i],
+				 fast ? SD_E_VACATE_FAST : SD_E_VACATE);
+	sd_startd_maybe_exit(d);
+}
+
+void sd_startd_maybe_exit(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	if (!d->shutting_down)
+		return;
+	for (size_t i = 0; i < sd->nslots; i++)
+		if (sd->slots[i]->claim.starter)
+			return;
 	ks_daemon_exit(d);
 }
 

@@ -84,7 +84,7 @@ out=$("$ST" -af Name SlotType Cpus State)
 [ "$("$ST" -af Colour | sort | uniq -c | tr -s ' ' | tr '\n' ',')" = " 3 blue, 1 green," ] || fail "per-slot STARTD_ATTRS: $("$ST" -af Name Colour)"
 "$ST" -af slot3_State | grep -qx Owner || fail "STARTD_SLOT_ATTRS"
 echo "IS_OWNER = False" >> "$CONDOR_CONFIG"
-kill -HUP "$(pgrep -f "$B/startd/condor_startd")"
+kill -HUP "$(pgrep -P "$MASTER_PID" -f condor_startd)"
 wait_for 10 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 4 ]" || fail "reconfig did not free the slots: $("$ST" -af Name State)"
 [ "$(grep -c 'transition 1 Owner/Idle -> Unclaimed/Idle' "$T/log/StartLog")" = 4 ] || fail "transitions not logged per slot"
 stop_pool
@@ -207,7 +207,19 @@ echo "JobLeaseDuration = 2" >> "$T/long.ad"
 wait_for 10 grep -q "slot2: no ALIVE from" "$T/log/StartLog" || fail "lease not enforced"
 wait_for 20 grep -q '^JobExitReason = "killed"' "$T/lease.out" || fail "job of the expired claim: $(cat "$T/lease.out")"
 grep -q "slot2: transition 10 Claimed/Busy -> Preempting/Killing: the claim lease expired" "$T/log/StartLog" || fail "transition 10 on lease"
+# A startd shutting down vacates its jobs before it exits.
+grep -v JobLeaseDuration "$T/long.ad" > "$T/sleep.ad"
+ID=$(claim_id slot1)
+"$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/sleep.ad" >/dev/null || fail "claim before shutdown"
+"$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/sleep.ad" > "$T/shut.out" &
+wait_for 10 grep -q "^StarterPid" "$T/shut.out" || fail "no job before shutdown"
+SP=$(sed -n 's/^StarterPid = //p' "$T/shut.out")
+wait_for 10 pgrep -P "$SP" || fail "no job process before shutdown"
+JP=$(pgrep -P "$SP" | head -1)
+cp "$T/log/StartLog" "$T/StartLog.before"
 stop_pool
+[ -e "/proc/$JP" ] && fail "the job outlived the startd"
+grep -q '^JobExitReason = "killed"' "$T/shut.out" || fail "shutdown: $(cat "$T/shut.out")"
 
 # Draining (condor_drain's DRAIN_JOBS, sent here by ks_claim): a free
 # slot drains at once (37); a busy one retires for MaxJobRetirementTime
@@ -222,7 +234,6 @@ CFG
 start_pool
 wait_for 10 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 2 ]" || fail "drain: slots not free"
 ID=$(claim_id slot1)
-grep -v JobLeaseDuration "$T/long.ad" > "$T/sleep.ad"
 "$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/sleep.ad" >/dev/null || fail "drain: claim"
 "$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/sleep.ad" > "$T/drain.out" &
 wait_for 10 grep -q "^StarterPid" "$T/drain.out" || fail "drain: no job"

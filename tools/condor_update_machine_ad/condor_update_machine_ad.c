@@ -10,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks_addr.h"
-#include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
 #include "ks_wire.h"
+#include "sdt.h"
 
 static void usage(const char *self)
 {
@@ -25,13 +24,6 @@ static void usage(const char *self)
 	       "\t-help\t\tPrint this help.\n"
 	       "\t-version\tPrint the HTCondor version.\n\n",
 	       self);
-}
-
-/* HTCondor's tools take any prefix of an option ("-na" for -name). */
-static bool is_opt(const char *arg, const char *opt)
-{
-	size_t n = strlen(arg);
-	return n >= 2 && n <= strlen(opt) && strncmp(arg, opt, n) == 0;
 }
 
 static char *read_all(FILE *f)
@@ -47,57 +39,19 @@ static char *read_all(FILE *f)
 	return buf;
 }
 
-/* The startd's address: the one named (through the collector), or this
- * host's.  New string, or NULL with the reason in why. */
-static char *locate(const ks_config *cfg, const char *name, const char *pool,
-		    char *why, size_t size)
-{
-	struct ks_err err = {0};
-	if (!name) {
-		char *file = ks_config_get(cfg, "STARTD_ADDRESS_FILE", NULL);
-		char *addr = file ? ks_addr_read_file(file, NULL) : NULL;
-		if (!addr)
-			snprintf(why, size, "no local startd address in %s",
-				 file ? file : "STARTD_ADDRESS_FILE");
-		free(file);
-		return addr;
-	}
-	classad *q = classad_new();
-	classad_insert_string(q, "MyType", "Query");
-	classad_insert_string(q, "TargetType", "Machine");
-	struct classad_buf req = {0};
-	classad_buf_add(&req, "Machine == ", 11);
-	classad_quote_string_buf(&req, name, strlen(name));
-	classad_buf_add(&req, " || Name == ", 12);
-	classad_quote_string_buf(&req, name, strlen(name));
-	classad_insert_text(q, "Requirements", req.data, NULL);
-	classad_insert_string(q, "Projection", "MyAddress");
-	free(req.data);
-	classad **ads = NULL;
-	size_t n = 0;
-	char *addr = NULL;
-	if (ks_collector_query(cfg, pool, KS_QUERY_STARTD_ADS, q, &ads, &n,
-			       &err) != 0)
-		snprintf(why, size, "%s", err.msg);
-	else if (!n || !classad_eval_string(ads[0], "MyAddress", NULL, &addr))
-		snprintf(why, size, "Can't find address for startd %s", name);
-	ks_ads_free(ads, n);
-	classad_free(q);
-	return addr;
-}
-
 int main(int argc, char **argv)
 {
 	const char *name = NULL, *pool = NULL, *file = NULL;
 	for (int i = 1; i < argc; i++) {
-		if (is_opt(argv[i], "-help")) {
+		if (sdt_dash_prefix(argv[i], "help", 0)) {
 			usage(argv[0]);
 			return 0;
-		} else if (is_opt(argv[i], "-version")) {
+		} else if (sdt_dash_prefix(argv[i], "version", 0)) {
 			printf("$CondorVersion: 25.14.0 2026-11-01 kestrel $\n"
 			       "$CondorPlatform: x86_64_Debian12 $\n");
 			return 0;
-		} else if (is_opt(argv[i], "-pool") || is_opt(argv[i], "-name")) {
+		} else if (sdt_dash_prefix(argv[i], "pool", 0) ||
+			   sdt_dash_prefix(argv[i], "name", 0)) {
 			if (i + 1 >= argc) {
 				usage(argv[0]);
 				return 0;
@@ -137,37 +91,36 @@ int main(int argc, char **argv)
 		classad_free(update);
 		return 1;
 	}
-	char why[512] = "";
-	char *addr = locate(cfg, name, pool, why, sizeof(why));
+	/* as HTCondor's DCStartd::locate(): this host's startd without a
+	 * name, else the one the collector knows by that name */
+	char *dname = name ? sdt_daemon_name(cfg, name) : NULL;
+	struct sdt_startd sd = {0};
+	bool local = false;
 	int rc = 1;
-	if (!addr) {
-		fprintf(stderr, "Unable to locate startd: %s\n", why);
-	} else {
-		ks_conn *c = NULL;
-		int code = KS_REPLY_ERROR;
-		classad **got = NULL;
-		size_t n = 0;
-		int r = ks_conn_open(cfg, addr, 0, &c, &err);
-		if (r == 0)
-			r = ks_conn_send(c, KS_CA_UPDATE_MACHINE_AD, &update, 1,
-					 false, &err);
-		if (r == 0)
-			r = ks_conn_recv(c, &code, &got, &n, NULL, &err);
-		char *reason = NULL;
-		if (r == 0 && code != KS_REPLY_OK && n)
-			classad_eval_string(got[0], "ErrorString", NULL, &reason);
-		if (r != 0)
-			fprintf(stderr, "Unable to update machine ad: %s\n", err.msg);
-		else if (code != KS_REPLY_OK)
+	if (name && !dname)
+		fprintf(stderr, "Unable to locate startd: unknown host %s\n", name);
+	else if (sdt_locate(cfg, pool, dname, &local, &sd, &err) != 0)
+		fprintf(stderr, "Unable to locate startd: %s\n", err.msg);
+	else if (!sd.addr)
+		fprintf(stderr, "Unable to locate startd: Can't find address "
+				"for startd %s\n", dname ? dname : "on this host");
+	else {
+		struct sdt_reply reply = {0};
+		if (sdt_send(cfg, sd.addr, KS_CA_UPDATE_MACHINE_AD, update, NULL,
+			     &reply, &err) != 0) {
 			fprintf(stderr, "Unable to update machine ad: %s\n",
-				reason ? reason : "refused");
-		else
+				err.msg);
+		} else if (reply.code != KS_REPLY_OK) {
+			char *why = sdt_reply_error(&reply, NULL);
+			fprintf(stderr, "Unable to update machine ad: %s\n", why);
+			free(why);
+		} else {
 			rc = 0;
-		free(reason);
-		ks_ads_free(got, n);
-		ks_conn_close(c);
+		}
+		sdt_reply_clear(&reply);
 	}
-	free(addr);
+	sdt_startd_clear(&sd);
+	free(dname);
 	classad_free(update);
 	ks_config_free(cfg);
 	return rc;
