@@ -5,51 +5,21 @@
 # Usage: startd_test.sh BUILD_DIR
 set -u
 B=$1
-T=$(mktemp -d /tmp/ksstartd.XXXXXX)
-MASTER_PID=
-cleanup() {
-	[ -n "$MASTER_PID" ] && kill -QUIT "$MASTER_PID" 2>/dev/null
-	sleep 0.2
-	pkill -9 -f "$T" 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$T"
-}
-trap cleanup EXIT
 . "$(dirname "$0")/../daemon/lib.sh"
-export CONDOR_CONFIG=$T/condor_config
+. "$(dirname "$0")/lib_startd.sh"
+pool_dir ksstartd
 ST=$B/tools/condor_status/condor_status
 CL=$B/tests/startd/ks_claim
-mkdir -p "$T/execute"
 write_config() {
-	cat > "$CONDOR_CONFIG" <<CFG
-LOCAL_DIR = $T
-COLLECTOR_HOST = 127.0.0.1:0
-SBIN = $B/collector
-MASTER = $B/master/condor_master
-STARTD = $B/startd/condor_startd
-STARTER = $B/startd/condor_starter
-DAEMON_LIST = MASTER COLLECTOR STARTD
-MASTER_BACKOFF_CONSTANT = 1
-UPDATE_INTERVAL = 1
-POLLING_INTERVAL = 1
-STARTD_DEBUG = D_FULLDEBUG
+	startd_config <<CFG
 NUM_CPUS = 4
 MEMORY = 4096
-EXECUTE = $T/execute
+$(cat)
 CFG
-	cat >> "$CONDOR_CONFIG"
 }
 start_pool() {
-	"$B/master/condor_master" -f &
-	MASTER_PID=$!
+	start_master
 	wait_for 20 sh -c "'$ST' -af Name | grep -q slot" || fail "no slot ads"
-}
-# Each pool begins with fresh logs, so that a check sees only its own.
-stop_pool() {
-	kill -TERM "$MASTER_PID"
-	wait "$MASTER_PID"
-	MASTER_PID=
-	cp "$T/log/StartLog" "$T/last_StartLog" 2>/dev/null
-	rm -f "$T"/log/*Log
 }
 
 # No slot configuration: one partitionable slot with the whole machine,
@@ -147,8 +117,6 @@ pgrep -f "$T/owner.sh" >/dev/null && fail "the cron job outlived the startd"
 
 # Claims, driven by ks_claim (the schedd's and negotiator's part): the
 # claim id is a capability the startd writes for local tools.
-addr() { head -1 "$T/log/.startd_address"; }
-claim_id() { cat "$T/log/.startd_claim_id.$1"; }
 state_of() { "$ST" -constraint "Name == \"$1@$(hostname -f 2>/dev/null || hostname)\" || regexp(\"^$1@\", Name)" -af State Activity; }
 proc_state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
 # the jobs run as nobody, in a directory of the test's

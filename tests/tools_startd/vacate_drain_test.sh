@@ -8,66 +8,35 @@
 # Usage: vacate_drain_test.sh BUILD_DIR
 set -u
 B=$1
-T=$(mktemp -d /tmp/ksvacate.XXXXXX)
-MASTER_PID=
-cleanup() {
-	[ -n "$MASTER_PID" ] && kill -QUIT "$MASTER_PID" 2>/dev/null
-	sleep 0.2
-	pkill -9 -f "$T" 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$T"
-}
-trap cleanup EXIT
 . "$(dirname "$0")/../daemon/lib.sh"
-export CONDOR_CONFIG=$T/condor_config
+. "$(dirname "$0")/../startd/lib_startd.sh"
+pool_dir ksvacate
 ST=$B/tools/condor_status/condor_status
 CL=$B/tests/startd/ks_claim
 VAC=$B/tools/condor_vacate/condor_vacate
 DRAIN=$B/tools/condor_drain/condor_drain
-mkdir -p "$T/execute" "$T/iwd"
+mkdir -p "$T/iwd"
 # the jobs run as nobody, in a directory of the test's
 chmod 755 "$T"
 chmod 777 "$T/iwd"
 
 write_config() {
-	cat > "$CONDOR_CONFIG" <<CFG
-LOCAL_DIR = $T
-COLLECTOR_HOST = 127.0.0.1:0
-SBIN = $B/collector
-MASTER = $B/master/condor_master
-STARTD = $B/startd/condor_startd
-STARTER = $B/startd/condor_starter
-DAEMON_LIST = MASTER COLLECTOR STARTD
-MASTER_BACKOFF_CONSTANT = 1
-UPDATE_INTERVAL = 1
-POLLING_INTERVAL = 1
-STARTD_DEBUG = D_FULLDEBUG
+	startd_config <<CFG
 use FEATURE : StaticSlots
 NUM_CPUS = 2
 MEMORY = 2048
 RUNBENCHMARKS = false
-EXECUTE = $T/execute
+$(cat)
 CFG
-	cat >> "$CONDOR_CONFIG"
 }
 start_pool() {
-	# the daemons' own stderr (the starters log there) is kept for
-	# fail(), which shows every *Log
-	"$B/master/condor_master" -f 2>>"$T/StderrLog" &
-	MASTER_PID=$!
+	start_master
 	wait_for 20 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 2 ]" ||
 		fail "slots not free: $("$ST" -af Name State 2>&1)"
 	H=$("$ST" -af Machine | head -1)
 	[ -n "$H" ] || fail "no Machine in the slot ads"
 }
-stop_pool() {
-	kill -TERM "$MASTER_PID"
-	wait "$MASTER_PID"
-	MASTER_PID=
-	rm -f "$T"/log/*Log
-}
 
-addr() { head -1 "$T/log/.startd_address"; }
-claim_id() { cat "$T/log/.startd_claim_id.$1"; }
 # "State Activity" of slot N
 state_of() { "$ST" -constraint "SlotID == $1" -af State Activity; }
 # wait_state SECONDS N "State Activity"
