@@ -286,9 +286,20 @@ static int bad_type(struct ks_err *err, int type, const char *fmt, ...)
 static int set_int(int *out, double v, const char *what, int type,
 		   struct ks_err *err)
 {
-	if (v > INT_MAX)
+	if (!(v <= INT_MAX))
 		return bad_type(err, type, "the %s share is too large", what);
 	*out = (int)v;
+	return 0;
+}
+
+/* Disk and swap, in KiB, as set_int(): what no machine has (or what does
+ * not even fit the type) is refused rather than wrapped around. */
+static int set_int64(int64_t *out, double v, const char *what, int type,
+		     struct ks_err *err)
+{
+	if (!(v < 9.0e18))
+		return bad_type(err, type, "the %s share is too large", what);
+	*out = (int64_t)v;
 	return 0;
 }
 
@@ -401,15 +412,19 @@ static int parse_type(struct build *b, int t, const char *desc,
 		cpus_low = low;
 	}
 	r->cpus_auto = cpus.kind == SH_AUTO;
-	if (!r->cpus_auto)
+	if (!r->cpus_auto) {
 		r->cpus = fmax(of_total(&cpus, m->cpus, false, SCALE_NONE),
 			       cpus_low);
+		/* the CPUs left are counted in an int, as HTCondor does */
+		if (!(r->cpus <= INT_MAX) && rc == 0)
+			rc = bad_type(err, t, "the cpus share is too large");
+	}
 
 	double mem_low = mem.kind == SH_UNSET ? low : 1;
 	if (mem.kind == SH_UNSET)
 		mem = blanket;
 	r->mem_auto = mem.kind == SH_AUTO;
-	if (!r->mem_auto)
+	if (!r->mem_auto && rc == 0)
 		rc = set_int(&r->mem,
 			     fmax(of_total(&mem, m->memory, true, SCALE_MIB),
 				  mem_low),
@@ -418,19 +433,23 @@ static int parse_type(struct build *b, int t, const char *desc,
 	if (swap.kind == SH_UNSET)
 		swap = blanket;
 	r->swap_auto = swap.kind == SH_AUTO;
-	if (!r->swap_auto)
-		r->swap = (int64_t)fmax(of_total(&swap, (double)m->swap, true,
-						 SCALE_KIB),
-					0);
+	if (!r->swap_auto && rc == 0)
+		rc = set_int64(&r->swap,
+			       fmax(of_total(&swap, (double)m->swap, true,
+					     SCALE_KIB),
+				    0),
+			       "swap", t, err);
 
 	double disk_low = disk.kind == SH_UNSET ? 0 : 1024;
 	if (disk.kind == SH_UNSET)
 		disk = blanket;
 	r->disk_auto = disk.kind == SH_AUTO;
-	if (!r->disk_auto)
-		r->disk = (int64_t)fmax(of_total(&disk, (double)m->disk, true,
-						 SCALE_KIB),
-					disk_low);
+	if (!r->disk_auto && rc == 0)
+		rc = set_int64(&r->disk,
+			       fmax(of_total(&disk, (double)m->disk, true,
+					     SCALE_KIB),
+				    disk_low),
+			       "disk", t, err);
 
 	for (size_t j = 0; j < b->nres; j++) {
 		struct share *s = res[j].kind == SH_UNSET ? &blanket : &res[j];
@@ -707,12 +726,11 @@ static int bind_ids(struct build *b, struct ks_err *err)
 					err, KS_ERANGE, 0, 0, 0,
 					"cannot make %s (slot type %d): it "
 					"gets %d %s but only %zu of their ids "
-					"are left%s%.60s%s",
+					"are left%s%.60s",
 					s->name, s->type, want, r->name,
 					sr->nids,
-					sr->constraint ? " that match \"" : "",
-					sr->constraint ? sr->constraint : "",
-					sr->constraint ? "\"" : "");
+					sr->constraint ? " that match " : "",
+					sr->constraint ? sr->constraint : "");
 			}
 		}
 		free(taken);

@@ -955,6 +955,15 @@ static void test_malformed(void **state)
 		{"NUM_SLOTS_TYPE_1 = many", "NUM_SLOTS_TYPE_1 = many"},
 		{"NUM_SLOTS_TYPE_2 = -1", "NUM_SLOTS_TYPE_2 = -1"},
 		{"NUM_SLOTS = -2", "NUM_SLOTS = -2"},
+		/* shares no machine has are refused, not wrapped around */
+		{"SLOT_TYPE_1 = cpus=3e9\nNUM_SLOTS_TYPE_1 = 1",
+		 "the cpus share is too large"},
+		{"SLOT_TYPE_1 = disk=1e300\nNUM_SLOTS_TYPE_1 = 1",
+		 "the disk share is too large"},
+		{"SLOT_TYPE_1 = swap=9000000P\nNUM_SLOTS_TYPE_1 = 1",
+		 "the swap share is too large"},
+		{"SLOT_TYPE_1 = mem=1e12\nNUM_SLOTS_TYPE_1 = 1",
+		 "the memory share is too large"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
 		build_fails(&m, bad[i].text, KS_EINVAL, bad[i].phrase, NULL);
