@@ -488,11 +488,6 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
 
 /* ---- the commands ------------------------------------------------------- */
 
-struct match_wait {
-	ks_daemon *d;
-	struct sd_slot *s;
-};
-
 static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 {
 	struct sd_slot *s = claim_of(d, req);
@@ -637,11 +632,11 @@ static void cmd_alive(ks_daemon *d, struct ks_request *req)
 
 static void on_match_expired(void *arg)
 {
-	struct match_wait *w = arg;
-	w->s->claim.match_timer = 0;
-	if (sd_event(w->d, w->s, SD_E_MATCH_TIMEOUT))
-		sd_reevaluate(w->d, true);
-	free(w);
+	struct sd_slot *s = arg;
+	ks_daemon *d = s->claim.daemon;
+	s->claim.match_timer = 0;
+	if (sd_event(d, s, SD_E_MATCH_TIMEOUT))
+		sd_reevaluate(d, true);
 }
 
 /* MATCH_INFO: the negotiator matched the slot; it waits MATCH_TIMEOUT to
@@ -656,11 +651,10 @@ static void cmd_match_info(ks_daemon *d, struct ks_request *req)
 			       sd_state_name(s->st.state));
 		return;
 	}
-	struct match_wait *w = ks_xmalloc(sizeof(*w));
-	*w = (struct match_wait){d, s};
+	s->claim.daemon = d;
 	s->claim.match_timer = ks_loop_timer(
 		d->loop, ks_daemon_int(d, "MATCH_TIMEOUT", 120) * 1000, 0,
-		on_match_expired, w);
+		on_match_expired, s);
 	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
 	sd_reevaluate(d, true);
 }

@@ -40,6 +40,7 @@ struct sd_claim {
 	int64_t suspended_at;   /* time() of the suspension, 0 if running */
 	int64_t suspended_total;
 	uint64_t match_timer, kill_timer;
+	struct ks_daemon *daemon; /* the slot's startd, for its timers */
 	struct ks_loop *loop;   /* the daemon's, while a starter runs */
 	struct ks_later *later; /* the activation's final reply, or NULL */
 	classad *result;        /* the last job's result ad */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ks_daemon.h"
 #include "ks_mem.h"
 
 /* The configuration's policy knobs and the attributes they become, as
@@ -151,6 +152,7 @@ void sd_slot_clear(struct sd_slot *s)
 	free(s->claim.out.data);
 	free(s->claim.job_file);
 	classad_free(s->claim.result);
+	ks_later_cancel(s->claim.later); /* a startd ending with a job on */
 	sd_slot_spec_clear(&s->spec);
 	free(s->name);
 	free(s->short_name);

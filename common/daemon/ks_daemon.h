@@ -118,8 +118,6 @@ void ks_reply_stream(struct ks_request *req, int code, ks_stream_fn produce,
  * ks_later_cancel() frees it. */
 typedef struct ks_later ks_later;
 ks_later *ks_reply_later(struct ks_request *req);
-/* Whether the peer is still there to take the reply. */
-bool ks_later_alive(const ks_later *l);
 /* Sends the reply; false when the peer had gone (nothing sent). */
 bool ks_later_reply(ks_later *l, int code, classad *const *ads, size_t n);
 void ks_later_cancel(ks_later *l);

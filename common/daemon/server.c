@@ -196,11 +196,6 @@ ks_later *ks_reply_later(struct ks_request *req)
 	return c->later;
 }
 
-bool ks_later_alive(const ks_later *l)
-{
-	return l && l->conn;
-}
-
 bool ks_later_reply(ks_later *l, int code, classad *const *ads, size_t n)
 {
 	if (!l)
