@@ -330,6 +330,58 @@ done
 wait_for 5 sh -c "'$ST' -af State | grep -qx Owner" || fail "desktop: not back to Owner: $("$ST" -af State Activity)"
 stop_pool
 
+# The seed's time-of-day policy: jobs only after hours (8:00-17:00,
+# Monday to Friday, the machine is its owner's).  ClockMin and ClockDay
+# are the host's local time, and the slot's state follows them.
+write_config <<'CFG'
+RUNBENCHMARKS = false
+WorkHours = ( (ClockMin >= 480 && ClockMin < 1020) && (ClockDay > 0 && ClockDay < 6) )
+AfterHours = ( (ClockMin < 480 || ClockMin >= 1020) || (ClockDay == 0 || ClockDay == 6) )
+START = $(AfterHours)
+IS_OWNER = (START =?= False)
+CFG
+start_pool
+read -r cmin cday state <<EOF2
+$("$ST" -af ClockMin ClockDay State)
+EOF2
+now=$(( 10#$(date +%H) * 60 + 10#$(date +%M) ))
+[ $(( now - cmin )) -le 1 ] && [ $(( now - cmin )) -ge 0 ] || fail "ClockMin $cmin, local time $now"
+[ "$cday" = "$(date +%w)" ] || fail "ClockDay $cday, local day $(date +%w)"
+if [ "$cmin" -ge 480 ] && [ "$cmin" -lt 1020 ] && [ "$cday" -gt 0 ] && [ "$cday" -lt 6 ]; then
+	want=Owner
+else
+	want=Unclaimed
+fi
+# (a run at 8:00 or 17:00 sharp may see the next minute's state)
+[ "$state" = "$want" ] || [ $(( cmin % 60 )) = 59 ] || fail "time of day: $state at ClockMin $cmin, ClockDay $cday"
+stop_pool
+
+# The seed's desktop/non-desktop policy: one policy for all machines and
+# IsDesktop in the local configuration.  The same busy keyboard (from the
+# cron job) keeps a desktop in Owner and is ignored on a cluster machine.
+echo 5 > "$T/idle"
+for desktop in True False; do
+	write_config <<CFG
+RUNBENCHMARKS = false
+use FEATURE : POLICY_EXPR_FRAGMENTS
+StartIdleTime = 15 * 60
+BackgroundLoad = 0.3
+STARTD_ATTRS = IsDesktop
+IsDesktop = $desktop
+START = ( (\$(CPUIdle) || (State != "Unclaimed" && State != "Owner")) && (IsDesktop =!= True || (KeyboardIdle > \$(StartIdleTime))) )
+IS_OWNER = (START =?= False)
+STARTD_CRON_JOBLIST = owner
+STARTD_CRON_owner_EXECUTABLE = $T/owner.sh
+STARTD_CRON_owner_ARGS = $T/idle
+STARTD_CRON_owner_PERIOD = 1
+CFG
+	start_pool
+	wait_for 10 sh -c "'$ST' -af KeyboardIdle | grep -qx 5" || fail "IsDesktop: no cron output"
+	want=$([ "$desktop" = True ] && echo Owner || echo Unclaimed)
+	wait_for 10 sh -c "'$ST' -af State | grep -qx $want" || fail "IsDesktop = $desktop: $("$ST" -af Name State IsDesktop KeyboardIdle)"
+	stop_pool
+done
+
 # An impossible layout: the startd refuses to start and says why.
 write_config <<'CFG'
 SLOT_TYPE_1 = cpus=3
