@@ -382,6 +382,47 @@ CFG
 	stop_pool
 done
 
+# The seed's suspendable/non-suspendable pair, on one core shown as two
+# slots: slot2 runs suspendable jobs while slot1 is idle, and its job is
+# suspended while slot1 runs one (slot1_State through STARTD_SLOT_ATTRS
+# and eval()), then continued when slot1 is free again.
+write_config <<'CFG'
+use FEATURE : StaticSlots
+NUM_CPUS = 2
+RUNBENCHMARKS = false
+IsSuspendableSlot = SlotID > 1
+NonSuspendableSlotState = eval(strcat("slot",SlotID-1,"_State"))
+STARTD_SLOT_ATTRS = $(STARTD_SLOT_ATTRS) State
+STARTD_ATTRS = $(STARTD_ATTRS) IsSuspendableSlot NonSuspendableSlotState
+MyNonSuspendableSlotIsIdle = (NonSuspendableSlotState =!= "Claimed" && NonSuspendableSlotState =!= "Preempting")
+START = IsSuspendableSlot!=True && IsSuspendableJob=!=True || IsSuspendableSlot && IsSuspendableJob==True && $(MyNonSuspendableSlotIsIdle)
+SUSPEND = IsSuspendableSlot && $(MyNonSuspendableSlotIsIdle)!=True
+WANT_SUSPEND = $(SUSPEND)
+CONTINUE = ($(SUSPEND)) != True
+CFG
+start_pool
+wait_for 10 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 2 ]" || fail "pair: slots not free"
+( cat "$T/sleep.ad"; echo "IsSuspendableJob = True" ) > "$T/susp.ad"
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/susp.ad" 2>&1) && fail "slot1 took a suspendable job: $out"
+ID2=$(claim_id slot2)
+"$CL" "$(addr)" REQUEST_CLAIM "$ID2" "$T/susp.ad" >/dev/null || fail "pair: claim slot2"
+"$CL" "$(addr)" ACTIVATE_CLAIM "$ID2" "$T/susp.ad" > "$T/pair2.out" &
+wait_for 10 grep -q "^StarterPid" "$T/pair2.out" || fail "pair: no job on slot2"
+SP=$(sed -n 's/^StarterPid = //p' "$T/pair2.out")
+wait_for 10 pgrep -P "$SP" || fail "pair: no job process"
+JP=$(pgrep -P "$SP" | head -1)
+ID1=$(claim_id slot1)
+"$CL" "$(addr)" REQUEST_CLAIM "$ID1" "$T/sleep.ad" >/dev/null || fail "pair: claim slot1"
+"$CL" "$(addr)" ACTIVATE_CLAIM "$ID1" "$T/sleep.ad" > "$T/pair1.out" &
+wait_for 10 sh -c "'$ST' -constraint 'SlotID == 2' -af Activity | grep -qx Suspended" || fail "pair: slot2 not suspended: $("$ST" -af Name State Activity NonSuspendableSlotState)"
+wait_for 5 sh -c "[ \"\$(awk '{print \$3}' /proc/$JP/stat)\" = T ]" || fail "pair: job not stopped"
+"$CL" "$(addr)" DEACTIVATE_CLAIM "$ID1" >/dev/null || fail "pair: deactivate slot1"
+"$CL" "$(addr)" RELEASE_CLAIM "$ID1" >/dev/null || fail "pair: release slot1"
+wait_for 10 sh -c "'$ST' -constraint 'SlotID == 2' -af Activity | grep -qx Busy" || fail "pair: slot2 not continued: $("$ST" -af Name State Activity NonSuspendableSlotState)"
+wait_for 5 sh -c "[ \"\$(awk '{print \$3}' /proc/$JP/stat)\" = S ]" || fail "pair: job not running again"
+grep -q "slot2: transition 15 Claimed/Suspended -> Claimed/Busy: CONTINUE became true" "$T/log/StartLog" || fail "pair: transition 15"
+stop_pool
+
 # An impossible layout: the startd refuses to start and says why.
 write_config <<'CFG'
 SLOT_TYPE_1 = cpus=3
