@@ -293,7 +293,8 @@ EOF
 wait_for 10 test -s "$T/iwd/softsusp.pid" || fail "softsusp: the job did not start"
 JP=$(cat "$T/iwd/softsusp.pid")
 kill -TSTP "$BG"
-wait_for 10 sh -c "sed 's/.*) //' /proc/$JP/stat | cut -d' ' -f1 | grep -qx T" || fail "softsusp: not stopped"
+wait_for 10 sh -c "sed 's/.*) //' /proc/$JP/stat | cut -d' ' -f1 | grep -qx T" ||
+	fail "softsusp: job $JP is in state '$(state "$JP")', not T (its group: $(ps -o pid,stat,cmd -g "$JP" 2>&1 | tr '\n' ';'))"
 kill -TERM "$BG"
 finish
 expect JobExitReason softsusp.result killed
