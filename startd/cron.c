@@ -96,15 +96,7 @@ static bool should_start(struct cron_job *j)
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_eval_expr(ctx, j->p->condition, NULL, &v);
 	classad_free(ctx);
-	bool ok = false, is_bool = true;
-	if (v.type == CLASSAD_BOOLEAN)
-		ok = v.u.b;
-	else if (v.type == CLASSAD_INTEGER)
-		ok = v.u.i != 0;
-	else if (v.type == CLASSAD_REAL)
-		ok = v.u.r != 0.0;
-	else
-		is_bool = false;
+	bool ok = false, is_bool = classad_value_bool(&v, &ok);
 	classad_value_clear(&v);
 	if (!is_bool)
 		ks_log_printf(c->log, KS_D_ERROR,

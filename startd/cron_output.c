@@ -92,15 +92,7 @@ static bool bool_word(const char *s, bool *out)
 		return false;
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_eval_expr(NULL, e, NULL, &v);
-	bool ok = true;
-	if (v.type == CLASSAD_BOOLEAN)
-		*out = v.u.b;
-	else if (v.type == CLASSAD_INTEGER)
-		*out = v.u.i != 0;
-	else if (v.type == CLASSAD_REAL)
-		*out = v.u.r != 0.0;
-	else
-		ok = false;
+	bool ok = classad_value_bool(&v, out);
 	classad_value_clear(&v);
 	classad_expr_free(e);
 	return ok;

@@ -104,17 +104,10 @@ enum sd_truth sd_slot_eval(const struct sd_slot *s, const classad *ad,
 		return SD_UNDEF;
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_eval_expr_in_match(ad, s->job, e, NULL, &v);
-	enum sd_truth t = SD_UNDEF;
-	/* as HTCondor's policy reads a value: booleans, and numbers as
-	 * non-zero */
-	if (v.type == CLASSAD_BOOLEAN)
-		t = v.u.b ? SD_TRUE : SD_FALSE;
-	else if (v.type == CLASSAD_INTEGER)
-		t = v.u.i ? SD_TRUE : SD_FALSE;
-	else if (v.type == CLASSAD_REAL)
-		t = v.u.r != 0.0 ? SD_TRUE : SD_FALSE;
+	bool b = false;
+	bool known = classad_value_bool(&v, &b);
 	classad_value_clear(&v);
-	return t;
+	return !known ? SD_UNDEF : b ? SD_TRUE : SD_FALSE;
 }
 
 void sd_slot_apply(struct sd_slot *s, const struct sd_step *step,

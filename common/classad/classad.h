@@ -101,6 +101,11 @@ void classad_value_set_reltime(classad_value *v, double secs);
  * v is not a string.  Borrowed: valid while v holds it. */
 const char *classad_value_str(const classad_value *v, size_t *len);
 
+/* v read as a boolean the way HTCondor's policies and constraints read
+ * one: a boolean as it is, a number as true when non-zero.  Returns
+ * false (leaving *out) for any other value (undefined, error, a string). */
+bool classad_value_bool(const classad_value *v, bool *out);
+
 /* Number of items of a list value (0 if v is not a list). */
 size_t classad_value_list_size(const classad_value *v);
 

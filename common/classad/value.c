@@ -128,6 +128,11 @@ void ca_value_ad_take(classad_value *v, classad *ad)
 	classad_free(ad);
 }
 
+bool classad_value_bool(const classad_value *v, bool *out)
+{
+	return ca_value_bool_equiv(v, out);
+}
+
 const char *classad_value_str(const classad_value *v, size_t *len)
 {
 	if (v->type != CLASSAD_STRING)

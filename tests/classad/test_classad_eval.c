@@ -305,6 +305,37 @@ static void test_typed_getters(void **state)
 	classad_free(ad);
 }
 
+/* A value read as policies read one: booleans, and numbers as non-zero. */
+static void test_value_bool(void **state)
+{
+	(void)state;
+	const struct {
+		const char *text;
+		bool known, b;
+	} cases[] = {
+		{"true", true, true},   {"false", true, false},
+		{"7", true, true},      {"0", true, false},
+		{"0.5", true, true},    {"0.0", true, false},
+		{"\"true\"", false, false}, {"undefined", false, false},
+		{"error", false, false}, {"{ true }", false, false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		classad_expr *e = classad_parse_expr(cases[i].text,
+						     strlen(cases[i].text), NULL);
+		assert_non_null(e);
+		classad_value v = CLASSAD_VALUE_INIT;
+		classad_eval_expr(NULL, e, NULL, &v);
+		bool b = !cases[i].b;
+		assert_int_equal(classad_value_bool(&v, &b), cases[i].known);
+		if (cases[i].known)
+			assert_int_equal(b, cases[i].b);
+		else
+			assert_int_equal(b, !cases[i].b); /* left alone */
+		classad_value_clear(&v);
+		classad_expr_free(e);
+	}
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -321,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_value_lifetime),
 		cmocka_unit_test(test_typed_getters),
+		cmocka_unit_test(test_value_bool),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,3 +60,17 @@ stop_pool() {
 # The startd's address, and slot NAME's claim id, as it writes them.
 addr() { head -1 "$T/log/.startd_address"; }
 claim_id() { cat "$T/log/.startd_claim_id.$1"; }
+
+# start_job SLOT AD TAG: claims SLOT (e.g. slot1) for the job ad AD and
+# starts the job, ks_claim ($CL) waiting for its end in the background
+# with its replies in $T/TAG.out; sets ID (the claim id), SP (the
+# starter's pid) and JP (the job's).
+start_job() {
+	ID=$(claim_id "$1")
+	"$CL" "$(addr)" REQUEST_CLAIM "$ID" "$2" >/dev/null || fail "$3: claim $1"
+	"$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$2" > "$T/$3.out" &
+	wait_for 10 grep -q "^StarterPid" "$T/$3.out" || fail "$3: no starter"
+	SP=$(sed -n 's/^StarterPid = //p' "$T/$3.out")
+	wait_for 10 pgrep -P "$SP" || fail "$3: no job process"
+	JP=$(pgrep -P "$SP" | head -1)
+}

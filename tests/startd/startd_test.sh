@@ -177,13 +177,7 @@ wait_for 20 grep -q '^JobExitReason = "killed"' "$T/lease.out" || fail "job of t
 grep -q "slot2: transition 10 Claimed/Busy -> Preempting/Killing: the claim lease expired" "$T/log/StartLog" || fail "transition 10 on lease"
 # A startd shutting down vacates its jobs before it exits.
 grep -v JobLeaseDuration "$T/long.ad" > "$T/sleep.ad"
-ID=$(claim_id slot1)
-"$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/sleep.ad" >/dev/null || fail "claim before shutdown"
-"$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/sleep.ad" > "$T/shut.out" &
-wait_for 10 grep -q "^StarterPid" "$T/shut.out" || fail "no job before shutdown"
-SP=$(sed -n 's/^StarterPid = //p' "$T/shut.out")
-wait_for 10 pgrep -P "$SP" || fail "no job process before shutdown"
-JP=$(pgrep -P "$SP" | head -1)
+start_job slot1 "$T/sleep.ad" shut
 cp "$T/log/StartLog" "$T/StartLog.before"
 stop_pool
 [ -e "/proc/$JP" ] && fail "the job outlived the startd"
@@ -201,10 +195,7 @@ MAXJOBRETIREMENTTIME = 3
 CFG
 start_pool
 wait_for 10 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 2 ]" || fail "drain: slots not free"
-ID=$(claim_id slot1)
-"$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/sleep.ad" >/dev/null || fail "drain: claim"
-"$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/sleep.ad" > "$T/drain.out" &
-wait_for 10 grep -q "^StarterPid" "$T/drain.out" || fail "drain: no job"
+start_job slot1 "$T/sleep.ad" drain
 out=$("$CL" "$(addr)" DRAIN_JOBS none HowFast=0 ResumeOnCompletion=0 'DrainReason="test"') || fail "drain: $out"
 echo "$out" | grep -q '^Result = true' || fail "drain refused: $out"
 echo "$out" | grep -q '^RequestID = "1"' || fail "drain request id: $out"
@@ -304,13 +295,7 @@ STARTD_CRON_owner_PERIOD = 1
 CFG
 start_pool
 wait_for 10 sh -c "'$ST' -af State | grep -qx Unclaimed" || fail "desktop: not unclaimed: $("$ST" -af Name State KeyboardIdle)"
-ID=$(claim_id slot1)
-"$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/desk.ad" >/dev/null || fail "desktop claim"
-"$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/desk.ad" > "$T/desk.out" &
-wait_for 10 grep -q "^StarterPid" "$T/desk.out" || fail "desktop: no starter"
-SP=$(sed -n 's/^StarterPid = //p' "$T/desk.out")
-wait_for 10 pgrep -P "$SP" || fail "desktop: no job process"
-JP=$(pgrep -P "$SP" | head -1)
+start_job slot1 "$T/desk.ad" desk
 echo 5 > "$T/idle"
 wait_for 10 sh -c "[ \"\$('$ST' -af Activity)\" = Suspended ]" || fail "not suspended: $("$ST" -af State Activity KeyboardIdle)"
 wait_for 5 sh -c "[ \"\$(awk '{print \$3}' /proc/$JP/stat)\" = T ]" || fail "job process not stopped: $(proc_state "$JP")"
@@ -404,13 +389,7 @@ start_pool
 wait_for 10 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 2 ]" || fail "pair: slots not free"
 ( cat "$T/sleep.ad"; echo "IsSuspendableJob = True" ) > "$T/susp.ad"
 out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/susp.ad" 2>&1) && fail "slot1 took a suspendable job: $out"
-ID2=$(claim_id slot2)
-"$CL" "$(addr)" REQUEST_CLAIM "$ID2" "$T/susp.ad" >/dev/null || fail "pair: claim slot2"
-"$CL" "$(addr)" ACTIVATE_CLAIM "$ID2" "$T/susp.ad" > "$T/pair2.out" &
-wait_for 10 grep -q "^StarterPid" "$T/pair2.out" || fail "pair: no job on slot2"
-SP=$(sed -n 's/^StarterPid = //p' "$T/pair2.out")
-wait_for 10 pgrep -P "$SP" || fail "pair: no job process"
-JP=$(pgrep -P "$SP" | head -1)
+start_job slot2 "$T/susp.ad" pair2
 ID1=$(claim_id slot1)
 "$CL" "$(addr)" REQUEST_CLAIM "$ID1" "$T/sleep.ad" >/dev/null || fail "pair: claim slot1"
 "$CL" "$(addr)" ACTIVATE_CLAIM "$ID1" "$T/sleep.ad" > "$T/pair1.out" &

@@ -218,12 +218,7 @@ static bool st_constraint_true(const classad *ad, const classad_expr *c)
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_eval_expr(ad, c, NULL, &v);
 	bool ok = false;
-	if (v.type == CLASSAD_BOOLEAN)
-		ok = v.u.b;
-	else if (v.type == CLASSAD_INTEGER)
-		ok = v.u.i != 0;
-	else if (v.type == CLASSAD_REAL)
-		ok = v.u.r != 0.0;
+	classad_value_bool(&v, &ok);
 	classad_value_clear(&v);
 	return ok;
 }
