@@ -139,10 +139,13 @@ static bool matches(const classad *ad, const classad_expr *req)
 	return ok;
 }
 
-static bool type_matches(const char *want, const char *type)
+/* The entries a query or an invalidation names by type: every one if
+ * *all, else those whose type is the string returned (NULL: none). */
+static const char *wanted_type(struct collector *c, const char *want,
+			       bool *all)
 {
-	return !want || !*want || strcasecmp(want, "Any") == 0 ||
-	       strcasecmp(want, type) == 0;
+	*all = !want || !*want || strcasecmp(want, "Any") == 0;
+	return *all ? NULL : cs_store_type(c->store, want);
 }
 
 static void cmd_invalidate(ks_daemon *d, struct ks_request *req)
@@ -162,9 +165,12 @@ static void cmd_invalidate(ks_daemon *d, struct ks_request *req)
 		if (key) {
 			removed += cs_store_remove(c->store, key);
 		} else {
-			for (size_t j = cs_store_count(c->store); j-- > 0;) {
+			bool all;
+			const char *tp = wanted_type(c, t, &all);
+			for (size_t j = cs_store_count(c->store);
+			     (all || tp) && j-- > 0;) {
 				struct cs_entry *e = cs_store_at(c->store, j);
-				if (type_matches(t, e->type) &&
+				if ((all || e->type == tp) &&
 				    matches(e->ad, r)) {
 					cs_store_remove_at(c->store, j);
 					removed++;
@@ -237,6 +243,36 @@ static void query_done(void *arg)
 	free(q);
 }
 
+/* The first attributes a query's constraint reads: a query over
+ * thousands of ads mostly waits for memory, and knowing which attributes
+ * it will look up lets the loop load them a few ads ahead. */
+#define QUERY_REFS 4
+struct refs {
+	const char *name[QUERY_REFS];
+	size_t n;
+};
+
+static void add_ref(const char *name, void *arg)
+{
+	struct refs *r = arg;
+	for (size_t i = 0; i < r->n; i++)
+		if (strcasecmp(r->name[i], name) == 0)
+			return;
+	if (r->n < QUERY_REFS)
+		r->name[r->n++] = name;
+}
+
+static void prefetch_refs(cs_store *s, size_t i, size_t count,
+			  const struct refs *r)
+{
+	for (int k = 1; k <= CLASSAD_PREFETCH_AHEAD && i + (size_t)k < count;
+	     k++) {
+		const classad *ad = cs_store_at(s, i + (size_t)k)->ad;
+		for (size_t j = 0; j < r->n; j++)
+			classad_prefetch(ad, r->name[j], k);
+	}
+}
+
 static void cmd_query(ks_daemon *d, struct ks_request *req)
 {
 	struct collector *c = d->ctx;
@@ -255,11 +291,16 @@ static void cmd_query(ks_daemon *d, struct ks_request *req)
 	projection(qad, &q->proj, &q->nproj);
 	size_t count = cs_store_count(c->store);
 	q->ads = ks_xmalloc((count ? count : 1) * sizeof(*q->ads));
-	for (size_t i = 0; i < count; i++) {
+	bool all;
+	const char *tp = wanted_type(c, t, &all);
+	struct refs refs = {0};
+	classad_expr_each_ref(r, add_ref, &refs);
+	for (size_t i = 0; (all || tp) && i < count; i++) {
 		if (limit >= 0 && q->n >= (size_t)limit)
 			break;
+		prefetch_refs(c->store, i, count, &refs);
 		struct cs_entry *e = cs_store_at(c->store, i);
-		if (type_matches(t, e->type) && matches(e->ad, r))
+		if ((all || e->type == tp) && matches(e->ad, r))
 			q->ads[q->n++] = classad_ref(e->ad);
 	}
 	free(target);
@@ -288,8 +329,9 @@ static void on_sweep(void *arg)
 static size_t count_type(struct collector *c, const char *type)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < cs_store_count(c->store); i++)
-		n += strcmp(cs_store_at(c->store, i)->type, type) == 0;
+	const char *tp = cs_store_type(c->store, type);
+	for (size_t i = 0; tp && i < cs_store_count(c->store); i++)
+		n += cs_store_at(c->store, i)->type == tp;
 	return n;
 }
 

@@ -5,12 +5,22 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ks_mem.h"
+
+/* An ad type, shared by the entries of that type: a query compares
+ * pointers instead of reading each entry's own string. */
+struct type {
+	char *name;
+	size_t uses;
+};
 
 struct cs_store {
 	struct cs_entry *e;
 	size_t n, cap;
+	struct type *types; /* few: one per MyType seen and still held */
+	size_t ntypes;
 	size_t *slot; /* index + 1 into e, 0 empty; size mask + 1 */
 	size_t mask;
 	bool stale; /* the index needs rebuilding after removals */
@@ -32,11 +42,48 @@ cs_store *cs_store_new(void)
 	return s;
 }
 
-static void entry_clear(struct cs_entry *e)
+static struct type *find_type(const cs_store *s, const char *name)
+{
+	for (size_t i = 0; i < s->ntypes; i++)
+		if (strcasecmp(s->types[i].name, name) == 0)
+			return &s->types[i];
+	return NULL;
+}
+
+const char *cs_store_type(const cs_store *s, const char *name)
+{
+	struct type *t = find_type(s, name);
+	return t ? t->name : NULL;
+}
+
+static const char *type_ref(cs_store *s, const char *name)
+{
+	struct type *t = find_type(s, name);
+	if (!t) {
+		s->types = ks_xrealloc(s->types,
+				       (s->ntypes + 1) * sizeof(*s->types));
+		t = &s->types[s->ntypes++];
+		*t = (struct type){ks_xstrdup(name), 0};
+	}
+	t->uses++;
+	return t->name;
+}
+
+static void type_unref(cs_store *s, const char *name)
+{
+	for (size_t i = 0; i < s->ntypes; i++)
+		if (s->types[i].name == name && --s->types[i].uses == 0) {
+			free(s->types[i].name);
+			s->types[i] = s->types[--s->ntypes];
+			return;
+		}
+}
+
+static void entry_clear(cs_store *s, struct cs_entry *e)
 {
 	classad_free(e->ad);
 	free(e->key);
-	free(e->type);
+	type_unref(s, e->type);
 	free(e->stats);
 }
 
@@ -45,7 +92,8 @@ void cs_store_free(cs_store *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n; i++)
-		entry_clear(&s->e[i]);
+		entry_clear(s, &s->e[i]);
+	free(s->types);
 	free(s->e);
 	free(s->slot);
 	free(s);
@@ -121,7 +169,7 @@ struct cs_entry *cs_store_put(cs_store *s, char *key, const char *type,
 		s->cap = s->cap ? s->cap * 2 : 256;
 		s->e = ks_xrealloc(s->e, s->cap * sizeof(*s->e));
 	}
-	s->e[s->n] = (struct cs_entry){ad, key, ks_xstrdup(type), expires,
+	s->e[s->n] = (struct cs_entry){ad, key, type_ref(s, type), expires,
 				       NULL};
 	size_t at = s->n;
 	s->slot[i] = ++s->n;
@@ -135,7 +183,7 @@ struct cs_entry *cs_store_put(cs_store *s, char *key, const char *type,
 
 void cs_store_remove_at(cs_store *s, size_t idx)
 {
-	entry_clear(&s->e[idx]);
+	entry_clear(s, &s->e[idx]);
 	s->e[idx] = s->e[--s->n];
 	/* Linear probing cannot leave holes: rebuild the index before the
 	 * next lookup, once for a whole sweep of removals. */

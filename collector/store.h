@@ -17,7 +17,7 @@
 struct cs_entry {
 	classad *ad;
 	char *key;      /* owned */
-	char *type;     /* MyType, owned */
+	const char *type; /* MyType, the store's (cs_store_type) */
 	int64_t expires; /* time() after which the ad is dropped */
 	struct cs_updstats *stats; /* owned; NULL until set */
 };
@@ -46,6 +46,10 @@ bool cs_store_remove(cs_store *s, const char *key);
 void cs_store_remove_at(cs_store *s, size_t i);
 
 size_t cs_store_count(const cs_store *s);
+
+/* The store's own string for ad type name (any case), which entries of
+ * that type point to; NULL if no entry has that type. */
+const char *cs_store_type(const cs_store *s, const char *name);
 
 /* Entry i, 0 <= i < count.  Removal moves the last entry into i. */
 struct cs_entry *cs_store_at(cs_store *s, size_t i);

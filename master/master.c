@@ -24,6 +24,7 @@ struct child {
 	int restarts;     /* failures since it last ran long enough */
 	int64_t started;  /* time() of the last start */
 	uint64_t timer;   /* pending restart */
+	bool restart_now; /* condor_restart -daemon: start again on exit */
 };
 
 struct master {
@@ -155,7 +156,12 @@ static void on_child(void *arg, pid_t pid, int status)
 			 WEXITSTATUS(status));
 	ks_log_printf(d->log, KS_D_ALWAYS, "The %s (pid %d) %s", k->name,
 		      (int)pid, how);
-	if (!d->shutting_down && !k->off && k->wanted && !m->restarting) {
+	if (k->restart_now && !d->shutting_down && k->wanted) {
+		/* a commanded restart is not a failure: no back-off */
+		k->restart_now = false;
+		start_child(d, k);
+	} else if (!d->shutting_down && !k->off && k->wanted &&
+		   !m->restarting) {
 		long recover = ks_daemon_int(d, "MASTER_RECOVER_FACTOR", 300);
 		if (time(NULL) - k->started >= recover)
 			k->restarts = 0;
@@ -328,11 +334,13 @@ static void cmd_restart(ks_daemon *d, struct ks_request *req)
 	struct master *m = d->ctx;
 	char *only = subsystem_of(req);
 	if (only) {
-		/* one daemon: stopped, then started again by on_child */
+		/* one daemon: stopped, then started again by on_child at
+		 * once */
 		struct child *k = find_child(m, only);
 		if (k && k->pid) {
 			k->off = false;
 			k->restarts = 0;
+			k->restart_now = true;
 			kill(k->pid, SIGTERM);
 			ks_reply(req, KS_REPLY_OK, NULL, 0, false);
 		} else {

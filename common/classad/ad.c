@@ -313,6 +313,30 @@ const classad_expr *classad_lookup(const classad *ad, const char *name)
 	return lookup_chain(ad, name, (uint32_t)len, ca_hash_ci(name, len));
 }
 
+void classad_prefetch(const classad *ad, const char *name, int k)
+{
+	if (!ad || !name)
+		return;
+	if (k >= 3) {
+		__builtin_prefetch(ad);
+		return;
+	}
+	size_t len = strlen(name);
+	uint32_t hash = ca_hash_ci(name, len);
+	if (!ad->index) {
+		__builtin_prefetch(ad->ents);
+		return;
+	}
+	const uint32_t *slot = &ad->index[hash & ad->imask];
+	if (k == 2) {
+		__builtin_prefetch(slot);
+		return;
+	}
+	/* the entry the first probe names, when it is likely the one */
+	if (*slot && (*slot & 0xffff0000u) == TAG(hash))
+		__builtin_prefetch(&ad->ents[(*slot & 0xffff) - 1]);
+}
+
 bool classad_delete(classad *ad, const char *name)
 {
 	if (!ad || !name)

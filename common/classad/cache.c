@@ -16,6 +16,14 @@
  *
  * Unlike HTCondor, lists and nested ads are shared too: expressions here
  * are immutable and do not point back at the ad that holds them.
+ *
+ * Some attributes have a value of their own in every ad (Name, MyAddress,
+ * a load average).  Caching those buys nothing: each entry is used by one
+ * ad (and, for a moment, by the ad's next version), yet it fills the
+ * tables, so that every other lookup strays over more memory.  Each name
+ * therefore keeps a count of how often a lookup of its values found one
+ * that is worth keeping (below); a name whose values seldom are
+ * stops using the value and line tables until the next purge.
  */
 #include <stdlib.h>
 
@@ -36,9 +44,22 @@ struct table {
 	size_t n, used;
 };
 
+/* An interned name and how sharing its values has gone lately. */
+struct name {
+	struct ca_str *s; /* NULL: an empty slot */
+	uint16_t looks;   /* value lookups in this round */
+	uint16_t shared;  /* of which found a value some other ad holds */
+	bool unshared;    /* values of this name bypass the tables */
+};
+
+/* A round of lookups after which a name's sharing is judged; a name is
+ * cached while at least 1 lookup in SHARE_MIN_FRACTION shares. */
+#define SHARE_ROUND 128
+#define SHARE_MIN_FRACTION 8
+
 struct classad_cache {
 	struct table values, lines;
-	struct ca_str **names;
+	struct name *names;
 	size_t nnames, names_used;
 };
 
@@ -137,43 +158,82 @@ void classad_cache_free(classad_cache *c)
 	table_free(&c->values);
 	table_free(&c->lines);
 	for (size_t i = 0; i < c->nnames; i++)
-		ca_str_unref(c->names[i]);
+		ca_str_unref(c->names[i].s);
 	free(c->names);
 	free(c);
 }
 
-static void grow_names(classad_cache *c)
+/* Moves the names of old[0..n) that keep() keeps into a fresh table of
+ * c->nnames slots, with their sharing judged anew; frees those dropped. */
+static void rehash_names(classad_cache *c, struct name *old, size_t n,
+			 bool (*keep)(const struct ca_str *))
 {
-	struct ca_str **old = c->names;
-	size_t n = c->nnames;
-	c->nnames *= 2;
 	c->names = ks_xcalloc(c->nnames, sizeof(*c->names));
+	c->names_used = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!old[i])
+		if (!old[i].s)
 			continue;
-		size_t h = old[i]->hash & (c->nnames - 1);
-		while (c->names[h])
+		if (keep && !keep(old[i].s)) {
+			ca_str_unref(old[i].s);
+			continue;
+		}
+		size_t h = old[i].s->hash & (c->nnames - 1);
+		while (c->names[h].s)
 			h = (h + 1) & (c->nnames - 1);
-		c->names[h] = old[i];
+		c->names[h].s = old[i].s;
+		if (!keep) {
+			c->names[h].looks = old[i].looks;
+			c->names[h].shared = old[i].shared;
+			c->names[h].unshared = old[i].unshared;
+		}
+		c->names_used++;
 	}
 	free(old);
+}
+
+static struct name *find_name(classad_cache *c, const char *s, size_t len)
+{
+	uint32_t hash = ca_hash_ci(s, len);
+	size_t h = hash & (c->nnames - 1);
+	for (struct ca_str *n; (n = c->names[h].s);
+	     h = (h + 1) & (c->nnames - 1))
+		/* Names keep their spelling: only exact repeats share. */
+		if (n->hash == hash && n->len == len && memcmp(n->s, s, len) == 0)
+			return &c->names[h];
+	c->names[h].s = ca_str_new(s, len);
+	if (++c->names_used * 4 > c->nnames * 3) {
+		struct ca_str *n = c->names[h].s;
+		c->nnames *= 2;
+		rehash_names(c, c->names, c->nnames / 2, NULL);
+		return find_name(c, n->s, n->len);
+	}
+	return &c->names[h];
 }
 
 struct ca_str *ca_cache_name(classad_cache *c, const char *s, size_t len)
 {
 	if (!c)
 		return ca_str_new(s, len);
-	uint32_t hash = ca_hash_ci(s, len);
-	size_t h = hash & (c->nnames - 1);
-	for (struct ca_str *n; (n = c->names[h]); h = (h + 1) & (c->nnames - 1))
-		/* Names keep their spelling: only exact repeats share. */
-		if (n->hash == hash && n->len == len && memcmp(n->s, s, len) == 0)
-			return ca_str_ref(n);
-	struct ca_str *n = ca_str_new(s, len);
-	c->names[h] = ca_str_ref(n);
-	if (++c->names_used * 4 > c->nnames * 3)
-		grow_names(c);
-	return n;
+	return ca_str_ref(find_name(c, s, len)->s);
+}
+
+/* Counts one lookup of a value of name n, given the expression found (NULL:
+ * none).  A line found saves a parse, which is worth it however few ads
+ * hold the line.  A literal found saves only an allocation, and is worth
+ * its table entry when ads share it; the cache holds one reference, so two
+ * mean one ad holds it too, which is usually the previous version of the
+ * ad being read (a collector's update): that does not count.  One means
+ * an ad since freed held it (a tool reading ads one by one) and does. */
+static void count_lookup(struct name *n, const classad_expr *found,
+			 bool line)
+{
+	n->looks++;
+	if (found && (line || found->refs != 2))
+		n->shared++;
+	if (n->looks < SHARE_ROUND)
+		return;
+	n->unshared = n->shared * SHARE_MIN_FRACTION < n->looks;
+	n->looks = n->shared = 0;
 }
 
 static bool digit(char ch)
@@ -234,15 +294,17 @@ static bool plain_string(const char *s, size_t len)
 /* A literal, shared by value: strings always (they repeat: "LINUX",
  * "Idle"), numbers when short (counts and sizes repeat; times and other
  * long numbers rarely do). */
-static classad_expr *literal(classad_cache *c, const char *rhs, size_t len,
-			     int kind, int64_t i, double r)
+static classad_expr *literal(classad_cache *c, struct name *n,
+			     const char *rhs, size_t len, int kind, int64_t i,
+			     double r)
 {
-	bool share = c && (kind == 's' || len <= 6);
+	bool share = c && !n->unshared && (kind == 's' || len <= 6);
 	struct slot *s = NULL;
 	uint64_t hash = 0;
 	if (share) {
 		hash = ca_hash_bytes(rhs, len);
 		s = table_find(&c->values, hash, rhs, len);
+		count_lookup(n, s->e, false);
 		if (s->text)
 			return classad_expr_ref(s->e);
 	}
@@ -277,17 +339,19 @@ int ca_cache_line(classad_cache *c, const char *name, size_t nlen,
 		   : plain_real(rhs, rlen, &r) ? 'r'
 		   : plain_string(rhs, rlen)   ? 's'
 					       : 0;
+	struct name *n = c ? find_name(c, name, nlen) : NULL;
 	if (kind) {
-		*expr_out = literal(c, rhs, rlen, kind, i, r);
-		*name_out = ca_cache_name(c, name, nlen);
+		*expr_out = literal(c, n, rhs, rlen, kind, i, r);
+		*name_out = n ? ca_str_ref(n->s) : ca_str_new(name, nlen);
 		return 0;
 	}
 	struct slot *s = NULL;
 	uint64_t hash = 0;
 	size_t llen = (size_t)(rhs + rlen - name);
-	if (c) {
+	if (c && !n->unshared) {
 		hash = ca_hash_bytes(name, llen);
 		s = table_find(&c->lines, hash, name, llen);
+		count_lookup(n, s->e, true);
 		if (s->text) {
 			*name_out = ca_str_ref(s->name);
 			*expr_out = classad_expr_ref(s->e);
@@ -299,21 +363,26 @@ int ca_cache_line(classad_cache *c, const char *name, size_t nlen,
 	classad_expr *e = ca_parse_expr_in(rhs, rlen, CA_LEX_OLD, false, c, err);
 	if (!e)
 		return KS_EPARSE;
-	struct ca_str *n = ca_cache_name(c, name, nlen);
-	*name_out = n;
+	/* The parse may have grown the names table (n is stale) but touched
+	 * no other: s is still the empty slot for this line. */
+	struct ca_str *ns = ca_cache_name(c, name, nlen);
+	*name_out = ns;
 	*expr_out = e;
-	if (c) {
-		/* The parse touched only the names table: s is still the
-		 * empty slot for this line. */
+	if (s) {
 		s->hash = hash;
 		s->text = ks_xstrndup(name, llen);
 		s->len = (uint32_t)llen;
 		s->owned = true;
-		s->name = ca_str_ref(n);
+		s->name = ca_str_ref(ns);
 		s->e = classad_expr_ref(e);
 		table_added(&c->lines);
 	}
 	return 0;
+}
+
+static bool name_in_use(const struct ca_str *s)
+{
+	return s->refs > 1;
 }
 
 static bool unused(const struct slot *s)
@@ -325,24 +394,7 @@ size_t classad_cache_purge(classad_cache *c)
 {
 	size_t dropped = table_rehash(&c->values, c->values.n, unused) +
 			 table_rehash(&c->lines, c->lines.n, unused);
-	/* Names held only by the cache go too. */
-	struct ca_str **names = c->names;
-	size_t nn = c->nnames;
-	c->names = ks_xcalloc(nn, sizeof(*c->names));
-	c->names_used = 0;
-	for (size_t i = 0; i < nn; i++) {
-		if (!names[i])
-			continue;
-		if (names[i]->refs == 1) {
-			ca_str_unref(names[i]);
-			continue;
-		}
-		size_t h = names[i]->hash & (nn - 1);
-		while (c->names[h])
-			h = (h + 1) & (nn - 1);
-		c->names[h] = names[i];
-		c->names_used++;
-	}
-	free(names);
+	/* Names held only by the cache go too; the others are judged anew. */
+	rehash_names(c, c->names, c->nnames, name_in_use);
 	return dropped;
 }

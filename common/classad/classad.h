@@ -161,6 +161,14 @@ bool classad_expr_same(const classad_expr *a, const classad_expr *b);
 /* If e is a literal, copies its value into out and returns true. */
 bool classad_expr_is_literal(const classad_expr *e, classad_value *out);
 
+/* Calls fn with the name of each attribute e reads from the ad it is
+ * evaluated in: plain names and MY.name, not TARGET.name, .name or names
+ * inside nested ads; not followed through the attributes' own
+ * expressions.  A name may come more than once.  The name is borrowed
+ * for the call. */
+void classad_expr_each_ref(const classad_expr *e,
+			   void (*fn)(const char *name, void *arg), void *arg);
+
 /* ---- ads ------------------------------------------------------------- */
 
 /* A new empty ad; free with classad_free(). */
@@ -206,6 +214,15 @@ int classad_insert_text(classad *ad, const char *name, const char *text,
  * chained parent, or NULL.  Borrowed: valid until the attribute is changed
  * or the ad is freed. */
 const classad_expr *classad_lookup(const classad *ad, const char *name);
+
+/* Looking an attribute up in many ads in turn (a query over a table of
+ * ads) mostly waits for memory.  Before looking name up in ads[i], call
+ * classad_prefetch(ads[i + k], name, k) for k = 1 .. CLASSAD_PREFETCH_AHEAD:
+ * each call starts loading the part of the lookup that the earlier ones
+ * (for larger k) have brought in.  Only a hint: any ad, name and k are
+ * harmless. */
+#define CLASSAD_PREFETCH_AHEAD 3
+void classad_prefetch(const classad *ad, const char *name, int k);
 
 /* Removes attribute name; returns true if it was there. */
 bool classad_delete(classad *ad, const char *name);

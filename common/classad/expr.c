@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "classad_int.h"
 
@@ -198,6 +199,60 @@ bool classad_expr_is_literal(const classad_expr *e, classad_value *out)
 	if (out)
 		classad_value_copy(out, &ca_as_lit(e)->v);
 	return true;
+}
+
+static int special_of(const classad_expr *e)
+{
+	return (e->flags & CA_ATTR_SPECIAL_MASK) >> CA_ATTR_SPECIAL_SHIFT;
+}
+
+void classad_expr_each_ref(const classad_expr *e,
+			   void (*fn)(const char *name, void *arg), void *arg)
+{
+	if (!e)
+		return;
+	switch (e->kind) {
+	case CA_K_ATTR: {
+		const struct ca_attr *a = (const void *)e;
+		const classad_expr *b = a->base;
+		if (!b) {
+			if (!(e->flags & CA_ATTR_ABSOLUTE) &&
+			    special_of(e) == CA_SP_NONE)
+				fn(a->name->s, arg);
+			break;
+		}
+		const struct ca_attr *ba = (const void *)b;
+		if (b->kind == CA_K_ATTR && !ba->base &&
+		    special_of(b) == CA_SP_SELF)
+			fn(a->name->s, arg);
+		/* TARGET.x reads the other ad of a match */
+		else if (!(b->kind == CA_K_ATTR && !ba->base &&
+			   ba->name->len == 6 &&
+			   strncasecmp(ba->name->s, "TARGET", 6) == 0))
+			classad_expr_each_ref(b, fn, arg);
+		break;
+	}
+	case CA_K_OP: {
+		const struct ca_opnode *o = (const void *)e;
+		for (int i = 0; i < 3; i++)
+			classad_expr_each_ref(o->a[i], fn, arg);
+		break;
+	}
+	case CA_K_CALL: {
+		const struct ca_call *c = (const void *)e;
+		for (uint32_t i = 0; i < c->n; i++)
+			classad_expr_each_ref(c->args[i], fn, arg);
+		break;
+	}
+	case CA_K_LIST: {
+		const struct ca_list *l = (const void *)e;
+		for (uint32_t i = 0; i < l->n; i++)
+			classad_expr_each_ref(l->items[i], fn, arg);
+		break;
+	}
+	default:
+		break;
+	}
 }
 
 static bool value_same(const classad_value *a, const classad_value *b);

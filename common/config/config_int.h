@@ -42,6 +42,10 @@ struct ks_config {
 	char **warnings;
 	size_t nwarnings;
 	uint64_t rng; /* $RANDOM_INTEGER() and $RANDOM_CHOICE() */
+	/* TILDE, the condor user's home, is looked up when first asked for:
+	 * a user that does not exist costs a tour of every name service
+	 * (a millisecond or two), and few configurations use it. */
+	int tilde_source; /* the builtins' source; -1 once looked up */
 };
 
 /* ---- table.c ---- */
@@ -57,6 +61,9 @@ bool kc_valid_name(const char *name, size_t len);
 const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
 		      struct ks_config_origin *origin);
 uint64_t kc_random(ks_config *cfg);
+/* Defines the macros computed when first wanted (TILDE).  Only memoizes,
+ * so it takes a const configuration. */
+void kc_settle(const ks_config *cfg);
 
 /* ---- buf (table.c): helpers over libclassad's text buffer ---- */
 void kc_buf_adds(struct classad_buf *b, const char *s);

@@ -53,10 +53,8 @@ static void builtins(ks_config *cfg)
 	builtin(cfg, src, "FULL_HOSTNAME", full);
 	builtin(cfg, src, "IP_ADDRESS", "127.0.0.1");
 	builtin(cfg, src, "IPV4_ADDRESS", "127.0.0.1");
-	struct passwd *pw = getpwnam("condor");
-	if (pw && pw->pw_dir)
-		builtin(cfg, src, "TILDE", pw->pw_dir);
-	pw = getpwuid(getuid());
+	cfg->tilde_source = src; /* kc_settle() */
+	struct passwd *pw = getpwuid(getuid());
 	if (pw && pw->pw_name)
 		builtin(cfg, src, "USERNAME", pw->pw_name);
 	builtin_int(cfg, src, "PID", (long)getpid());

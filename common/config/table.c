@@ -4,6 +4,7 @@
  * default).
  */
 #include <ctype.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,10 +214,24 @@ static const char *lookup_one(const ks_config *cfg, const char *prefix,
 	return NULL;
 }
 
+void kc_settle(const ks_config *cfg)
+{
+	if (cfg->tilde_source < 0)
+		return;
+	ks_config *c = (ks_config *)cfg;
+	int src = c->tilde_source;
+	c->tilde_source = -1;
+	struct passwd *pw = getpwnam("condor");
+	if (pw && pw->pw_dir)
+		kc_insert(c, "TILDE", pw->pw_dir, src, 0, NULL);
+}
+
 const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
 		      struct ks_config_origin *origin)
 {
 	const char *v;
+	if (len == 5 && strncasecmp(name, "TILDE", 5) == 0)
+		kc_settle(cfg);
 	if (cfg->localname &&
 	    (v = lookup_one(cfg, cfg->localname, name, len, origin)))
 		return v;
@@ -254,6 +269,7 @@ ks_config *ks_config_new(const char *subsys, const char *localname)
 	ks_config *cfg = ks_xcalloc(1, sizeof(*cfg));
 	cfg->subsys = upper_dup(subsys);
 	cfg->localname = localname && *localname ? ks_xstrdup(localname) : NULL;
+	cfg->tilde_source = -1;
 	return cfg;
 }
 
@@ -302,6 +318,8 @@ const char *ks_config_raw(const ks_config *cfg, const char *name,
 bool ks_config_next(const ks_config *cfg, size_t *pos, const char **name,
 		    const char **raw, struct ks_config_origin *origin)
 {
+	if (*pos == 0)
+		kc_settle(cfg);
 	if (*pos >= cfg->n)
 		return false;
 	const struct kc_macro *m = &cfg->macros[(*pos)++];

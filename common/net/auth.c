@@ -3,13 +3,14 @@
 #include "ks_auth.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <openssl/rand.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "ks_mem.h"
@@ -222,7 +223,20 @@ denied_deny:
 
 int ks_auth_random(unsigned char *out, size_t n)
 {
-	return RAND_bytes(out, (int)n) == 1 ? 0 : KS_EIO;
+	/* The kernel's generator, not OpenSSL's: a local command that needs
+	 * no other cryptography then never starts OpenSSL up (loading its
+	 * configuration and providers was a tenth of a quick query). */
+	while (n > 0) {
+		ssize_t got = getrandom(out, n, 0);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return KS_EIO;
+		}
+		out += got;
+		n -= (size_t)got;
+	}
+	return 0;
 }
 
 void ks_auth_hex(const unsigned char *in, size_t n, char *out)

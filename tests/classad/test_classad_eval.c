@@ -336,6 +336,50 @@ static void test_value_bool(void **state)
 	}
 }
 
+static void collect_ref(const char *name, void *arg)
+{
+	char *out = arg;
+	strcat(out, name);
+	strcat(out, " ");
+}
+
+/* The attributes an expression reads from its own ad; prefetching them
+ * changes nothing a lookup finds. */
+static void test_each_ref(void **state)
+{
+	(void)state;
+	const char *text = "Cpus > 4 && MY.Memory > TARGET.RequestMemory && "
+			   "strcmp(Name, .Root) == 0 && [a = Inner].a == "
+			   "{Foo, MY.Bar}[0] && self.Baz";
+	classad_expr *e = classad_parse_expr(text, strlen(text), NULL);
+	assert_non_null(e);
+	char out[256] = "";
+	classad_expr_each_ref(e, collect_ref, out);
+	assert_string_equal(out, "Cpus Memory Name Foo Bar Baz ");
+	classad_expr_free(e);
+
+	classad *ad = classad_new();
+	for (int i = 0; i < 40; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "A%d", i);
+		classad_insert_int(ad, name, i);
+	}
+	classad *small = classad_new();
+	classad_insert_int(small, "A1", 1);
+	for (int k = 0; k <= CLASSAD_PREFETCH_AHEAD + 1; k++) {
+		classad_prefetch(ad, "A7", k);
+		classad_prefetch(ad, "Missing", k);
+		classad_prefetch(small, "A1", k);
+		classad_prefetch(NULL, "A1", k);
+		classad_prefetch(ad, NULL, k);
+	}
+	int64_t v = -1;
+	assert_true(classad_eval_int(ad, "A7", NULL, &v) && v == 7);
+	assert_true(classad_eval_int(small, "A1", NULL, &v) && v == 1);
+	classad_free(ad);
+	classad_free(small);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -353,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_value_lifetime),
 		cmocka_unit_test(test_typed_getters),
 		cmocka_unit_test(test_value_bool),
+		cmocka_unit_test(test_each_ref),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -345,6 +345,71 @@ static void test_cache(void **state)
 	classad_free(b);
 }
 
+/* Ads parsed through one cache and kept, as a collector keeps them. */
+static classad *parse_kept(classad_cache *cache, const char *name)
+{
+	char text[256];
+	snprintf(text, sizeof(text),
+		 "Name = \"%s\"\nOpSys = \"LINUX\"\n"
+		 "Start = KeyboardIdle > 15 * 60\n", name);
+	struct ks_err err;
+	classad *ad = classad_parse(text, strlen(text), CLASSAD_FMT_OLD, cache,
+				    &err);
+	assert_non_null(ad);
+	return ad;
+}
+
+/* A name whose values each ad has to itself stops being cached; one that
+ * ads share stays cached; a purge judges them again. */
+static void test_cache_unshared(void **state)
+{
+	(void)state;
+	classad_cache *cache = classad_cache_new();
+	enum { N = 300 };
+	classad *ads[N];
+	char name[64];
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "slot1@host%d.example.org", i);
+		ads[i] = parse_kept(cache, name);
+	}
+	classad *x = parse_kept(cache, "slot1@same.example.org");
+	classad *y = parse_kept(cache, "slot1@same.example.org");
+	assert_ptr_not_equal(classad_lookup(x, "Name"),
+			     classad_lookup(y, "Name"));
+	assert_ptr_equal(classad_lookup(x, "OpSys"), classad_lookup(y, "OpSys"));
+	assert_ptr_equal(classad_lookup(x, "Start"), classad_lookup(y, "Start"));
+	assert_ptr_equal(classad_lookup(x, "OpSys"),
+			 classad_lookup(ads[0], "OpSys"));
+	classad_cache_purge(cache);
+	classad *z = parse_kept(cache, "slot1@other.example.org");
+	classad *w = parse_kept(cache, "slot1@other.example.org");
+	assert_ptr_equal(classad_lookup(z, "Name"), classad_lookup(w, "Name"));
+	char *s = NULL;
+	assert_true(classad_eval_string(y, "Name", NULL, &s));
+	assert_string_equal(s, "slot1@same.example.org");
+	free(s);
+	classad_free(x);
+	classad_free(y);
+	classad_free(z);
+	classad_free(w);
+	for (int i = 0; i < N; i++)
+		classad_free(ads[i]);
+
+	/* A tool reading ads one at a time and letting each go: what repeats
+	 * is still found in the cache. */
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "slot1@host%d.example.org", i);
+		classad_free(parse_kept(cache, name));
+	}
+	x = parse_kept(cache, "a");
+	y = parse_kept(cache, "b");
+	assert_ptr_equal(classad_lookup(x, "OpSys"), classad_lookup(y, "OpSys"));
+	assert_ptr_equal(classad_lookup(x, "Start"), classad_lookup(y, "Start"));
+	classad_free(x);
+	classad_free(y);
+	classad_cache_free(cache);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -357,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_roundtrip_forms),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_unshared),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -375,6 +375,14 @@ wait_for 10 "$Q" QUERY_COLLECTOR_ADS || fail "collector not back after condor_on
 out=$("$BT/condor_restart") || fail "condor_restart: $out"
 [ "$out" = 'Sent "Restart" command to local master' ] || fail "condor_restart said: $out"
 wait_for 10 "$Q" QUERY_COLLECTOR_ADS || fail "collector not back after condor_restart"
+# one daemon restarted on command comes back at once, not after a back-off
+CPID=$(pgrep -P "$MASTER_PID" -f condor_collector | head -1)
+backoffs=$(grep -c "restarting COLLECTOR in" "$T/log/MasterLog")
+out=$("$BT/condor_restart" -daemon collector) || fail "condor_restart -daemon: $out"
+wait_for 10 sh -c "[ -n \"\$(pgrep -P $MASTER_PID -f condor_collector | grep -vx $CPID)\" ]" ||
+	fail "collector not restarted by condor_restart -daemon"
+[ "$(grep -c "restarting COLLECTOR in" "$T/log/MasterLog")" = "$backoffs" ] ||
+	fail "a commanded restart waited for a back-off"
 "$BT/condor_off" -bogus >/dev/null 2>&1 && fail "bad flag accepted"
 out=$("$BT/condor_off" -name no.such.master 2>&1) && fail "unknown master accepted"
 echo "$out" | grep -q "Can't find address for master no.such.master" || fail "condor_off -name said: $out"
