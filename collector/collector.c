@@ -70,11 +70,12 @@ static char *ad_str(const classad *ad, const char *name)
 static void put_ad(ks_daemon *d, struct collector *c, const char *type,
 		   classad *ad, const char *identity)
 {
-	char *key = cs_store_key(type, ad);
+	const char *why;
+	char *key = cs_store_key(type, ad, &why);
 	if (!key) {
 		ks_log_printf(d->log, KS_D_ALWAYS,
-			      "dropping a %s ad without a Name from %s", type,
-			      identity);
+			      "dropping a %s ad from %s: %s", type, identity,
+			      why);
 		c->invalid++;
 		return;
 	}
@@ -158,7 +159,8 @@ static void cmd_invalidate(ks_daemon *d, struct ks_request *req)
 		char *target = type ? NULL : ad_str(q, "TargetType");
 		const char *t = type ? type : target ? target : "";
 		const classad_expr *r = classad_lookup(q, "Requirements");
-		char *key = *t ? cs_store_key(t, q) : NULL;
+		const char *why;
+		char *key = *t ? cs_store_key(t, q, &why) : NULL;
 		/* as HTCondor's collector: a query that names its ad (the
 		 * form daemons send at exit, with a Requirements that says
 		 * the same) removes it by name */

@@ -3,6 +3,7 @@
 #include "store.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -99,26 +100,76 @@ void cs_store_free(cs_store *s)
 	free(s);
 }
 
-char *cs_store_key(const char *type, const classad *ad)
+static char *str_attr(const classad *ad, const char *name)
 {
-	char *name = NULL, *schedd = NULL;
-	if (!classad_eval_string(ad, "Name", NULL, &name))
+	char *v = NULL;
+	return classad_eval_string(ad, name, NULL, &v) ? v : NULL;
+}
+
+/* The host of an address attribute ("<127.0.0.1:9618?...>"), or NULL. */
+static char *host_of(const classad *ad, const char *attr, const char *old)
+{
+	char *a = str_attr(ad, attr);
+	if (!a)
+		a = str_attr(ad, old);
+	if (!a)
 		return NULL;
-	classad_eval_string(ad, "ScheddName", NULL, &schedd);
-	size_t n = strlen(type) + strlen(name) + (schedd ? strlen(schedd) : 0)
-		   + 3;
-	char *k = ks_xmalloc(n);
-	strcpy(k, type);
-	strcat(k, "\n");
-	strcat(k, name);
-	if (schedd && strcmp(type, "Submitter") == 0) {
-		strcat(k, "\n");
-		strcat(k, schedd);
+	const char *p = a + (*a == '<');
+	size_t n = *p == '[' ? strcspn(p, "]") + 1 : strcspn(p, ":>?");
+	char *h = n && n <= strlen(p) ? ks_xstrndup(p, n) : NULL;
+	free(a);
+	return h;
+}
+
+char *cs_store_key(const char *type, const classad *ad, const char **why)
+{
+	*why = "it has no Name";
+	char *name = str_attr(ad, "Name"), *extra = NULL;
+	bool schedd = strcasecmp(type, "Scheduler") == 0 ||
+		      strcasecmp(type, "Submitter") == 0;
+	if (!name && strcasecmp(type, "Machine") == 0) {
+		/* Machine, and the slot's number */
+		char *m = str_attr(ad, "Machine");
+		int64_t id;
+		if (m && classad_eval_int(ad, "SlotID", NULL, &id)) {
+			size_t n = strlen(m) + 24;
+			name = ks_xmalloc(n);
+			snprintf(name, n, "%s:%lld", m, (long long)id);
+			free(m);
+		} else {
+			name = m;
+		}
+	} else if (!name && (schedd || strcasecmp(type, "DaemonMaster") == 0 ||
+			     strcasecmp(type, "Collector") == 0)) {
+		name = str_attr(ad, "Machine");
 	}
-	for (char *p = k; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
+	if (!name)
+		return NULL;
+	if (schedd) {
+		/* submitters of schedds that share a host stay apart; and a
+		 * schedd's ads must say where it is */
+		char *host = host_of(ad, "MyAddress", "ScheddIpAddr");
+		if (!host) {
+			*why = "it has no valid MyAddress";
+			free(name);
+			return NULL;
+		}
+		free(host);
+		extra = str_attr(ad, "ScheddName");
+	} else if (strcasecmp(type, "Accounting") == 0) {
+		extra = str_attr(ad, "NegotiatorName");
+	}
+	size_t n = strlen(type) + strlen(name) + (extra ? strlen(extra) : 0) + 3;
+	char *k = ks_xmalloc(n);
+	/* the type in one case (the table it goes in); the name as it is,
+	 * as HTCondor compares them */
+	size_t t = strlen(type);
+	for (size_t i = 0; i < t; i++)
+		k[i] = (char)tolower((unsigned char)type[i]);
+	snprintf(k + t, n - t, "\n%s%s%s", name, extra ? "\n" : "",
+		 extra ? extra : "");
 	free(name);
-	free(schedd);
+	free(extra);
 	return k;
 }
 

@@ -27,9 +27,13 @@ typedef struct cs_store cs_store;
 cs_store *cs_store_new(void);
 void cs_store_free(cs_store *s);
 
-/* The key of ad as an ad of type (NULL if the ad has no Name).  New
- * string (free()). */
-char *cs_store_key(const char *type, const classad *ad);
+/* The key of ad as an ad of type, as HTCondor's collector makes it: the
+ * Name (a startd's may be Machine:SlotID, a master's, collector's or
+ * schedd's Machine) exactly as written, then ScheddName for schedd and
+ * submitter ads and NegotiatorName for accounting ads.  A schedd's ads
+ * must also carry an address.  NULL if the ad cannot have a key, with
+ * *why saying what it lacks (static text).  New string (free()). */
+char *cs_store_key(const char *type, const classad *ad, const char **why);
 
 /* Inserts or replaces the ad under key (both taken over); an entry keeps
  * its stats.  Returns the entry (valid until the store changes). */

@@ -251,6 +251,29 @@ printf 'MyType = "Query"\nTargetType = "Machine"\nName = "slot2@host1"\n' > "$T/
 "$ADV" INVALIDATE_STARTD_ADS "$T/inv" >/dev/null || fail "invalidate"
 [ "$("$Q" QUERY_STARTD_ADS | grep -c '^Name = ')" = 1 ] || fail "invalidate left the ad"
 
+# Keys as HTCondor's collector makes them: names exactly as written, a
+# slot without a Name by Machine:SlotID, submitters of two schedds apart,
+# a schedd ad without an address dropped.
+printf 'MyType = "Machine"\nName = "Case@hostk"\n\nMyType = "Machine"\nName = "case@hostk"\n\nMyType = "Machine"\nMachine = "hostk"\nSlotID = 3\n\nMyType = "Machine"\nMachine = "hostk"\nSlotID = 4\n' > "$T/keys"
+"$ADV" -multiple UPDATE_STARTD_AD "$T/keys" >/dev/null || fail "advertise keyed ads"
+[ "$("$Q" QUERY_STARTD_ADS '(Name ?: Machine) =?= "Case@hostk" || Name =?= "case@hostk" || Machine =?= "hostk"' | grep -c '^MyType = ')" = 4 ] ||
+	fail "ads that differ in their name's case or slot were merged"
+printf 'MyType = "Query"\nTargetType = "Machine"\nMachine = "hostk"\nSlotID = 3\n' > "$T/inv3"
+"$ADV" INVALIDATE_STARTD_ADS "$T/inv3" >/dev/null || fail "invalidate by Machine:SlotID"
+out=$("$Q" QUERY_STARTD_ADS 'Machine =?= "hostk"' | grep '^SlotID = ')
+[ "$out" = "SlotID = 4" ] || fail "invalidation by Machine:SlotID left: $out"
+printf 'MyType = "Query"\nTargetType = "Machine"\nName = "Case@hostk"\n\nMyType = "Query"\nTargetType = "Machine"\nName = "case@hostk"\n\nMyType = "Query"\nTargetType = "Machine"\nMachine = "hostk"\nSlotID = 4\n' > "$T/invk"
+"$ADV" -multiple INVALIDATE_STARTD_ADS "$T/invk" >/dev/null || fail "invalidate keyed ads"
+printf 'MyType = "Submitter"\nName = "alice@x"\nScheddName = "s1@x"\nMyAddress = "<127.0.0.1:1>"\n\nMyType = "Submitter"\nName = "alice@x"\nScheddName = "s2@x"\nMyAddress = "<127.0.0.1:2>"\n\nMyType = "Submitter"\nName = "bob@x"\nScheddName = "s1@x"\n' > "$T/subs"
+"$ADV" -multiple UPDATE_SUBMITTOR_AD "$T/subs" >/dev/null || fail "advertise submitters"
+[ "$("$Q" QUERY_SUBMITTOR_ADS | grep -c '^Name = "alice@x"')" = 2 ] || fail "two schedds' submitters merged"
+"$Q" QUERY_SUBMITTOR_ADS | grep -q bob && fail "a submitter ad without an address was kept"
+wait_for 10 grep -q "dropping a Submitter ad from .*: it has no valid MyAddress" "$T/log/CollectorLog" ||
+	fail "the dropped submitter ad was not logged"
+printf 'MyType = "Query"\nTargetType = "Submitter"\nRequirements = Name == "alice@x"\n' > "$T/invs"
+"$ADV" INVALIDATE_SUBMITTOR_ADS "$T/invs" >/dev/null || fail "invalidate submitters"
+"$Q" QUERY_SUBMITTOR_ADS | grep -q alice && fail "submitters left after invalidation"
+
 # Expiry after the ad's own ClassAdLifetime.
 printf 'MyType = "Machine"\nName = "short@host2"\nClassAdLifetime = 1\n' > "$T/short"
 "$ADV" UPDATE_STARTD_AD "$T/short" >/dev/null || fail "advertise short"
