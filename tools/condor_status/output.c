@@ -3,6 +3,8 @@
  * attributes come sorted without regard to case, private ones (claim
  * ids, capabilities) left out, as HTCondor prints them.
  */
+#include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,6 +33,7 @@ static bool st_private(const char *name, size_t len)
 }
 
 struct st_attr {
+	uint64_t key; /* the name's first 8 bytes in lower case, big-endian */
 	const char *name;
 	size_t len;
 	const classad_expr *e; /* from a parsed ad */
@@ -38,10 +41,25 @@ struct st_attr {
 	size_t line_len;
 };
 
+/* The sort key of a name: comparing two keys orders names as
+ * strncasecmp() does their first 8 bytes (a long listing sorts a
+ * million names; most differ early). */
+static uint64_t st_name_key(const char *name, size_t len)
+{
+	uint64_t k = 0;
+	for (size_t i = 0; i < 8; i++)
+		k = k << 8 | (i < len ? (unsigned char)tolower(
+						 (unsigned char)name[i])
+				      : 0);
+	return k;
+}
+
 /* strcasecmp() of names that need not end in NUL */
 static int st_attr_cmp(const void *a, const void *b)
 {
 	const struct st_attr *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
 	int c = strncasecmp(x->name, y->name, x->len < y->len ? x->len : y->len);
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
@@ -69,7 +87,10 @@ static struct st_attr *st_sorted_attrs(const classad *ad, char *const *attrs,
 		size_t len = strlen(name);
 		if (st_private(name, len) || !st_wanted(name, len, attrs, nattrs))
 			continue;
-		list[k] = (struct st_attr){.name = name, .len = len, .e = e};
+		list[k] = (struct st_attr){.key = st_name_key(name, len),
+					   .name = name,
+					   .len = len,
+					   .e = e};
 		k++;
 	}
 	qsort(list, k, sizeof *list, st_attr_cmp);
@@ -137,7 +158,8 @@ bool st_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
 				cap *= 2;
 				list = ks_xrealloc(list, cap * sizeof *list);
 			}
-			list[k++] = (struct st_attr){.name = p,
+			list[k++] = (struct st_attr){.key = st_name_key(p, len),
+						     .name = p,
 						     .len = len,
 						     .line = p,
 						     .line_len = (size_t)(eol - p)};
