@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ks_mem.h"
 #include "sd_startd.h"
@@ -45,6 +46,69 @@ static void add_startd_attr(const char *name, void *arg)
 	if (classad_insert_text(c->ad, name, text, NULL) != 0)
 		classad_insert_string(c->ad, name, text);
 	free(text);
+}
+
+/* A slot knob (SLOT<N>_, SLOT_TYPE_<T>_ forms first) inserted as an
+ * expression under attr; def when the knob is not set or does not parse. */
+static void slot_expr(const struct sd_host *h, const struct sd_slot *s,
+		      const char *knob, const char *attr, const char *def,
+		      classad *ad)
+{
+	char *text = ks_config_get_slot(h->cfg, knob, s->id, s->type, NULL);
+	if (!text || classad_insert_text(ad, attr, text, NULL) != 0)
+		classad_insert_text(ad, attr, def, NULL);
+	free(text);
+}
+
+/* SlotWeight (SLOT_WEIGHT, the share of a submitter's quota a claim on
+ * the slot counts for), and with CONSUMPTION_POLICY on a partitionable
+ * slot's type, Consumption<resource> for each resource but swap: what a
+ * match takes from the slot (CONSUMPTION_<RESOURCE>, else the job's
+ * Request<resource>, or 0), as HTCondor advertises them. */
+static void add_weight_and_consumption(const struct sd_host *h,
+				       const struct sd_slot *s, classad *ad)
+{
+	char *w = ks_config_get_slot(h->cfg, "SLOT_WEIGHT", s->id, s->type,
+				     NULL);
+	slot_expr(h, s, w ? "SLOT_WEIGHT" : "SlotWeight", "SlotWeight", "Cpus",
+		  ad);
+	free(w);
+	if (!s->spec.partitionable && !s->parent)
+		return;
+	char *cp = ks_config_get_slot(h->cfg, "CONSUMPTION_POLICY", s->id,
+				      s->type, NULL);
+	classad_expr *e = cp ? classad_parse_expr(cp, strlen(cp), NULL) : NULL;
+	classad_value v = CLASSAD_VALUE_INIT;
+	bool on = false;
+	if (e) {
+		classad_eval_expr(NULL, e, NULL, &v);
+		classad_value_bool(&v, &on);
+		classad_value_clear(&v);
+	}
+	classad_expr_free(e);
+	free(cp);
+	if (!on)
+		return;
+	char *res = NULL;
+	classad_eval_string(ad, "MachineResources", NULL, &res);
+	for (char *p = res; p && *p;) {
+		p += strspn(p, " ,");
+		size_t n = strcspn(p, " ,");
+		if (!n)
+			break;
+		char name[128], knob[160], attr[160], def[400];
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		p += n;
+		if (strcasecmp(name, "Swap") == 0)
+			continue;
+		snprintf(knob, sizeof(knob), "CONSUMPTION_%s", name);
+		snprintf(attr, sizeof(attr), "Consumption%s", name);
+		snprintf(def, sizeof(def),
+			 "ifthenelse(target.Request%s =?= undefined, 0, "
+			 "target.Request%s)", name, name);
+		slot_expr(h, s, knob, attr, def, ad);
+	}
+	free(res);
 }
 
 static void add_startd_attrs(const struct sd_host *h, const struct sd_slot *s,
@@ -110,15 +174,7 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 	classad_insert_int(ad, "SlotTypeID", s->type);
 	sd_layout_slot_attrs(h->machine, &s->spec, ad);
 	if (s->spec.partitionable) {
-		/* what is not carved into dynamic slots */
-		if (s->spec.fractional_cpus)
-			classad_insert_real(ad, "Cpus", s->left_cpus);
-		else
-			classad_insert_int(ad, "Cpus",
-					   (int64_t)(s->left_cpus + 0.1));
-		classad_insert_int(ad, "Memory", s->left_memory);
-		classad_insert_int(ad, "Disk", s->left_disk);
-		classad_insert_int(ad, "NumDynamicSlots", s->children);
+		sd_dslot_left_attrs(s, ad);
 	} else if (s->parent) {
 		classad_insert_string(ad, "SlotType", "Dynamic");
 		classad_insert_bool(ad, "DynamicSlot", true);
@@ -158,6 +214,7 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 			    NULL);
 	classad_insert_real(ad, "CurrentRank", 0.0);
 	sd_claim_attrs(s, ad);
+	add_weight_and_consumption(h, s, ad);
 	add_startd_attrs(h, s, ad);
 	if (h->extras)
 		classad_update(ad, h->extras);

@@ -137,6 +137,17 @@ static void forget_claim(ks_daemon *d, struct sd_slot *s)
 	sd_claim_new_id(d, s);
 }
 
+static void remove_files(struct sd_claim *c)
+{
+	char **files[] = {&c->job_file, &c->machine_file};
+	for (size_t i = 0; i < 2; i++) {
+		if (*files[i])
+			unlink(*files[i]);
+		free(*files[i]);
+		*files[i] = NULL;
+	}
+}
+
 /* ---- the starter -------------------------------------------------------- */
 
 static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
@@ -174,11 +185,7 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 		classad_insert_string(c->result, "ExitReason", why);
 	}
 	c->out.len = 0;
-	if (c->job_file) {
-		unlink(c->job_file);
-		free(c->job_file);
-		c->job_file = NULL;
-	}
+	remove_files(c);
 	ks_loop_cancel(d->loop, c->kill_timer);
 	c->kill_timer = 0;
 	c->starter = 0;
@@ -236,18 +243,22 @@ static void on_starter_output(void *arg, int fd, unsigned ev)
 }
 
 /* Writes the job ad where the starter reads it.  New path or NULL. */
-static char *write_job(ks_daemon *d, const struct sd_slot *s,
-		       const classad *job)
+/* Writes ad for the starter into EXECUTE/.<what>_<slot>_<pid>.ad; the
+ * path (new string), or NULL. */
+static char *write_ad(ks_daemon *d, const struct sd_slot *s, const char *what,
+		      const classad *ad)
 {
 	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
-	if (!execute)
+	if (!execute || !ad) {
+		free(execute);
 		return NULL;
-	size_t n = strlen(execute) + 64;
+	}
+	size_t n = strlen(execute) + 80;
 	char *path = ks_xmalloc(n);
-	snprintf(path, n, "%s/.job_%s_%d.ad", execute, s->short_name,
+	snprintf(path, n, "%s/.%s_%s_%d.ad", execute, what, s->short_name,
 		 (int)getpid());
 	free(execute);
-	char *text = classad_unparse(job, CLASSAD_FMT_OLD);
+	char *text = classad_unparse(ad, CLASSAD_FMT_OLD);
 	FILE *f = fopen(path, "w");
 	bool ok = f && fputs(text, f) >= 0;
 	if (f && fclose(f) != 0)
@@ -268,13 +279,17 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 	struct sd_claim *c = &s->claim;
 	char *prog = ks_config_get(d->cfg, "STARTER", NULL);
 	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
-	c->job_file = write_job(d, s, s->job);
+	c->job_file = write_ad(d, s, "job", s->job);
+	/* the slot's ad, for what it gives the job (assigned GPUs...) */
+	classad *slot_ad = sd_startd_slot_ad(d, s);
+	c->machine_file = write_ad(d, s, "machine", slot_ad);
+	classad_free(slot_ad);
 	int fds[2] = {-1, -1};
 	int rc = -1;
 	if (!prog || !execute)
 		snprintf(why, size, "STARTER or EXECUTE is not defined");
-	else if (!c->job_file)
-		snprintf(why, size, "cannot write the job ad in %s: %s",
+	else if (!c->job_file || !c->machine_file)
+		snprintf(why, size, "cannot write the job and slot ads in %s: %s",
 			 execute, strerror(errno));
 	else if (pipe2(fds, O_CLOEXEC) != 0)
 		snprintf(why, size, "pipe: %s", strerror(errno));
@@ -288,8 +303,9 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 			sigemptyset(&none);
 			sigprocmask(SIG_SETMASK, &none, NULL);
 			dup2(fds[1], STDOUT_FILENO);
-			execl(prog, prog, "-job", c->job_file, "-sandbox-root",
-			      execute, "-slot", s->name, (char *)NULL);
+			execl(prog, prog, "-job", c->job_file, "-machine",
+			      c->machine_file, "-sandbox-root", execute,
+			      "-slot", s->name, (char *)NULL);
 			_exit(127);
 		}
 		if (pid < 0) {
@@ -316,11 +332,7 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 	} else {
 		if (fds[0] >= 0)
 			close(fds[0]);
-		if (c->job_file) {
-			unlink(c->job_file);
-			free(c->job_file);
-			c->job_file = NULL;
-		}
+		remove_files(c);
 	}
 	free(prog);
 	free(execute);

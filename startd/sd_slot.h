@@ -36,6 +36,7 @@ struct sd_claim {
 	int out_fd;             /* the starter's result comes through it */
 	struct classad_buf out;
 	char *job_file;         /* the job ad handed to the starter */
+	char *machine_file;     /* and the slot's ad */
 	int64_t job_start;      /* time() the job began; 0 before */
 	int64_t suspended_at;   /* time() of the suspension, 0 if running */
 	int64_t suspended_total;
@@ -64,7 +65,9 @@ struct sd_slot {
 	bool dead;              /* a dynamic slot whose claim has ended */
 	double left_cpus;       /* a partitionable slot's resources not */
 	int left_memory;        /* given to dynamic slots: its Cpus, */
-	int64_t left_disk;      /* Memory and Disk */
+	int64_t left_disk;      /* Memory and Disk, */
+	struct sd_slot_res *left_res; /* and custom resources (spec.nres of
+				       * them, with their free ids; owned) */
 	int children;           /* NumDynamicSlots */
 	/* The policy attributes, parsed from the configuration for this
 	 * slot (SLOT<N>_ and SLOT_TYPE_<T>_ forms first); NULL when not

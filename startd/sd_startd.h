@@ -77,7 +77,16 @@ void sd_claim_check_leases(ks_daemon *d);
 /* Claim attributes of a claimed slot's ad. */
 void sd_claim_attrs(const struct sd_slot *s, classad *ad);
 
+/* startd.c */
+/* Slot s's ad as the collector has it (new ad). */
+classad *sd_startd_slot_ad(ks_daemon *d, const struct sd_slot *s);
+
 /* dslot.c */
+/* Gives partitionable slot p all of its share to carve from. */
+void sd_dslot_init(struct sd_slot *p);
+/* A partitionable slot's ad: what is not carved yet (Cpus, Memory, Disk
+ * and each custom resource with its Assigned ids), NumDynamicSlots. */
+void sd_dslot_left_attrs(const struct sd_slot *p, classad *ad);
 /* A dynamic slot carved from partitionable slot p for job (which it does
  * not keep), or NULL with why filled when p has not enough left. */
 struct sd_slot *sd_dslot_carve(ks_daemon *d, struct sd_slot *p,

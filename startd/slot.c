@@ -144,9 +144,13 @@ void sd_slot_clear(struct sd_slot *s)
 	free(s->claim.client_host);
 	free(s->claim.out.data);
 	free(s->claim.job_file);
+	free(s->claim.machine_file);
 	classad_free(s->claim.result);
 	ks_later_cancel(s->claim.later); /* a startd ending with a job on */
 	sd_slot_spec_clear(&s->spec);
+	struct sd_slot_spec left = {.res = s->left_res, .nres = s->spec.nres};
+	if (s->left_res)
+		sd_slot_spec_clear(&left);
 	free(s->name);
 	free(s->short_name);
 	memset(s, 0, sizeof(*s));

@@ -248,6 +248,24 @@ static classad *cron_context(void *arg)
 	return first;
 }
 
+classad *sd_startd_slot_ad(ks_daemon *d, const struct sd_slot *s)
+{
+	struct startd *sd = d->ctx;
+	struct sd_host h;
+	host_facts(d, &h);
+	classad **ads = ks_xmalloc((sd->nslots ? sd->nslots : 1) * sizeof(*ads));
+	sd_slot_ads(&h, sd->slots, ads);
+	classad *mine = NULL;
+	for (size_t i = 0; i < sd->nslots; i++) {
+		if (sd->slots[i] == s)
+			mine = ads[i];
+		else
+			classad_free(ads[i]);
+	}
+	free(ads);
+	return mine;
+}
+
 static size_t make_ads(ks_daemon *d, classad ***out)
 {
 	struct startd *sd = d->ctx;
@@ -316,9 +334,8 @@ static int start(ks_daemon *d, struct ks_err *err)
 					       .activity = SD_IDLE};
 		s->entered_state = s->entered_activity = now;
 		s->claim.out_fd = -1;
-		s->left_cpus = s->spec.cpus;
-		s->left_memory = s->spec.memory;
-		s->left_disk = s->spec.disk;
+		if (s->spec.partitionable)
+			sd_dslot_init(s);
 		sd_claim_new_id(d, s);
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: %s slot of type %d: %s", s->short_name,

@@ -2,9 +2,11 @@
 # startd's contract).  The job ad and argument/environment syntaxes are a
 # library of their own so that tests/startd can test them directly.
 set(SR_DIR ${CMAKE_CURRENT_SOURCE_DIR}/starter)
-add_library(sr_jobad STATIC ${SR_DIR}/args.c ${SR_DIR}/job.c)
+add_library(sr_jobad STATIC ${SR_DIR}/args.c ${SR_DIR}/job.c
+            ${SR_DIR}/assigned.c)
 target_include_directories(sr_jobad PUBLIC ${SR_DIR})
-target_link_libraries(sr_jobad PUBLIC classad_static)
+target_link_libraries(sr_jobad PUBLIC ks_config ks_log classad_static
+                      PkgConfig::PCRE2)
 
 add_executable(condor_starter
   ${SR_DIR}/main.c ${SR_DIR}/family.c ${SR_DIR}/jobenv.c

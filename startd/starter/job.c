@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -62,12 +63,13 @@ const char *sr_signal_name(int sig)
 	return NULL;
 }
 
-static char *read_file(const char *path, size_t *len, struct ks_err *err)
+static char *read_file(const char *path, const char *what, size_t *len,
+		       struct ks_err *err)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		ks_err_set(err, KS_EIO, 0, 0, 0, "cannot open the job ad %s: %s",
-			   path, strerror(errno));
+		ks_err_set(err, KS_EIO, 0, 0, 0, "cannot open the %s %s: %s",
+			   what, path, strerror(errno));
 		return NULL;
 	}
 	size_t cap = 8192, n = 0;
@@ -76,8 +78,9 @@ static char *read_file(const char *path, size_t *len, struct ks_err *err)
 		if (n + 1 >= cap) {
 			if (cap >= JOB_AD_MAX) {
 				ks_err_set(err, KS_EIO, 0, 0, 0,
-					   "the job ad %s is over %u bytes: not "
-					   "a job ad", path, JOB_AD_MAX);
+					   "the %s %s is over %u bytes: not "
+					   "a job or slot ad", what, path,
+					   JOB_AD_MAX);
 				goto fail;
 			}
 			cap *= 2;
@@ -89,8 +92,8 @@ static char *read_file(const char *path, size_t *len, struct ks_err *err)
 			break;
 	}
 	if (ferror(f)) {
-		ks_err_set(err, KS_EIO, 0, 0, 0, "cannot read the job ad %s: %s",
-			   path, strerror(errno));
+		ks_err_set(err, KS_EIO, 0, 0, 0, "cannot read the %s %s: %s",
+			   what, path, strerror(errno));
 		goto fail;
 	}
 	fclose(f);
@@ -170,8 +173,10 @@ static void get_int(const classad *ad, const char *name, int64_t *out)
 	classad_eval_attr(ad, name, NULL, &v);
 	if (v.type == CLASSAD_INTEGER)
 		*out = v.u.i;
-	else if (v.type == CLASSAD_REAL)
-		*out = (int64_t)v.u.r;
+	else if (v.type == CLASSAD_REAL && v.u.r == v.u.r) /* not NaN */
+		*out = v.u.r >= 9.2e18	  ? INT64_MAX
+		       : v.u.r <= -9.2e18 ? INT64_MIN
+					  : (int64_t)v.u.r;
 	classad_value_clear(&v);
 }
 
@@ -331,25 +336,31 @@ static int read_ad(const classad *ad, struct sr_job *job, struct ks_err *err)
 	return 0;
 }
 
+classad *sr_ad_load(const char *path, const char *what, struct ks_err *err)
+{
+	size_t len = 0;
+	char *text = read_file(path, what, &len, err);
+	if (!text)
+		return NULL;
+	struct ks_err e;
+	ks_err_clear(&e);
+	classad *ad = classad_parse(text, len, CLASSAD_FMT_OLD, NULL, &e);
+	free(text);
+	if (!ad)
+		ks_err_set(err, KS_EPARSE, e.line, e.col, e.offset,
+			   "the %s %s is not a ClassAd in old syntax: line %d: "
+			   "%s", what, path, e.line, e.msg);
+	return ad;
+}
+
 int sr_job_load(const char *path, struct sr_job *job, struct ks_err *err)
 {
 	memset(job, 0, sizeof(*job));
 	job->kill_sig = SIGTERM;
-	size_t len = 0;
-	char *text = read_file(path, &len, err);
-	if (!text) {
-		job->id = ks_xstrdup("?");
-		return KS_EIO;
-	}
-	struct ks_err e;
-	ks_err_clear(&e);
-	job->ad = classad_parse(text, len, CLASSAD_FMT_OLD, NULL, &e);
-	free(text);
+	job->ad = sr_ad_load(path, "job ad", err);
 	if (!job->ad) {
 		job->id = ks_xstrdup("?");
-		return ks_err_set(err, KS_EPARSE, e.line, e.col, e.offset,
-				  "the job ad %s is not a ClassAd in old syntax: "
-				  "line %d: %s", path, e.line, e.msg);
+		return err->code;
 	}
 	read_id(job->ad, job);
 	return read_ad(job->ad, job, err);

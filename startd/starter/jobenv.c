@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "sr_assigned.h"
 
 extern char **environ;
 
@@ -152,6 +153,9 @@ int sr_jobenv_build(const struct sr_jobenv_in *in, struct sr_env *out,
 	sr_env_set(out, "TMP", in->sandbox);
 	if (in->job_ad)
 		sr_env_set(out, "_CONDOR_JOB_AD", in->job_ad);
+	if (in->machine_ad)
+		sr_env_set(out, "_CONDOR_MACHINE_AD", in->machine_ad);
+	sr_assigned_env(in->cfg, in->machine, out, in->log);
 	bool home = true;
 	ks_config_bool(in->cfg, "STARTER_SETS_HOME_ENV", &home);
 	if (home && in->user->home)

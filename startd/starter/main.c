@@ -3,14 +3,17 @@
  *
  * THE CONTRACT WITH THE STARTD
  *
- *   condor_starter -job FILE -sandbox-root DIR [-slot NAME]
- *                  [-keep-sandbox] [-log FILE]
+ *   condor_starter -job FILE -sandbox-root DIR [-machine FILE]
+ *                  [-slot NAME] [-keep-sandbox] [-log FILE]
  *
  * -job FILE         the job ad, in old ClassAd syntax (as condor_q -l
  *                   prints it).
  * -sandbox-root DIR an existing directory; the starter makes the job's
  *                   sandbox DIR/dir_<its own pid>, mode 0700, owned by the
  *                   account the job runs as, and removes it at the end.
+ * -machine FILE     the slot's ad (old syntax); the job gets a copy,
+ *                   DIR/dir_<pid>/.machine.ad (_CONDOR_MACHINE_AD), and
+ *                   its assigned resources (sr_assigned.h).
  * -slot NAME        the slot's name, given to the job as _CONDOR_SLOT.
  * -keep-sandbox     leave the sandbox in place at the end.
  * -log FILE         the starter's log (one line per step, ks_log's format,
@@ -68,11 +71,12 @@
 #include "sr_user.h"
 
 static const char usage[] =
-	"usage: condor_starter -job FILE -sandbox-root DIR [-slot NAME] "
-	"[-keep-sandbox] [-log FILE]";
+	"usage: condor_starter -job FILE -sandbox-root DIR [-machine FILE] "
+	"[-slot NAME] [-keep-sandbox] [-log FILE]";
 
 struct opts {
 	const char *job;
+	const char *machine;
 	const char *root;
 	const char *slot;
 	const char *log;
@@ -88,6 +92,8 @@ struct starter {
 	struct sr_user user;
 	char *sandbox;
 	char *job_ad_copy;
+	classad *machine;
+	char *machine_ad_copy;
 	char *cwd;
 	char *exe;
 	char *in, *out, *err;
@@ -111,6 +117,7 @@ static int parse_args(int argc, char **argv, struct opts *op,
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char **dst = !strcmp(a, "-job")            ? &op->job
+				   : !strcmp(a, "-machine")      ? &op->machine
 				   : !strcmp(a, "-sandbox-root") ? &op->root
 				   : !strcmp(a, "-slot")         ? &op->slot
 				   : !strcmp(a, "-log")          ? &op->log
@@ -227,6 +234,15 @@ static int prepare(struct starter *s)
 				err.msg);
 		return -1;
 	}
+	if (s->opt.machine &&
+	    (!(s->machine = sr_ad_load(s->opt.machine, "slot ad", &err)) ||
+	     sr_sandbox_write_ad(s->sandbox, ".machine.ad", s->machine, root,
+				 s->user.uid, s->user.gid, &s->machine_ad_copy,
+				 &err))) {
+		sr_outcome_fail(&s->o, SR_HOLD_CREATE_PROCESS, 0, "%s",
+				err.msg);
+		return -1;
+	}
 
 	s->cwd = ks_xstrdup(s->job.shared_fs ? s->job.iwd : s->sandbox);
 	s->exe = path_in(s->cwd, s->job.cmd);
@@ -237,7 +253,9 @@ static int prepare(struct starter *s)
 	struct sr_jobenv_in ein = {
 		.cfg = s->cfg, .job = &s->job, .user = &s->user,
 		.sandbox = s->sandbox, .cwd = s->cwd, .slot = s->opt.slot,
-		.job_ad = s->job_ad_copy, .starter_pid = getpid()};
+		.job_ad = s->job_ad_copy, .machine = s->machine,
+		.machine_ad = s->machine_ad_copy, .log = s->log,
+		.starter_pid = getpid()};
 	if (sr_jobenv_build(&ein, &s->env, &err)) {
 		sr_outcome_fail(&s->o, SR_HOLD_CREATE_PROCESS, 0, "%s",
 				err.msg);
@@ -315,6 +333,8 @@ static void starter_free(struct starter *s)
 	sr_user_free(&s->user);
 	free(s->sandbox);
 	free(s->job_ad_copy);
+	free(s->machine_ad_copy);
+	classad_free(s->machine);
 	free(s->cwd);
 	free(s->exe);
 	free(s->in);

@@ -46,6 +46,10 @@ struct sr_job {
  * way (job->ad may be NULL) and must be freed with sr_job_free(). */
 int sr_job_load(const char *path, struct sr_job *job, struct ks_err *err);
 
+/* The ad in old syntax in file path (what names it in errors: "job ad"),
+ * or NULL with err filled.  New ad (classad_free()). */
+classad *sr_ad_load(const char *path, const char *what, struct ks_err *err);
+
 /* The signal number of a signal name ("SIGTERM", "TERM", case ignored)
  * or of a decimal number; -1 if it is neither. */
 int sr_signal_number(const char *name);

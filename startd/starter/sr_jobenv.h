@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "ks_err.h"
+#include "ks_log.h"
 #include "sr_args.h"
 #include "sr_job.h"
 #include "sr_user.h"
@@ -34,6 +35,9 @@ struct sr_jobenv_in {
 	const char *cwd;       /* where the job runs */
 	const char *slot;      /* NULL if not given */
 	const char *job_ad;    /* the sandbox's copy, NULL if none */
+	const classad *machine;   /* the slot's ad, NULL if not given */
+	const char *machine_ad;   /* its copy in the sandbox, or NULL */
+	ks_log *log;              /* for what cannot be set; NULL allowed */
 	pid_t starter_pid;
 };
 

@@ -31,6 +31,10 @@
  *     comparison, since the starter keeps $$() entries without '=' and
  *     cron has nothing to set for them.
  *   - sr_signal_number() and sr_signal_name() agree.
+ * An input starting with 'a' is ENVIRONMENT_FOR_AssignedGPUs (up to the
+ * first newline) and the slot's AssignedGPUs (the rest), given to
+ * sr_assigned_env(): every variable it sets has a name without '=' and
+ * _CONDOR_AssignedGPUs is the ids as given.
  * Nothing may crash, leak or read out of bounds.
  *
  * Linked with replay_main.c it replays a corpus without libFuzzer.
@@ -46,6 +50,7 @@
 
 #include "cron_int.h"
 #include "sr_args.h"
+#include "sr_assigned.h"
 #include "sr_job.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -470,12 +475,55 @@ static void fuzz_job(const uint8_t *data, size_t size)
 
 /* ---- entry point --------------------------------------------------------- */
 
+static void fuzz_assigned(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	memcpy(text, data, size);
+	text[size] = '\0';
+	char *nl = strchr(text, '\n');
+	const char *ids = "";
+	if (nl) {
+		*nl = '\0';
+		ids = nl + 1;
+	}
+	ks_config *cfg = ks_config_new("STARTER", NULL);
+	if (ks_config_set(cfg, "ENVIRONMENT_FOR_AssignedGPUs", text, NULL) !=
+	    0) {
+		ks_config_free(cfg);
+		free(text);
+		return;
+	}
+	classad *m = classad_new();
+	classad_insert_string(m, "MachineResources", "Cpus GPUs");
+	classad_insert_int(m, "GPUs", 1);
+	classad_insert_string(m, "AssignedGPUs", ids);
+	struct sr_env env;
+	memset(&env, 0, sizeof(env));
+	sr_assigned_env(cfg, m, &env, NULL);
+	const char *got = sr_env_get(&env, "_CONDOR_AssignedGPUs");
+	if (!got || strcmp(got, ids) != 0)
+		fail("_CONDOR_AssignedGPUs is not the ids", ids, got, NULL);
+	for (size_t i = 0; i < env.kv.n; i++) {
+		const char *eq = strchr(env.kv.v[i], '=');
+		if (!eq || eq == env.kv.v[i])
+			fail("an entry without a name", env.kv.v[i], NULL, NULL);
+	}
+	sr_env_free(&env);
+	classad_free(m);
+	ks_config_free(cfg);
+	free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1 || size > 64 * 1024)
 		return 0;
 	if (data[0] == 'j') {
 		fuzz_job(data + 1, size - 1);
+		return 0;
+	}
+	if (data[0] == 'a') {
+		fuzz_assigned(data + 1, size - 1);
 		return 0;
 	}
 	/* The text stops at its first NUL, as a C string from an ad does. */

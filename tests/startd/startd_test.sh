@@ -265,6 +265,64 @@ out=$("$UMA" -name no.such.host "$T/upd.ad" 2>&1) && fail "an unknown startd was
 echo "$out" | grep -q "Unable to locate startd" || fail "unknown startd: $out"
 stop_pool
 
+# Custom resources in dynamic slots: a claim carves the job's RequestGPUs
+# (the first free ids) and RequestLicenses; the partitionable slot shows
+# what is left; the job is told its GPUs (_CONDOR_AssignedGPUs and, by
+# HTCondor's default ENVIRONMENT_FOR_AssignedGPUs, CUDA_VISIBLE_DEVICES
+# and GPU_DEVICE_ORDINAL); a job given none sees 10000; ids given back
+# keep the order of the share.
+write_config <<'CFG'
+RUNBENCHMARKS = false
+MACHINE_RESOURCE_GPUs = CUDA0, CUDA1, CUDA2
+MACHINE_RESOURCE_Licenses = 4
+SLOT_WEIGHT = Cpus * 2
+CONSUMPTION_POLICY = True
+CONSUMPTION_LICENSES = 1
+CFG
+start_pool
+wait_for 10 sh -c "'$ST' -af State | grep -qx Unclaimed" || fail "gpu pslot not free"
+# the consumption policy's attributes, as HTCondor advertises them
+# (CONSUMPTION_CPUS/MEMORY/DISK have defaults; other resources take the
+# job's request)
+out=$("$ST" -l | grep -E '^(SlotWeight|Consumption[A-Za-z]*) = ' | sort)
+exp='ConsumptionCpus = quantize(target.RequestCpus,{ 1 })
+ConsumptionDisk = quantize(target.RequestDisk,{ 1024 })
+ConsumptionGPUs = ifthenelse(target.RequestGPUs =?= undefined,0,target.RequestGPUs)
+ConsumptionLicenses = 1
+ConsumptionMemory = quantize(target.RequestMemory,{ 128 })
+SlotWeight = Cpus * 2'
+[ "$out" = "$exp" ] || fail "consumption policy attributes: $out"
+out=$("$ST" -af GPUs AssignedGPUs Licenses)
+[ "$out" = "3 CUDA0,CUDA1,CUDA2 4" ] || fail "gpu pslot: $out"
+sed -e 's|^Arguments = .*|Arguments = "-c '\''env \| sort'\''"|' -e 's|^Out = .*|Out = "env.txt"|' "$T/job.ad" > "$T/gpu.ad"
+printf 'RequestGPUs = 4\nRequestLicenses = 1\n' >> "$T/gpu.ad"
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/gpu.ad" 2>&1) && fail "4 GPUs of 3 were granted: $out"
+echo "$out" | grep -q "slot1 has 3 GPUs left; the job asks for 4" || fail "too many GPUs: $out"
+sed -i 's/^RequestGPUs = .*/RequestGPUs = 2/' "$T/gpu.ad"
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/gpu.ad") || fail "gpu claim: $out"
+G1=$(echo "$out" | sed -n 's/^ClaimId = "\(.*\)"$/\1/p')
+out=$("$ST" -af Name GPUs AssignedGPUs Licenses | cut -d@ -f1,2 | sed 's/@[^ ]*//' | sort)
+[ "$out" = "$(printf 'slot1 1 CUDA2 3\nslot1_1 2 CUDA0,CUDA1 1')" ] || fail "after carving GPUs: $out"
+grep -q "slot1: carved slot1_1 (.*GPUs 2 (CUDA0,CUDA1), Licenses 1)" "$T/log/StartLog" || fail "carving GPUs not logged"
+out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$G1" "$T/gpu.ad") || fail "gpu activate: $out"
+echo "$out" | grep -q '^ExitCode = 0$' || fail "gpu job: $out"
+for v in _CONDOR_AssignedGPUs=CUDA0,CUDA1 CUDA_VISIBLE_DEVICES=0,1 GPU_DEVICE_ORDINAL=0,1; do
+	grep -qx "$v" "$T/iwd/env.txt" || fail "gpu job's environment lacks $v: $(grep -E 'GPU|CUDA|Assigned' "$T/iwd/env.txt")"
+done
+grep -q "^_CONDOR_MACHINE_AD=.*/.machine.ad$" "$T/iwd/env.txt" || fail "no _CONDOR_MACHINE_AD"
+grep -q "^_CONDOR_AssignedLicenses" "$T/iwd/env.txt" && fail "a resource without ids was assigned"
+sed -e 's/^RequestGPUs = .*/RequestGPUs = 0/' "$T/gpu.ad" > "$T/nogpu.ad"
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/nogpu.ad") || fail "no-gpu claim: $out"
+G2=$(echo "$out" | sed -n 's/^ClaimId = "\(.*\)"$/\1/p')
+out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$G2" "$T/nogpu.ad") || fail "no-gpu activate: $out"
+for v in _CONDOR_AssignedGPUs=10000 CUDA_VISIBLE_DEVICES=10000 GPU_DEVICE_ORDINAL=10000; do
+	grep -qx "$v" "$T/iwd/env.txt" || fail "no-gpu job's environment lacks $v: $(grep -E 'GPU|CUDA|Assigned' "$T/iwd/env.txt")"
+done
+"$CL" "$(addr)" RELEASE_CLAIM "$G1" >/dev/null || fail "gpu release"
+wait_for 10 sh -c "'$ST' -af Name AssignedGPUs Licenses | grep -q '^slot1@[^ ]* CUDA0,CUDA1,CUDA2 3$'" ||
+	fail "GPUs not given back in order: $("$ST" -af Name GPUs AssignedGPUs Licenses)"
+stop_pool
+
 # The desktop policy with a job: the owner's keyboard suspends it (14,
 # the process stopped), idleness continues it (15), a long suspension
 # preempts (16), retirement is 0 (18), the vacate's soft kill ends it,

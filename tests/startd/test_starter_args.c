@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "sr_args.h"
+#include "sr_assigned.h"
 #include "sr_job.h"
 
 /* Parses raw (new syntax) and checks it gives exactly the n strings. */
@@ -425,9 +426,73 @@ static void test_job_bad(void **state)
 	sr_job_free(&job);
 }
 
+static void assigned(const char *knobs, const char *machine_text,
+		     struct sr_env *env)
+{
+	ks_config *cfg = ks_config_new("STARTER", NULL);
+	struct ks_err err;
+	assert_int_equal(ks_config_read_text(cfg, "test", knobs, strlen(knobs),
+					     &err), 0);
+	classad *m = classad_parse(machine_text, strlen(machine_text),
+				   CLASSAD_FMT_OLD, NULL, &err);
+	assert_non_null(m);
+	memset(env, 0, sizeof(*env));
+	sr_assigned_env(cfg, m, env, NULL);
+	classad_free(m);
+	ks_config_free(cfg);
+}
+
+/* What a job is told about its slot's resources: _CONDOR_Assigned<name>,
+ * the variables ENVIRONMENT_FOR_Assigned<name> names (plain, with a
+ * pattern and groups, with another delimiter), the unassigned value. */
+static void test_assigned_env(void **state)
+{
+	(void)state;
+	struct sr_env env;
+	assigned("ENVIRONMENT_FOR_AssignedGPUs = GPU_DEVICE_ORDINAL=/(CUDA|OCL)// "
+		 " CUDA_VISIBLE_DEVICES=/CUDA//\n"
+		 "ENVIRONMENT_FOR_AssignedFPGAs = FPGA_IDS=#dev-(\\d+)#n$1#, "
+		 "FPGA_ALL\n",
+		 "MachineResources = \"Cpus Memory GPUs FPGAs Licenses\"\n"
+		 "GPUs = 2\nAssignedGPUs = \"CUDA0,OCL3\"\n"
+		 "FPGAs = 2\nAssignedFPGAs = \"dev-7, dev-x\"\n"
+		 "Licenses = 1\n",
+		 &env);
+	assert_string_equal(sr_env_get(&env, "_CONDOR_AssignedGPUs"),
+			    "CUDA0,OCL3");
+	assert_string_equal(sr_env_get(&env, "GPU_DEVICE_ORDINAL"), "0,3");
+	assert_string_equal(sr_env_get(&env, "CUDA_VISIBLE_DEVICES"), "0,OCL3");
+	assert_string_equal(sr_env_get(&env, "FPGA_IDS"), "n7,dev-x");
+	assert_string_equal(sr_env_get(&env, "FPGA_ALL"), "dev-7, dev-x");
+	assert_null(sr_env_get(&env, "_CONDOR_AssignedLicenses"));
+	sr_env_free(&env);
+
+	/* a slot with GPUs on the machine but none given: 10000 by
+	 * default; a bare CUDA name keeps digits only */
+	assigned("ENVIRONMENT_FOR_AssignedGPUs = CUDA_VISIBLE_DEVICES\n",
+		 "MachineResources = \"Cpus GPUs\"\nGPUs = 0\n", &env);
+	assert_string_equal(sr_env_get(&env, "_CONDOR_AssignedGPUs"), "10000");
+	assert_string_equal(sr_env_get(&env, "CUDA_VISIBLE_DEVICES"), "10000");
+	sr_env_free(&env);
+	assigned("ENVIRONMENT_FOR_AssignedGPUs = CUDA_VISIBLE_DEVICES\n",
+		 "MachineResources = \"GPUs\"\nAssignedGPUs = \"CUDA1,CUDA2\"\n",
+		 &env);
+	assert_string_equal(sr_env_get(&env, "CUDA_VISIBLE_DEVICES"), "1,2");
+	sr_env_free(&env);
+
+	/* a broken pattern sets nothing from that knob */
+	assigned("ENVIRONMENT_FOR_AssignedGPUs = X=/(unclosed//\nENVIRONMENT_VALUE_FOR_UnAssignedGPUs = none\n",
+		 "MachineResources = \"GPUs\"\nAssignedGPUs = \"CUDA1\"\n",
+		 &env);
+	assert_null(sr_env_get(&env, "X"));
+	assert_string_equal(sr_env_get(&env, "_CONDOR_AssignedGPUs"), "CUDA1");
+	sr_env_free(&env);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_assigned_env),
 		cmocka_unit_test(test_v2_simple),
 		cmocka_unit_test(test_v2_quotes),
 		cmocka_unit_test(test_v2_manual_example),
