@@ -184,9 +184,17 @@ static void on_child(void *arg, pid_t pid, int status)
 	}
 }
 
+/* How a daemon is asked to stop: SIGTERM graceful, SIGQUIT fast, and
+ * SIGUSR2 peaceful (its jobs may finish first; HTCondor's master sends a
+ * command for that, kestrel's a signal of its own). */
+static int stop_signal(bool fast, bool peaceful)
+{
+	return fast ? SIGQUIT : peaceful ? SIGUSR2 : SIGTERM;
+}
+
 /* Stops children in the reverse of DAEMON_LIST's order, so that the
  * collector (listed first) hears the others leave. */
-static void stop_children(ks_daemon *d, const char *only, bool fast)
+static void stop_children(ks_daemon *d, const char *only, int sig)
 {
 	struct master *m = d->ctx;
 	for (size_t i = m->n; i-- > 0;) {
@@ -196,7 +204,7 @@ static void stop_children(ks_daemon *d, const char *only, bool fast)
 		ks_loop_cancel(d->loop, k->timer);
 		k->timer = 0;
 		if (k->pid)
-			kill(k->pid, fast ? SIGQUIT : SIGTERM);
+			kill(k->pid, sig);
 	}
 }
 
@@ -218,7 +226,7 @@ static void shutdown_master(ks_daemon *d, bool fast)
 	struct master *m = d->ctx;
 	/* while the collector still runs */
 	ks_daemon_invalidate(d);
-	stop_children(d, NULL, fast);
+	stop_children(d, NULL, stop_signal(fast, d->peaceful));
 	if (all_stopped(m)) {
 		ks_daemon_exit(d);
 		return;
@@ -312,6 +320,8 @@ static void cmd_off_on(ks_daemon *d, struct ks_request *req)
 	bool on = req->code == KS_DAEMONS_ON || req->code == KS_DAEMON_ON;
 	bool fast = req->code == KS_DAEMONS_OFF_FAST ||
 		    req->code == KS_DAEMON_OFF_FAST;
+	bool peaceful = req->code == KS_DAEMONS_OFF_PEACEFUL ||
+			req->code == KS_DAEMON_OFF_PEACEFUL;
 	if (only && !find_child(m, only)) {
 		ks_reply_error(req, "%s is not in this master's DAEMON_LIST",
 			       only);
@@ -324,7 +334,7 @@ static void cmd_off_on(ks_daemon *d, struct ks_request *req)
 	if (on)
 		start_all(d);
 	else
-		stop_children(d, only, fast);
+		stop_children(d, only, stop_signal(fast, peaceful));
 	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
 	free(only);
 }
@@ -341,7 +351,8 @@ static void cmd_restart(ks_daemon *d, struct ks_request *req)
 			k->off = false;
 			k->restarts = 0;
 			k->restart_now = true;
-			kill(k->pid, SIGTERM);
+			kill(k->pid, stop_signal(false, req->code ==
+						     KS_RESTART_PEACEFUL));
 			ks_reply(req, KS_REPLY_OK, NULL, 0, false);
 		} else {
 			ks_reply_error(req, "%s is not running here", only);
@@ -353,7 +364,8 @@ static void cmd_restart(ks_daemon *d, struct ks_request *req)
 	for (size_t i = 0; i < m->n; i++)
 		m->kids[i].off = false;
 	m->restarting = true;
-	stop_children(d, NULL, false);
+	stop_children(d, NULL,
+		      stop_signal(false, req->code == KS_RESTART_PEACEFUL));
 	if (all_stopped(m)) {
 		m->restarting = false;
 		start_all(d);

@@ -403,8 +403,10 @@ static int64_t eval_seconds(const classad *ad, const classad *job,
 	int64_t out = def;
 	if (v.type == CLASSAD_INTEGER)
 		out = v.u.i;
-	else if (v.type == CLASSAD_REAL)
-		out = (int64_t)v.u.r;
+	else if (v.type == CLASSAD_REAL && v.u.r == v.u.r) /* not NaN */
+		out = v.u.r >= 9.2e18	 ? INT64_MAX
+		      : v.u.r <= -9.2e18 ? INT64_MIN
+					 : (int64_t)v.u.r;
 	classad_value_clear(&v);
 	return out;
 }
@@ -412,7 +414,6 @@ static int64_t eval_seconds(const classad *ad, const classad *job,
 void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
 		     const classad *ad, struct sd_timers *t)
 {
-	(void)d;
 	const struct sd_claim *c = &s->claim;
 	int64_t now = sd_now();
 	if (c->job_start) {
@@ -426,7 +427,9 @@ void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
 		int64_t limit = job < mine ? job : mine;
 		int64_t suspended = c->suspended_total +
 				    (c->suspended_at ? now - c->suspended_at : 0);
-		t->retirement_over = now - c->job_start - suspended >= limit;
+		/* a peaceful shutdown makes the retirement endless */
+		t->retirement_over = !(d->shutting_down && d->peaceful) &&
+				     now - c->job_start - suspended >= limit;
 	} else {
 		t->retirement_over = true;
 	}
@@ -509,6 +512,10 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 		ks_reply_error(req, "REQUEST_CLAIM carries the claim and the job ad");
 		return;
 	}
+	if (d->shutting_down) {
+		ks_reply_error(req, "the startd is shutting down");
+		return;
+	}
 	if (s->st.state != SD_UNCLAIMED && s->st.state != SD_MATCHED) {
 		ks_reply_error(req, "%s is %s/%s, not free to claim",
 			       s->short_name, sd_state_name(s->st.state),
@@ -575,6 +582,10 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 	struct sd_slot *s = claim_of(d, req);
 	if (!s)
 		return;
+	if (d->shutting_down) {
+		ks_reply_error(req, "the startd is shutting down");
+		return;
+	}
 	if (s->st.state != SD_CLAIMED || s->st.activity != SD_IDLE) {
 		ks_reply_error(req, "%s is %s/%s: nothing to activate",
 			       s->short_name, sd_state_name(s->st.state),

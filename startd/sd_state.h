@@ -116,6 +116,8 @@ enum sd_event {
 	SD_E_DRAIN,          /* draining begins */
 	SD_E_DRAINED,        /* every slot is drained */
 	SD_E_DRAIN_END,      /* draining finished or cancelled */
+	SD_E_SHUTDOWN,       /* a graceful or peaceful shutdown begins: a
+			      * running job retires, an idle claim ends */
 };
 
 /* The transition an event causes in the slot's state, if any.  Returns

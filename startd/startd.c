@@ -361,19 +361,38 @@ static void reconfig(ks_daemon *d)
 	sd_reevaluate(d, false);
 }
 
-/* The cron jobs go first (they are the startd's children); running jobs
- * are vacated (a graceful shutdown gives them their soft kill, a fast one
- * kills them); once their starters have ended the daemon withdraws its
- * ads and exits (sd_startd_maybe_exit()). */
+/* The cron jobs go first (they are the startd's children).  A fast
+ * shutdown kills running jobs; a graceful one retires them (they keep
+ * their MaxJobRetirementTime, then get their soft kill) and ends idle
+ * claims; a peaceful one lets them run to the end (sd_claim_timers()).
+ * Once the starters have ended the daemon withdraws its ads and exits
+ * (sd_startd_maybe_exit()). */
 static void shutdown_startd(ks_daemon *d, bool fast)
 {
 	struct startd *sd = d->ctx;
 	sd_cron_free(sd->cron);
 	sd->cron = NULL;
-	for (size_t i = 0; i < sd->nslots; i++)
-		if (sd->slots[i]->claim.starter)
-			sd_event(d, sd->slots[i],
-				 fast ? SD_E_VACATE_FAST : SD_E_VACATE);
+	for (size_t i = 0; i < sd->nslots; i++) {
+		struct sd_slot *s = sd->slots[i];
+		if (fast) {
+			if (s->claim.starter)
+				sd_event(d, s, SD_E_VACATE_FAST);
+			continue;
+		}
+		if (s->st.state == SD_CLAIMED &&
+		    s->st.activity == SD_SUSPENDED && !s->st.retiring) {
+			/* it stays suspended; its retirement (which time
+			 * suspended does not use up) has begun */
+			s->st.retiring = true;
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "%s: retiring while suspended: the "
+				      "startd is shutting down",
+				      s->short_name);
+			continue;
+		}
+		sd_event(d, s, SD_E_SHUTDOWN);
+	}
+	sd_reevaluate(d, false);
 	sd_startd_maybe_exit(d);
 }
 

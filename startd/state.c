@@ -290,6 +290,17 @@ bool sd_event_step(const struct sd_slot_state *s, enum sd_event ev,
 			return go(out, 33, SD_DRAINED, SD_IDLE, SD_A_NONE,
 				  "every slot is drained");
 		return false;
+	case SD_E_SHUTDOWN:
+		if (claimed && s->activity == SD_BUSY)
+			return go(out, 13, SD_CLAIMED, SD_RETIRING, SD_A_NONE,
+				  "the startd is shutting down");
+		if (claimed && s->activity == SD_IDLE)
+			return preempt(s, always_vacate, NULL, out, 10,
+				       "the startd is shutting down");
+		if (s->state == SD_MATCHED)
+			return go(out, 8, SD_OWNER, SD_IDLE, SD_A_NONE,
+				  "the startd is shutting down");
+		return false;
 	case SD_E_DRAIN_END:
 		if (s->state == SD_DRAINED)
 			return go(out, s->activity == SD_RETIRING ? 34 : 35,

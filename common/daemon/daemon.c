@@ -277,8 +277,10 @@ void ks_daemon_shutdown(ks_daemon *d, bool fast)
 	if (d->shutting_down && !fast)
 		return;
 	d->shutting_down = true;
+	if (fast)
+		d->peaceful = false;
 	ks_log_printf(d->log, KS_D_ALWAYS, "got %s shutdown",
-		      fast ? "fast" : "graceful");
+		      fast ? "fast" : d->peaceful ? "peaceful" : "graceful");
 	if (d->ops->shutdown)
 		d->ops->shutdown(d, fast);
 	else
@@ -288,10 +290,14 @@ void ks_daemon_shutdown(ks_daemon *d, bool fast)
 static void on_signal(void *arg, int signo)
 {
 	ks_daemon *d = arg;
-	if (signo == SIGHUP)
+	if (signo == SIGHUP) {
 		ks_daemon_reconfig(d);
-	else
-		ks_daemon_shutdown(d, signo != SIGTERM);
+		return;
+	}
+	/* SIGUSR2: the master's peaceful off */
+	if (signo == SIGUSR2 && !d->shutting_down)
+		d->peaceful = true;
+	ks_daemon_shutdown(d, signo != SIGTERM && signo != SIGUSR2);
 }
 
 /* ---- commands every daemon serves ------------------------------------ */
@@ -309,6 +315,8 @@ static void cmd_reconfig(ks_daemon *d, struct ks_request *req)
 static void cmd_off(ks_daemon *d, struct ks_request *req)
 {
 	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
+	if (req->code == KS_DC_OFF_PEACEFUL && !d->shutting_down)
+		d->peaceful = true;
 	ks_daemon_shutdown(d, req->code == KS_DC_OFF_FAST);
 }
 
@@ -539,7 +547,7 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	}
 	ks_log_printf(d->log, KS_D_ALWAYS, "** %s listening on %s", subsys,
 		      d->sinful);
-	int sigs[] = {SIGHUP, SIGTERM, SIGQUIT, SIGINT};
+	int sigs[] = {SIGHUP, SIGTERM, SIGQUIT, SIGINT, SIGUSR2};
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		ks_loop_signal(d->loop, sigs[i], on_signal, d);
 	if (ops->start && ops->start(d, &err)) {

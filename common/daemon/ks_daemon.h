@@ -80,6 +80,9 @@ struct ks_daemon {
 	int port;
 	long start_time;      /* time(NULL) at start */
 	bool shutting_down;
+	bool peaceful;        /* ... peacefully: jobs may finish however long
+			       * they take (DC_OFF_PEACEFUL, or SIGUSR2 from
+			       * the master) */
 	void *ctx;            /* the daemon's own state */
 	/* private to the skeleton */
 	const struct ks_daemon_ops *ops;

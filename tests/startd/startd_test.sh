@@ -182,6 +182,32 @@ cp "$T/log/StartLog" "$T/StartLog.before"
 stop_pool
 [ -e "/proc/$JP" ] && fail "the job outlived the startd"
 grep -q '^JobExitReason = "killed"' "$T/shut.out" || fail "shutdown: $(cat "$T/shut.out")"
+grep -q "slot1: transition 13 Claimed/Busy -> Claimed/Retiring: the startd is shutting down" "$T/last_StartLog" ||
+	fail "a graceful shutdown did not retire the job"
+grep -q "slot1: transition 18 Claimed/Retiring -> Preempting/Vacating: retirement time is up" "$T/last_StartLog" ||
+	fail "the job's retirement (0 s) did not end"
+
+# A peaceful shutdown (condor_off -peaceful, passed on by the master)
+# lets a running job finish however long its retirement would be; new
+# claims are refused meanwhile.
+write_config <<'CFG'
+use FEATURE : StaticSlots
+RUNBENCHMARKS = false
+CFG
+start_pool
+sed -e 's/^Arguments = .*/Arguments = "-c '\''sleep 3'\''"/' "$T/job.ad" > "$T/three.ad"
+start_job slot1 "$T/three.ad" peace
+SPID=$(pgrep -P "$MASTER_PID" -f condor_startd)
+out=$("$B/tools/condor_daemonctl/condor_off" -peaceful -daemon startd) || fail "condor_off -peaceful: $out"
+[ "$out" = 'Sent "Kill-Daemon-Peacefully" command to local master' ] || fail "condor_off -peaceful said: $out"
+wait_for 10 grep -q "got peaceful shutdown" "$T/log/StartLog" || fail "the startd did not hear a peaceful shutdown"
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot2)" "$T/three.ad" 2>&1) && fail "a claim was granted while shutting down: $out"
+echo "$out" | grep -q "the startd is shutting down" || fail "claim while shutting down: $out"
+wait_for 20 sh -c "! kill -0 $SPID 2>/dev/null" || fail "the startd did not exit after its job"
+grep -q '^ExitCode = 0$' "$T/peace.out" || fail "the job did not finish in a peaceful shutdown: $(cat "$T/peace.out")"
+grep -q "slot1: transition 18 Claimed/Retiring -> Preempting/Vacating: the retiring job has ended" "$T/log/StartLog" ||
+	fail "the retiring job's end: $(grep slot1: "$T/log/StartLog" | tail -5)"
+stop_pool
 
 # Draining (condor_drain's DRAIN_JOBS, sent here by ks_claim): a free
 # slot drains at once (37); a busy one retires for MaxJobRetirementTime

@@ -303,9 +303,32 @@ static void test_drain(void **state)
 	expect(&st, 35, SD_OWNER, SD_IDLE, SD_A_NONE);
 }
 
+/* A graceful or peaceful shutdown: a running job retires (13), an idle
+ * claim is vacated (10), a match is dropped (8); nothing else moves. */
+static void test_shutdown(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct sd_slot_state s = at(SD_CLAIMED, SD_BUSY);
+	s.starter = true;
+	assert_true(sd_event_step(&s, SD_E_SHUTDOWN, &st));
+	expect(&st, 13, SD_CLAIMED, SD_RETIRING, SD_A_NONE);
+	s = at(SD_CLAIMED, SD_IDLE);
+	assert_true(sd_event_step(&s, SD_E_SHUTDOWN, &st));
+	expect(&st, 10, SD_PREEMPTING, SD_VACATING, SD_A_NONE);
+	s = at(SD_MATCHED, SD_IDLE);
+	assert_true(sd_event_step(&s, SD_E_SHUTDOWN, &st));
+	expect(&st, 8, SD_OWNER, SD_IDLE, SD_A_NONE);
+	s = at(SD_UNCLAIMED, SD_IDLE);
+	assert_false(sd_event_step(&s, SD_E_SHUTDOWN, &st));
+	s = at(SD_CLAIMED, SD_RETIRING);
+	assert_false(sd_event_step(&s, SD_E_SHUTDOWN, &st));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shutdown),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_owner_unclaimed),
 		cmocka_unit_test(test_matched),

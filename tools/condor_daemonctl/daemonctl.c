@@ -46,10 +46,12 @@ static int command(const struct opts *o, const char **label)
 	switch (o->act) {
 	case ACT_OFF:
 		if (!one && o->daemon) { /* the master itself */
-			*label = o->speed == 1 ? "Kill-Daemon-Fast"
+			*label = o->speed == 1	 ? "Kill-Daemon-Fast"
+				 : o->speed == 2 ? "Kill-Daemon-Peacefully"
 						 : "Kill-Daemon";
-			return o->speed == 1 ? KS_DC_OFF_FAST
-					     : KS_DC_OFF_GRACEFUL;
+			return o->speed == 1   ? KS_DC_OFF_FAST
+			       : o->speed == 2 ? KS_DC_OFF_PEACEFUL
+					       : KS_DC_OFF_GRACEFUL;
 		}
 		if (o->speed == 1) {
 			*label = one ? "Kill-Daemon-Fast"
