@@ -60,19 +60,14 @@ static void slot_expr(const struct sd_host *h, const struct sd_slot *s,
 	free(text);
 }
 
-/* SlotWeight (SLOT_WEIGHT, the share of a submitter's quota a claim on
- * the slot counts for), and with CONSUMPTION_POLICY on a partitionable
- * slot's type, Consumption<resource> for each resource but swap: what a
- * match takes from the slot (CONSUMPTION_<RESOURCE>, else the job's
- * Request<resource>, or 0), as HTCondor advertises them. */
-static void add_weight_and_consumption(const struct sd_host *h,
-				       const struct sd_slot *s, classad *ad)
+/* With CONSUMPTION_POLICY on a partitionable slot's type, it and its
+ * dynamic slots advertise Consumption<resource> for each resource but
+ * swap: what a match takes from the slot (CONSUMPTION_<RESOURCE>, else
+ * the job's Request<resource>, or 0), as HTCondor does.  (SlotWeight is a
+ * policy attribute: sd_slot_policy_attrs().) */
+static void add_consumption(const struct sd_host *h, const struct sd_slot *s,
+			    classad *ad)
 {
-	char *w = ks_config_get_slot(h->cfg, "SLOT_WEIGHT", s->id, s->type,
-				     NULL);
-	slot_expr(h, s, w ? "SLOT_WEIGHT" : "SlotWeight", "SlotWeight", "Cpus",
-		  ad);
-	free(w);
 	if (!s->spec.partitionable && !s->parent)
 		return;
 	char *cp = ks_config_get_slot(h->cfg, "CONSUMPTION_POLICY", s->id,
@@ -214,7 +209,7 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 			    NULL);
 	classad_insert_real(ad, "CurrentRank", 0.0);
 	sd_claim_attrs(s, ad);
-	add_weight_and_consumption(h, s, ad);
+	add_consumption(h, s, ad);
 	add_startd_attrs(h, s, ad);
 	if (h->extras)
 		classad_update(ad, h->extras);

@@ -516,7 +516,9 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 		ks_reply_error(req, "the startd is shutting down");
 		return;
 	}
-	if (s->st.state != SD_UNCLAIMED && s->st.state != SD_MATCHED) {
+	/* a backfill slot kills its client first (transitions 28, 31) */
+	if (s->st.state != SD_UNCLAIMED && s->st.state != SD_MATCHED &&
+	    !(s->st.state == SD_BACKFILL && s->st.activity != SD_KILLING)) {
 		ks_reply_error(req, "%s is %s/%s, not free to claim",
 			       s->short_name, sd_state_name(s->st.state),
 			       sd_activity_name(s->st.activity));

@@ -153,16 +153,12 @@ double sd_cron_max_load(const sd_cron *c, const ks_config *cfg);
 
 /* ---- cron_args.c ------------------------------------------------------ */
 
-/* Appends to the NULL-terminated vector *v (NULL: empty) the words of
- * ARGS; returns 0, or -1 with err (errlen bytes) saying why. */
-int sd_cron_split_args(const char *s, char ***v, char *err, size_t errlen);
 /* Appends "NAME=value" entries of ENV (V1 or V2 syntax), later ones of
  * the same name replacing earlier ones; 0 or -1 as above. */
 int sd_cron_split_env(const char *s, char ***v, char *err, size_t errlen);
 /* Sets NAME=value in vector *v, replacing an entry of that name. */
 void sd_cron_env_set(char ***v, const char *name, const char *value);
 size_t sd_cron_vec_len(char *const *v);
-void sd_cron_vec_free(char **v);
 
 /* ---- cron_proc.c ------------------------------------------------------ */
 

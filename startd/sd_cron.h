@@ -152,4 +152,12 @@ int sd_cron_job_info(const sd_cron *c, const char *name,
  * zombie is left, then frees everything.  NULL allowed. */
 void sd_cron_free(sd_cron *c);
 
+/* Appends to the NULL-terminated vector *v (NULL: empty) the words of
+ * an HTCondor argument string (V2 when in double quotes, else V1), as a
+ * job's ARGS; returns 0, or -1 with err (errlen bytes) saying why.  The
+ * backfill client's BOINC_Arguments read the same way. */
+int sd_cron_split_args(const char *s, char ***v, char *err, size_t errlen);
+/* Frees such a vector. */
+void sd_cron_vec_free(char **v);
+
 #endif

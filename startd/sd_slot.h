@@ -21,7 +21,7 @@
 #include "sd_state.h"
 
 /* How many policy attributes a slot carries (sd_slot_policy_attrs()). */
-#define SD_POLICY_ATTRS 26
+#define SD_POLICY_ATTRS 27
 
 /* A claim on a slot, and the job running under it. */
 struct sd_claim {

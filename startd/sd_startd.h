@@ -31,6 +31,11 @@ struct startd {
 	uint64_t claim_seq;     /* numbers the claim ids */
 	classad *extras;        /* condor_update_machine_ad's attributes,
 				 * in every slot ad until the startd ends */
+	struct sd_backfill {
+		pid_t pid;       /* the backfill client, 0 when none */
+		int64_t started; /* when it was started */
+		bool killing;    /* it was killed on purpose */
+	} backfill;
 	struct sd_drain {
 		bool on;
 		int how_fast;           /* HTCondor's 0 graceful, 10 quick,
@@ -76,6 +81,16 @@ void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
 void sd_claim_check_leases(ks_daemon *d);
 /* Claim attributes of a claimed slot's ad. */
 void sd_claim_attrs(const struct sd_slot *s, classad *ad);
+
+/* backfill.c */
+/* Reads ENABLE_BACKFILL and the BOINC_ knobs; says which slots may
+ * backfill. */
+void sd_backfill_configure(ks_daemon *d);
+/* No slot starts backfill any more (the startd is shutting down). */
+void sd_backfill_stop(ks_daemon *d);
+/* Starts (or joins) or kills (or leaves) the backfill client for slot s;
+ * the slot hears of it through SD_E_BACKFILL_STARTED and _EXIT. */
+void sd_backfill_action(ks_daemon *d, struct sd_slot *s, enum sd_action a);
 
 /* startd.c */
 /* Slot s's ad as the collector has it (new ad). */

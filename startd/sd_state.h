@@ -46,6 +46,8 @@ enum sd_expr {
 	SD_X_PREEMPT,
 	SD_X_WANT_VACATE,
 	SD_X_KILL,
+	SD_X_START_BACKFILL,
+	SD_X_EVICT_BACKFILL,
 	SD_X_COUNT
 };
 
@@ -66,6 +68,12 @@ struct sd_slot_state {
 	bool retiring;       /* the claim has been told to retire */
 	bool for_better;     /* ... for a better claim only (not the owner) */
 	bool preempt_was_true; /* PREEMPT held during this claim */
+	bool backfill_on;    /* the slot may run backfill (ENABLE_BACKFILL
+			      * and a usable backfill client) */
+	enum sd_state backfill_then; /* where the slot goes once the
+				      * backfill client is gone: Owner,
+				      * Matched or Claimed; SD_BACKFILL for
+				      * nowhere yet */
 };
 
 /* What the startd must do to the job as part of a transition. */
@@ -77,6 +85,8 @@ enum sd_action {
 	SD_A_HARD_KILL,   /* SIGKILL */
 	SD_A_BENCHMARK,   /* run the benchmarks */
 	SD_A_END_CLAIM,   /* tell the claimer its claim is gone */
+	SD_A_BACKFILL_START, /* start the backfill client (or join it) */
+	SD_A_BACKFILL_KILL,  /* kill it (or leave it to other slots) */
 };
 
 struct sd_step {
@@ -86,6 +96,7 @@ struct sd_step {
 	enum sd_action action;
 	bool preempt_true;       /* caused by PREEMPT (which the claim then
 				  * remembers: preempt_was_true) */
+	enum sd_state then;      /* SD_A_BACKFILL_KILL: backfill_then */
 	char why[96];            /* "PREEMPT became true", "match timed out" */
 };
 
@@ -118,6 +129,8 @@ enum sd_event {
 	SD_E_DRAIN_END,      /* draining finished or cancelled */
 	SD_E_SHUTDOWN,       /* a graceful or peaceful shutdown begins: a
 			      * running job retires, an idle claim ends */
+	SD_E_BACKFILL_STARTED, /* the backfill client runs for the slot */
+	SD_E_BACKFILL_EXIT,    /* ... and has exited (or left the slot) */
 };
 
 /* The transition an event causes in the slot's state, if any.  Returns

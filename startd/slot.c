@@ -36,10 +36,11 @@ static const struct {
 	{"KILL_VANILLA", "KILL_VANILLA", NULL},
 	{"WANT_SUSPEND_VANILLA", "WANT_SUSPEND_VANILLA", NULL},
 	{"WANT_VACATE_VANILLA", "WANT_VACATE_VANILLA", NULL},
-	{"SLOT_WEIGHT", "SlotWeight", NULL},
+	{"SLOT_WEIGHT", "SlotWeight", "Cpus"},
 	{"IS_OWNER", "IsOwner", "(START =?= false)"},
 	{"CpuBusy", "CpuBusy", NULL},
 	{"START_BACKFILL", "START_BACKFILL", NULL},
+	{"EVICT_BACKFILL", "EVICT_BACKFILL", NULL},
 };
 
 void sd_slot_configure(struct sd_slot *s, const ks_config *cfg, ks_log *log)
@@ -119,8 +120,12 @@ void sd_slot_apply(struct sd_slot *s, const struct sd_step *step,
 		      sd_activity_name(s->st.activity),
 		      sd_state_name(step->state),
 		      sd_activity_name(step->activity), step->why);
-	if (step->state != s->st.state)
+	if (step->state != s->st.state) {
 		s->entered_state = now;
+		s->st.backfill_then = SD_BACKFILL;
+	}
+	if (step->action == SD_A_BACKFILL_KILL)
+		s->st.backfill_then = step->then;
 	s->entered_activity = now;
 	s->st.state = step->state;
 	s->st.activity = step->activity;

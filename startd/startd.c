@@ -110,6 +110,9 @@ void sd_transition(ks_daemon *d, struct sd_slot *s, const struct sd_step *st)
 	sd_slot_apply(s, st, sd_now(), d->log);
 	if (st->action == SD_A_BENCHMARK)
 		benchmark(d, s);
+	else if (st->action == SD_A_BACKFILL_START ||
+		 st->action == SD_A_BACKFILL_KILL)
+		sd_backfill_action(d, s, st->action);
 	else if (st->action != SD_A_NONE)
 		sd_claim_action(d, s, st->action);
 	/* a dynamic slot lives as long as its claim: back in Owner, it goes
@@ -281,6 +284,7 @@ static void configure_slots(ks_daemon *d)
 	struct startd *sd = d->ctx;
 	for (size_t i = 0; i < sd->nslots; i++)
 		sd_slot_configure(sd->slots[i], d->cfg, d->log);
+	sd_backfill_configure(d);
 }
 
 /* EXECUTE is made when missing (the sandboxes go there, and its free
@@ -372,9 +376,12 @@ static void shutdown_startd(ks_daemon *d, bool fast)
 	struct startd *sd = d->ctx;
 	sd_cron_free(sd->cron);
 	sd->cron = NULL;
+	sd_backfill_stop(d);
 	for (size_t i = 0; i < sd->nslots; i++) {
 		struct sd_slot *s = sd->slots[i];
 		if (fast) {
+			if (s->st.state == SD_BACKFILL)
+				sd_event(d, s, SD_E_SHUTDOWN);
 			if (s->claim.starter)
 				sd_event(d, s, SD_E_VACATE_FAST);
 			continue;
@@ -404,6 +411,8 @@ void sd_startd_maybe_exit(ks_daemon *d)
 	for (size_t i = 0; i < sd->nslots; i++)
 		if (sd->slots[i]->claim.starter)
 			return;
+	if (sd->backfill.pid > 0)
+		return;
 	ks_daemon_exit(d);
 }
 

@@ -27,7 +27,7 @@ const char *sd_expr_name(enum sd_expr x)
 	static const char *const names[] = {
 		"IS_OWNER", "START",   "RUNBENCHMARKS", "WANT_SUSPEND",
 		"SUSPEND",  "CONTINUE", "PREEMPT",      "WANT_VACATE",
-		"KILL"};
+		"KILL",     "START_BACKFILL", "EVICT_BACKFILL"};
 	return (unsigned)x < SD_X_COUNT ? names[x] : "?";
 }
 
@@ -43,6 +43,7 @@ static bool go(struct sd_step *out, int n, enum sd_state s,
 	out->activity = a;
 	out->action = act;
 	out->preempt_true = false;
+	out->then = SD_BACKFILL;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(out->why, sizeof(out->why), fmt, ap);
@@ -80,6 +81,43 @@ static bool suspend(sd_ask_fn ask, void *arg, struct sd_step *out, int n)
 		return false;
 	return go(out, n, SD_CLAIMED, SD_SUSPENDED, SD_A_SUSPEND,
 		  "SUSPEND became true");
+}
+
+/* Leaving Backfill: a busy client is killed first (28) and the slot goes
+ * on to `then` once it is gone; with none running it goes at once (30,
+ * 31, 32). */
+static bool leave_backfill(const struct sd_slot_state *s, enum sd_state then,
+			   struct sd_step *out, const char *why)
+{
+	if (s->activity == SD_BUSY) {
+		go(out, 28, SD_BACKFILL, SD_KILLING, SD_A_BACKFILL_KILL, "%s",
+		   why);
+		out->then = then;
+		return true;
+	}
+	if (s->activity != SD_IDLE)
+		return false;
+	if (then == SD_CLAIMED)
+		return go(out, 31, SD_CLAIMED, SD_IDLE, SD_A_NONE, "%s", why);
+	if (then == SD_MATCHED)
+		return go(out, 32, SD_MATCHED, SD_IDLE, SD_A_NONE, "%s", why);
+	return go(out, 30, SD_OWNER, SD_IDLE, SD_A_NONE, "%s", why);
+}
+
+static bool backfill_step(const struct sd_slot_state *s, sd_ask_fn ask,
+			  void *arg, struct sd_step *out)
+{
+	if (s->activity == SD_IDLE && s->backfill_then != SD_BACKFILL)
+		return leave_backfill(s, s->backfill_then, out,
+				      "the backfill client is gone");
+	if (!s->backfill_on)
+		return leave_backfill(s, SD_OWNER, out,
+				      "backfill is not enabled");
+	if (s->activity != SD_KILLING &&
+	    ask(arg, SD_X_EVICT_BACKFILL) == SD_TRUE)
+		return leave_backfill(s, SD_OWNER, out,
+				      "EVICT_BACKFILL became true");
+	return false;
 }
 
 static bool by_preempt(bool made, struct sd_step *out)
@@ -169,7 +207,13 @@ bool sd_policy_step(const struct sd_slot_state *s, const struct sd_timers *t,
 		if (ask(arg, SD_X_RUNBENCHMARKS) == SD_TRUE)
 			return go(out, 3, SD_UNCLAIMED, SD_BENCHMARKING,
 				  SD_A_BENCHMARK, "RUNBENCHMARKS became true");
+		if (s->backfill_on && ask(arg, SD_X_START_BACKFILL) == SD_TRUE)
+			return go(out, 7, SD_BACKFILL, SD_IDLE,
+				  SD_A_BACKFILL_START,
+				  "START_BACKFILL became true");
 		return false;
+	case SD_BACKFILL:
+		return backfill_step(s, ask, arg, out);
 	case SD_MATCHED:
 		if (ask(arg, SD_X_START) == SD_FALSE)
 			return go(out, 8, SD_OWNER, SD_IDLE, SD_A_NONE,
@@ -217,6 +261,9 @@ bool sd_event_step(const struct sd_slot_state *s, enum sd_event ev,
 		if (s->state == SD_UNCLAIMED)
 			return go(out, 6, SD_MATCHED, SD_IDLE, SD_A_NONE,
 				  "matched by the negotiator");
+		if (s->state == SD_BACKFILL)
+			return leave_backfill(s, SD_MATCHED, out,
+					      "matched by the negotiator");
 		return false;
 	case SD_E_MATCH_TIMEOUT:
 		if (s->state == SD_MATCHED)
@@ -230,6 +277,8 @@ bool sd_event_step(const struct sd_slot_state *s, enum sd_event ev,
 		if (s->state == SD_MATCHED)
 			return go(out, 9, SD_CLAIMED, SD_IDLE, SD_A_NONE,
 				  "claimed");
+		if (s->state == SD_BACKFILL)
+			return leave_backfill(s, SD_CLAIMED, out, "claimed");
 		return false;
 	case SD_E_ACTIVATE:
 		if (claimed && s->activity == SD_IDLE)
@@ -263,6 +312,9 @@ bool sd_event_step(const struct sd_slot_state *s, enum sd_event ev,
 		if (s->state == SD_MATCHED)
 			return go(out, 8, SD_OWNER, SD_IDLE, SD_A_NONE, "%s",
 				  why);
+		if (s->state == SD_BACKFILL &&
+		    (ev == SD_E_VACATE || ev == SD_E_VACATE_FAST))
+			return leave_backfill(s, SD_OWNER, out, why);
 		if (!claimed)
 			return false;
 		/* a graceful end gives the job its soft kill; a lost lease
@@ -300,6 +352,25 @@ bool sd_event_step(const struct sd_slot_state *s, enum sd_event ev,
 		if (s->state == SD_MATCHED)
 			return go(out, 8, SD_OWNER, SD_IDLE, SD_A_NONE,
 				  "the startd is shutting down");
+		if (s->state == SD_BACKFILL)
+			return leave_backfill(s, SD_OWNER, out,
+					      "the startd is shutting down");
+		return false;
+	case SD_E_BACKFILL_STARTED:
+		if (s->state == SD_BACKFILL && s->activity == SD_IDLE &&
+		    s->backfill_then == SD_BACKFILL)
+			return go(out, 26, SD_BACKFILL, SD_BUSY, SD_A_NONE,
+				  "the backfill client is running");
+		return false;
+	case SD_E_BACKFILL_EXIT:
+		if (s->state == SD_BACKFILL && s->activity == SD_KILLING)
+			return go(out, 29, SD_BACKFILL, SD_IDLE, SD_A_NONE,
+				  "the backfill client is gone");
+		/* on its own: it is started again */
+		if (s->state == SD_BACKFILL && s->activity == SD_BUSY)
+			return go(out, 27, SD_BACKFILL, SD_IDLE,
+				  SD_A_BACKFILL_START,
+				  "the backfill client exited");
 		return false;
 	case SD_E_DRAIN_END:
 		if (s->state == SD_DRAINED)

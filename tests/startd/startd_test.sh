@@ -119,6 +119,7 @@ pgrep -f "$T/owner.sh" >/dev/null && fail "the cron job outlived the startd"
 # claim id is a capability the startd writes for local tools.
 state_of() { "$ST" -constraint "Name == \"$1@$(hostname -f 2>/dev/null || hostname)\" || regexp(\"^$1@\", Name)" -af State Activity; }
 proc_state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
+state_is() { [ "$(state_of "$1")" = "$2" ]; }
 # the jobs run as nobody, in a directory of the test's
 mkdir -p "$T/iwd"
 chmod 755 "$T"
@@ -348,6 +349,58 @@ done
 wait_for 10 sh -c "'$ST' -af Name AssignedGPUs Licenses | grep -q '^slot1@[^ ]* CUDA0,CUDA1,CUDA2 3$'" ||
 	fail "GPUs not given back in order: $("$ST" -af Name GPUs AssignedGPUs Licenses)"
 stop_pool
+
+# Backfill (HTCondor's BOINC backfill, with a script for the client):
+# slots whose START_BACKFILL holds enter Backfill (7) and share one client
+# (26); a claim takes a slot out at once while another still uses the
+# client (28, 29, 31); EVICT_BACKFILL on the last one kills the client
+# (28), and once it is gone the slot goes back to its owner (29, 30); a
+# shutdown kills it too.
+cat > "$T/iwd/boinc.sh" <<'SH'
+#!/bin/sh
+echo "started $$" >> "$1"
+exec sleep 600
+SH
+chmod 755 "$T/iwd/boinc.sh"
+write_config <<CFG
+use FEATURE : StaticSlots
+RUNBENCHMARKS = false
+ENABLE_BACKFILL = true
+BACKFILL_SYSTEM = BOINC
+START_BACKFILL = SlotID <= 2 && Evict =!= true
+EVICT_BACKFILL = Evict =?= true
+BOINC_Executable = $T/iwd/boinc.sh
+BOINC_Arguments = $T/iwd/boinc.log
+BOINC_InitialDir = $T/iwd
+BOINC_Universe = vanilla
+BOINC_Owner = nobody
+CFG
+rm -f "$T/iwd/boinc.log"
+start_pool
+wait_for 10 sh -c "[ \"\$('$ST' -af Name State Activity | sort | cut -d' ' -f2- | tr '\n' ' ')\" = 'Backfill Busy Backfill Busy Unclaimed Idle Unclaimed Idle ' ]" ||
+	fail "backfill slots: $("$ST" -af Name State Activity)"
+grep -q "slot1: transition 7 Unclaimed/Idle -> Backfill/Idle: START_BACKFILL became true" "$T/log/StartLog" || fail "transition 7"
+grep -q "slot2: transition 26 Backfill/Idle -> Backfill/Busy: the backfill client is running" "$T/log/StartLog" || fail "transition 26"
+[ "$(grep -c started "$T/iwd/boinc.log")" = 1 ] || fail "not one backfill client: $(cat "$T/iwd/boinc.log")"
+BPID=$(sed -n 's/^started //p' "$T/iwd/boinc.log")
+[ "$(stat -c %U "/proc/$BPID")" = "$( [ "$(id -u)" = 0 ] && echo nobody || id -un)" ] || fail "the backfill client runs as $(stat -c %U "/proc/$BPID")"
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/job.ad") || fail "claim of a backfill slot: $out"
+wait_for 10 state_is slot1 "Claimed Idle" || fail "backfill slot not claimed: $(state_of slot1)"
+grep -q "slot1: transition 28 Backfill/Busy -> Backfill/Killing: claimed" "$T/log/StartLog" || fail "transition 28 on a claim"
+grep -q "slot1: transition 31 Backfill/Idle -> Claimed/Idle: the backfill client is gone" "$T/log/StartLog" || fail "transition 31"
+kill -0 "$BPID" || fail "the client went while slot2 still used it"
+printf 'Evict = true\n' | "$B/tools/condor_update_machine_ad/condor_update_machine_ad" || fail "update_machine_ad Evict"
+wait_for 10 sh -c "! kill -0 $BPID 2>/dev/null" || fail "EVICT_BACKFILL did not kill the client"
+wait_for 10 state_is slot2 "Unclaimed Idle" || fail "after eviction: $(state_of slot2)"
+grep -q "slot2: transition 28 Backfill/Busy -> Backfill/Killing: EVICT_BACKFILL became true" "$T/log/StartLog" || fail "transition 28"
+grep -q "slot2: transition 29 Backfill/Killing -> Backfill/Idle: the backfill client is gone" "$T/log/StartLog" || fail "transition 29"
+grep -q "slot2: transition 30 Backfill/Idle -> Owner/Idle: the backfill client is gone" "$T/log/StartLog" || fail "transition 30"
+printf 'Evict = false\n' | "$B/tools/condor_update_machine_ad/condor_update_machine_ad" || fail "update_machine_ad Evict=false"
+wait_for 10 state_is slot2 "Backfill Busy" || fail "backfill again: $(state_of slot2)"
+BPID=$(sed -n 's/^started //p' "$T/iwd/boinc.log" | tail -1)
+stop_pool
+kill -0 "$BPID" 2>/dev/null && fail "the backfill client outlived the startd"
+grep -q "slot2: transition 28 Backfill/Busy -> Backfill/Killing: the startd is shutting down" "$T/last_StartLog" || fail "shutdown in backfill"
 
 # The desktop policy with a job: the owner's keyboard suspends it (14,
 # the process stopped), idleness continues it (15), a long suspension

@@ -325,9 +325,88 @@ static void test_shutdown(void **state)
 	assert_false(sd_event_step(&s, SD_E_SHUTDOWN, &st));
 }
 
+static struct sd_slot_state backfill(enum sd_activity a, enum sd_state then)
+{
+	struct sd_slot_state s = at(SD_BACKFILL, a);
+	s.backfill_on = true;
+	s.backfill_then = then;
+	return s;
+}
+
+/* Backfill: START_BACKFILL from Unclaimed/Idle (7) when backfill is on;
+ * the client runs (26), exits on its own (27: started again), is killed
+ * for EVICT_BACKFILL, a match, a claim or a vacate (28), is gone (29);
+ * then Owner (30), Claimed (31) or Matched (32). */
+static void test_backfill(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct policy p = {0};
+	set(&p, SD_X_IS_OWNER, SD_FALSE);
+	set(&p, SD_X_RUNBENCHMARKS, SD_FALSE);
+	set(&p, SD_X_START_BACKFILL, SD_TRUE);
+	struct sd_slot_state s = at(SD_UNCLAIMED, SD_IDLE);
+	assert_false(sd_policy_step(&s, NULL, ask, &p, &st));
+	s.backfill_on = true;
+	assert_true(sd_policy_step(&s, NULL, ask, &p, &st));
+	expect(&st, 7, SD_BACKFILL, SD_IDLE, SD_A_BACKFILL_START);
+
+	s = backfill(SD_IDLE, SD_BACKFILL);
+	assert_true(sd_event_step(&s, SD_E_BACKFILL_STARTED, &st));
+	expect(&st, 26, SD_BACKFILL, SD_BUSY, SD_A_NONE);
+	s = backfill(SD_BUSY, SD_BACKFILL);
+	assert_true(sd_event_step(&s, SD_E_BACKFILL_EXIT, &st));
+	expect(&st, 27, SD_BACKFILL, SD_IDLE, SD_A_BACKFILL_START);
+
+	/* busy: EVICT_BACKFILL is looked at, and kills the client */
+	struct policy q = {0};
+	set(&q, SD_X_EVICT_BACKFILL, SD_FALSE);
+	assert_false(sd_policy_step(&s, NULL, ask, &q, &st));
+	set(&q, SD_X_EVICT_BACKFILL, SD_TRUE);
+	assert_true(sd_policy_step(&s, NULL, ask, &q, &st));
+	expect(&st, 28, SD_BACKFILL, SD_KILLING, SD_A_BACKFILL_KILL);
+	assert_int_equal(st.then, SD_OWNER);
+	assert_true(sd_event_step(&s, SD_E_MATCH, &st));
+	expect(&st, 28, SD_BACKFILL, SD_KILLING, SD_A_BACKFILL_KILL);
+	assert_int_equal(st.then, SD_MATCHED);
+	assert_true(sd_event_step(&s, SD_E_CLAIM, &st));
+	assert_int_equal(st.then, SD_CLAIMED);
+	assert_true(sd_event_step(&s, SD_E_VACATE, &st));
+	assert_int_equal(st.then, SD_OWNER);
+
+	/* killing: only the client's end moves it */
+	s = backfill(SD_KILLING, SD_CLAIMED);
+	assert_false(sd_policy_step(&s, NULL, ask, &q, &st));
+	assert_false(sd_event_step(&s, SD_E_CLAIM, &st));
+	assert_true(sd_event_step(&s, SD_E_BACKFILL_EXIT, &st));
+	expect(&st, 29, SD_BACKFILL, SD_IDLE, SD_A_NONE);
+
+	/* gone: where the slot was going */
+	s = backfill(SD_IDLE, SD_OWNER);
+	assert_true(sd_policy_step(&s, NULL, ask, &q, &st));
+	expect(&st, 30, SD_OWNER, SD_IDLE, SD_A_NONE);
+	s = backfill(SD_IDLE, SD_CLAIMED);
+	assert_true(sd_policy_step(&s, NULL, ask, &q, &st));
+	expect(&st, 31, SD_CLAIMED, SD_IDLE, SD_A_NONE);
+	s = backfill(SD_IDLE, SD_MATCHED);
+	assert_true(sd_policy_step(&s, NULL, ask, &q, &st));
+	expect(&st, 32, SD_MATCHED, SD_IDLE, SD_A_NONE);
+	/* with no client running, a claim or match goes straight there */
+	s = backfill(SD_IDLE, SD_BACKFILL);
+	assert_true(sd_event_step(&s, SD_E_CLAIM, &st));
+	expect(&st, 31, SD_CLAIMED, SD_IDLE, SD_A_NONE);
+	assert_true(sd_event_step(&s, SD_E_MATCH, &st));
+	expect(&st, 32, SD_MATCHED, SD_IDLE, SD_A_NONE);
+	/* backfill turned off: back to the owner */
+	s.backfill_on = false;
+	assert_true(sd_policy_step(&s, NULL, ask, &q, &st));
+	expect(&st, 30, SD_OWNER, SD_IDLE, SD_A_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_backfill),
 		cmocka_unit_test(test_shutdown),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_owner_unclaimed),
