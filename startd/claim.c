@@ -325,6 +325,7 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 			      s);
 		ks_loop_child(d->loop, pid, on_starter_exit, d);
 		c->job_start = sd_now();
+		c->activations++;
 		s->st.starter = true;
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: started the starter (pid %d) for job %s",
@@ -433,6 +434,11 @@ void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
 	} else {
 		t->retirement_over = true;
 	}
+	/* CLAIM_WORKLIFE: once a claim has run a job and is older than
+	 * this, it takes no more (-1, the default: no limit) */
+	int64_t worklife = eval_seconds(ad, s->job, "CLAIM_WORKLIFE", -1);
+	t->worklife_over = c->claimed_at && c->activations > 0 &&
+			   worklife >= 0 && now - c->claimed_at > worklife;
 	if (s->st.activity == SD_VACATING) {
 		int64_t mine = eval_seconds(ad, s->job, "MachineMaxVacateTime",
 					    600);
@@ -572,6 +578,8 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 		lease = ks_daemon_int(d, "MAX_CLAIM_ALIVES_MISSED", 6) * alive;
 	c->lease = lease;
 	c->last_alive = sd_now();
+	c->claimed_at = sd_now();
+	c->activations = 0;
 	ks_loop_cancel(d->loop, c->match_timer);
 	c->match_timer = 0;
 	sd_event(d, s, SD_E_CLAIM);
@@ -592,6 +600,17 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 		ks_reply_error(req, "%s is %s/%s: nothing to activate",
 			       s->short_name, sd_state_name(s->st.state),
 			       sd_activity_name(s->st.activity));
+		return;
+	}
+	struct sd_timers t = {0};
+	classad *ad = sd_slot_ad_now(d, s);
+	sd_claim_timers(d, s, ad, &t);
+	classad_free(ad);
+	if (t.worklife_over) {
+		ks_reply_error(req, "the claim on %s is older than its "
+			       "CLAIM_WORKLIFE: it takes no more jobs",
+			       s->short_name);
+		sd_reevaluate(d, false);
 		return;
 	}
 	if (req->n >= 2) {

@@ -38,6 +38,8 @@ struct sd_claim {
 	char *job_file;         /* the job ad handed to the starter */
 	char *machine_file;     /* and the slot's ad */
 	int64_t job_start;      /* time() the job began; 0 before */
+	int64_t claimed_at;     /* time() of the claim (CLAIM_WORKLIFE) */
+	int activations;        /* jobs started on the claim */
 	int64_t suspended_at;   /* time() of the suspension, 0 if running */
 	int64_t suspended_total;
 	uint64_t match_timer, kill_timer;

@@ -104,6 +104,8 @@ struct sd_step {
 struct sd_timers {
 	bool retirement_over;  /* it has had its MaxJobRetirementTime */
 	bool vacate_over;      /* Vacating has lasted the vacate time */
+	bool worklife_over;    /* the claim, which has run a job, is older
+				* than its CLAIM_WORKLIFE */
 };
 
 /* The transition the policy calls for now, if any: evaluates (through

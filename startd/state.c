@@ -137,6 +137,10 @@ static bool claimed_step(const struct sd_slot_state *s,
 		if (ask(arg, SD_X_IS_OWNER) == SD_TRUE)
 			return preempt(s, ask, arg, out, 10,
 				       "IS_OWNER became true");
+		if (t && t->worklife_over)
+			return preempt(s, ask, arg, out, 10,
+				       "idle claim shutting down due to "
+				       "CLAIM_WORKLIFE");
 		return false;
 	case SD_BUSY:
 		/* WANT_SUSPEND picks which of SUSPEND and PREEMPT is

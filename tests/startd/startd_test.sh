@@ -350,6 +350,24 @@ wait_for 10 sh -c "'$ST' -af Name AssignedGPUs Licenses | grep -q '^slot1@[^ ]* 
 	fail "GPUs not given back in order: $("$ST" -af Name GPUs AssignedGPUs Licenses)"
 stop_pool
 
+# CLAIM_WORKLIFE: a claim that has run a job and is older than it ends
+# once idle (10), and the slot is free again.
+write_config <<'CFG'
+use FEATURE : StaticSlots
+RUNBENCHMARKS = false
+CLAIM_WORKLIFE = 2
+CFG
+start_pool
+wait_for 10 state_is slot1 "Unclaimed Idle" || fail "worklife slot: $(state_of slot1)"
+sed -e 's|^Cmd = .*|Cmd = "/bin/true"|' -e '/^Arguments/d' "$T/job.ad" > "$T/true.ad"
+"$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/true.ad" >/dev/null || fail "worklife claim"
+ID=$(claim_id slot1)
+out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/true.ad") || fail "worklife job: $out"
+wait_for 10 grep -q "slot1: transition 10 Claimed/Idle -> Preempting/Vacating: idle claim shutting down due to CLAIM_WORKLIFE" "$T/log/StartLog" ||
+	fail "CLAIM_WORKLIFE did not end the claim: $(state_of slot1)"
+wait_for 10 state_is slot1 "Unclaimed Idle" || fail "after CLAIM_WORKLIFE: $(state_of slot1)"
+stop_pool
+
 # Backfill (HTCondor's BOINC backfill, with a script for the client):
 # slots whose START_BACKFILL holds enter Backfill (7) and share one client
 # (26); a claim takes a slot out at once while another still uses the

@@ -403,9 +403,32 @@ static void test_backfill(void **state)
 	expect(&st, 30, SD_OWNER, SD_IDLE, SD_A_NONE);
 }
 
+/* An idle claim past its CLAIM_WORKLIFE ends (10); a busy one does not. */
+static void test_worklife(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct policy p = {0};
+	set(&p, SD_X_IS_OWNER, SD_FALSE);
+	struct sd_timers t = {.worklife_over = true};
+	struct sd_slot_state s = at(SD_CLAIMED, SD_IDLE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 10, SD_PREEMPTING, SD_VACATING, SD_A_NONE);
+	assert_string_equal(st.why,
+			    "idle claim shutting down due to CLAIM_WORKLIFE");
+	t.worklife_over = false;
+	assert_false(sd_policy_step(&s, &t, ask, &p, &st));
+	s = at(SD_CLAIMED, SD_BUSY);
+	t.worklife_over = true;
+	set(&p, SD_X_WANT_SUSPEND, SD_FALSE);
+	set(&p, SD_X_PREEMPT, SD_FALSE);
+	assert_false(sd_policy_step(&s, &t, ask, &p, &st));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_worklife),
 		cmocka_unit_test(test_backfill),
 		cmocka_unit_test(test_shutdown),
 		cmocka_unit_test(test_names),
