@@ -143,18 +143,19 @@ static void add_idle(const struct sd_host *h, const struct sd_slot *s,
 }
 
 /* The host's load not due to jobs goes to the slots in order, up to one
- * per CPU of each, as HTCondor shares it out; no job load is measured
- * yet, so CondorLoadAvg is 0. */
+ * per CPU of each, as HTCondor shares it out; each slot adds its job's
+ * own (CondorLoadAvg). */
 static void add_load(const struct sd_host *h, const struct sd_slot *s,
 		     double *owner_left, classad *ad)
 {
 	double cpus = s->spec.cpus > 0 ? s->spec.cpus : 1;
 	double mine = *owner_left < cpus ? *owner_left : cpus;
 	*owner_left -= mine;
-	classad_insert_real(ad, "LoadAvg", mine);
-	classad_insert_real(ad, "CondorLoadAvg", 0.0);
+	double job = s->claim.load;
+	classad_insert_real(ad, "LoadAvg", mine + job);
+	classad_insert_real(ad, "CondorLoadAvg", job);
 	classad_insert_real(ad, "TotalLoadAvg", h->load);
-	classad_insert_real(ad, "TotalCondorLoadAvg", 0.0);
+	classad_insert_real(ad, "TotalCondorLoadAvg", h->condor_load);
 }
 
 static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
@@ -246,7 +247,9 @@ static void add_cross_attr(const char *name, void *arg)
 void sd_slot_ads(const struct sd_host *h, struct sd_slot *const *slots,
 		 classad **ads)
 {
-	double owner_left = h->load;
+	double owner_left = h->load > h->condor_load
+				    ? h->load - h->condor_load
+				    : 0;
 	for (size_t i = 0; i < h->nslots; i++)
 		ads[i] = base_ad(h, slots[i], &owner_left);
 	struct slot_attr_ctx c = {slots, ads, h->nslots};

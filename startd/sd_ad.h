@@ -24,6 +24,8 @@ struct sd_host {
 	const char *sinful;     /* StartdIpAddr */
 	int64_t now, start_time;
 	double load;            /* the host's load average */
+	double condor_load;     /* the part of it that is the slots' jobs'
+				 * (the sum of their CondorLoadAvg) */
 	struct sd_idle idle;
 	const struct sd_machine *machine;
 	size_t nslots;

@@ -40,6 +40,9 @@ struct sd_claim {
 	int64_t job_start;      /* time() the job began; 0 before */
 	int64_t claimed_at;     /* time() of the claim (CLAIM_WORKLIFE) */
 	int activations;        /* jobs started on the claim */
+	double load;            /* CondorLoadAvg: the job's CPUs in use */
+	uint64_t load_ticks;    /* its CPU time at the last reading */
+	int64_t load_at_ms;     /* when (monotonic); 0: none yet */
 	int64_t suspended_at;   /* time() of the suspension, 0 if running */
 	int64_t suspended_total;
 	uint64_t match_timer, kill_timer;

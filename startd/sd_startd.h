@@ -92,6 +92,11 @@ void sd_backfill_stop(ks_daemon *d);
  * the slot hears of it through SD_E_BACKFILL_STARTED and _EXIT. */
 void sd_backfill_action(ks_daemon *d, struct sd_slot *s, enum sd_action a);
 
+/* jobload.c */
+/* Reads how much CPU each slot's job has used since the last reading
+ * (its CondorLoadAvg). */
+void sd_jobload_measure(ks_daemon *d);
+
 /* startd.c */
 /* Slot s's ad as the collector has it (new ad). */
 classad *sd_startd_slot_ad(ks_daemon *d, const struct sd_slot *s);

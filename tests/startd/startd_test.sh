@@ -366,6 +366,16 @@ out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/true.ad") || fail "worklife job: 
 wait_for 10 grep -q "slot1: transition 10 Claimed/Idle -> Preempting/Vacating: idle claim shutting down due to CLAIM_WORKLIFE" "$T/log/StartLog" ||
 	fail "CLAIM_WORKLIFE did not end the claim: $(state_of slot1)"
 wait_for 10 state_is slot1 "Unclaimed Idle" || fail "after CLAIM_WORKLIFE: $(state_of slot1)"
+# CondorLoadAvg: the CPU a slot's job keeps busy, in that slot's LoadAvg
+# and in every slot's TotalCondorLoadAvg; idle slots have none.
+sed -e 's/^Arguments = .*/Arguments = "-c '\''while :; do :; done'\''"/' "$T/job.ad" > "$T/spin.ad"
+start_job slot2 "$T/spin.ad" spin
+busy() { "$ST" -constraint 'SlotID == 2' -af 'CondorLoadAvg > 0.3 && LoadAvg >= CondorLoadAvg' | grep -qx true; }
+wait_for 15 busy || fail "no CondorLoadAvg for a busy job: $("$ST" -af Name CondorLoadAvg LoadAvg TotalCondorLoadAvg)"
+"$ST" -constraint 'SlotID == 1' -af 'CondorLoadAvg == 0 && TotalCondorLoadAvg > 0.3' | grep -qx true ||
+	fail "other slots' load: $("$ST" -af Name CondorLoadAvg TotalCondorLoadAvg)"
+"$CL" "$(addr)" RELEASE_CLAIM "$ID" >/dev/null || fail "release of the spinning job"
+wait_for 15 sh -c "! kill -0 $JP 2>/dev/null" || fail "the spinning job was not stopped"
 stop_pool
 
 # Backfill (HTCondor's BOINC backfill, with a script for the client):
