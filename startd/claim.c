@@ -33,7 +33,8 @@
  * slot's current claim id goes to $(LOG)/.startd_claim_id.<slot>,
  * readable by the daemon's user only: local tools (and tests) act on a
  * claim with it. */
-static void write_id_file(ks_daemon *d, const struct sd_slot *s)
+void sd_claim_write_id(ks_daemon *d, const char *what,
+		       const struct sd_slot *s, const char *id)
 {
 	bool want = true;
 	ks_config_bool(d->cfg, "STARTD_SHOULD_WRITE_CLAIM_ID_FILE", &want);
@@ -41,12 +42,12 @@ static void write_id_file(ks_daemon *d, const struct sd_slot *s)
 	if (!dir)
 		return;
 	char path[4200], tmp[4300];
-	snprintf(path, sizeof(path), "%s/.startd_claim_id.%s", dir,
+	snprintf(path, sizeof(path), "%s/.startd_%s_id.%s", dir, what,
 		 s->short_name);
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	free(dir);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	bool ok = fd >= 0 && dprintf(fd, "%s\n", s->claim.id) > 0;
+	bool ok = fd >= 0 && dprintf(fd, "%s\n", id) > 0;
 	if (fd >= 0 && close(fd) != 0)
 		ok = false;
 	if (!ok || rename(tmp, path) != 0) {
@@ -56,7 +57,7 @@ static void write_id_file(ks_daemon *d, const struct sd_slot *s)
 	}
 }
 
-void sd_claim_new_id(ks_daemon *d, struct sd_slot *s)
+void sd_claim_make_id(ks_daemon *d, char *out, size_t size)
 {
 	struct startd *sd = d->ctx;
 	unsigned char secret[16];
@@ -65,25 +66,33 @@ void sd_claim_new_id(ks_daemon *d, struct sd_slot *s)
 		abort(); /* a guessable claim id would be worse */
 	for (size_t i = 0; i < sizeof(secret); i++)
 		snprintf(hex + 2 * i, 3, "%02x", secret[i]);
-	snprintf(s->claim.id, sizeof(s->claim.id), "%s#%ld#%llu#%s", d->sinful,
-		 d->start_time, (unsigned long long)++sd->claim_seq, hex);
-	write_id_file(d, s);
+	snprintf(out, size, "%s#%ld#%llu#%s", d->sinful, d->start_time,
+		 (unsigned long long)++sd->claim_seq, hex);
 }
 
-/* The slot a claim id names, or NULL.  The ids are compared in constant
- * time: the secret must not leak through timing. */
+void sd_claim_new_id(ks_daemon *d, struct sd_slot *s)
+{
+	sd_claim_make_id(d, s->claim.id, sizeof(s->claim.id));
+	sd_claim_write_id(d, "claim", s, s->claim.id);
+}
+
+bool sd_claim_id_is(const char *have, const char *id)
+{
+	/* in constant time: the secret must not leak through timing */
+	size_t len = strlen(id);
+	return *have && strlen(have) == len &&
+	       CRYPTO_memcmp(have, id, len) == 0;
+}
+
+/* The slot a claim id names, or NULL. */
 static struct sd_slot *slot_of(ks_daemon *d, const char *id)
 {
 	struct startd *sd = d->ctx;
 	if (!id)
 		return NULL;
-	size_t len = strlen(id);
-	for (size_t i = 0; i < sd->nslots; i++) {
-		struct sd_slot *s = sd->slots[i];
-		if (strlen(s->claim.id) == len &&
-		    CRYPTO_memcmp(s->claim.id, id, len) == 0)
-			return s;
-	}
+	for (size_t i = 0; i < sd->nslots; i++)
+		if (sd_claim_id_is(sd->slots[i]->claim.id, id))
+			return sd->slots[i];
 	return NULL;
 }
 
@@ -384,7 +393,11 @@ void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a)
 	case SD_A_END_CLAIM:
 		ks_log_printf(d->log, KS_D_ALWAYS, "%s: the claim of %s ends",
 			      s->short_name, c->client ? c->client : "nobody");
+		/* for the better claim that waited (23, 24), or for nobody */
+		if (s->st.state == SD_CLAIMED && sd_preempt_take_over(d, s))
+			break;
 		forget_claim(d, s);
+		sd_preempt_disarm(d, s, "the slot's claim ended without it");
 		break;
 	default:
 		break;
@@ -509,8 +522,26 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
 
 /* ---- the commands ------------------------------------------------------- */
 
+/* A command naming a claimed slot's preempting capability: handled by
+ * preempt.c (true), else by the claim itself. */
+static bool for_better_claim(ks_daemon *d, struct ks_request *req)
+{
+	char *id = req->n ? ad_string(req->ads[0], "ClaimId") : NULL;
+	struct sd_slot *p = sd_preempt_find(d, id);
+	free(id);
+	if (!p)
+		return false;
+	if (req->code == KS_REQUEST_CLAIM)
+		sd_preempt_request(d, p, req);
+	else
+		sd_preempt_release(d, p, req);
+	return true;
+}
+
 static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 {
+	if (for_better_claim(d, req))
+		return;
 	struct sd_slot *s = claim_of(d, req);
 	if (!s)
 		return;
@@ -583,6 +614,8 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 	ks_loop_cancel(d->loop, c->match_timer);
 	c->match_timer = 0;
 	sd_event(d, s, SD_E_CLAIM);
+	if (s->st.state == SD_CLAIMED)
+		sd_preempt_arm(d, s);
 	reply_slot(d, req, s);
 	sd_reevaluate(d, true);
 }
@@ -655,6 +688,8 @@ static void cmd_deactivate(ks_daemon *d, struct ks_request *req)
 
 static void cmd_release(ks_daemon *d, struct ks_request *req)
 {
+	if (for_better_claim(d, req))
+		return;
 	struct sd_slot *s = claim_of(d, req);
 	if (!s)
 		return;
@@ -667,6 +702,8 @@ static void cmd_release(ks_daemon *d, struct ks_request *req)
 
 static void cmd_alive(ks_daemon *d, struct ks_request *req)
 {
+	if (for_better_claim(d, req))
+		return;
 	struct sd_slot *s = claim_of(d, req);
 	if (!s)
 		return;

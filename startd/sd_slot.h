@@ -52,6 +52,18 @@ struct sd_claim {
 	classad *result;        /* the last job's result ad */
 };
 
+/* A better claim waiting for a claimed slot (rank or priority
+ * preemption), and the capability that lets one ask. */
+struct sd_preempt {
+	char id[400];           /* the capability; "" when not claimed */
+	bool waiting;           /* a claim waits for the slot */
+	char *client, *client_host;
+	classad *job;
+	double rank;            /* the slot's RANK of its job */
+	int64_t lease;
+	struct ks_later *later; /* its REQUEST_CLAIM's answer */
+};
+
 struct sd_slot {
 	int id;                 /* N of slotN */
 	int type;               /* its SLOT_TYPE_<type>; 0 for none */
@@ -62,6 +74,7 @@ struct sd_slot {
 	int64_t entered_state, entered_activity; /* time() */
 	classad *job;           /* the claim's job ad, or NULL */
 	struct sd_claim claim;
+	struct sd_preempt pre;
 	/* Partitionable slots and the dynamic slots carved from them */
 	int parent;             /* a dynamic slot's partitionable slot (its
 				 * SlotID); 0 for others */

@@ -72,6 +72,15 @@ classad *sd_slot_ad_now(ks_daemon *d, const struct sd_slot *s);
 /* claim.c */
 /* A fresh claim id for the slot (when it starts, and after each claim). */
 void sd_claim_new_id(ks_daemon *d, struct sd_slot *s);
+/* A new claim id ("<sinful>#<start>#<n>#<secret>") into out. */
+void sd_claim_make_id(ks_daemon *d, char *out, size_t size);
+/* Writes id to $(LOG)/.startd_<what>_id.<slot> (mode 0600), for local
+ * tools, unless STARTD_SHOULD_WRITE_CLAIM_ID_FILE is false. */
+void sd_claim_write_id(ks_daemon *d, const char *what,
+		       const struct sd_slot *s, const char *id);
+/* Whether id is the claim id have (never for an empty have), compared in
+ * constant time. */
+bool sd_claim_id_is(const char *have, const char *id);
 /* What a transition asks of the claim's job; see enum sd_action. */
 void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a);
 /* The claim's timers, for the policy: retirement and vacate time. */
@@ -91,6 +100,26 @@ void sd_backfill_stop(ks_daemon *d);
 /* Starts (or joins) or kills (or leaves) the backfill client for slot s;
  * the slot hears of it through SD_E_BACKFILL_STARTED and _EXIT. */
 void sd_backfill_action(ks_daemon *d, struct sd_slot *s, enum sd_action a);
+
+/* preempt.c */
+/* A claimed slot's capability for a better claim: made when the slot is
+ * claimed (.startd_preempt_id.<slot>), dropped when its claim ends. */
+void sd_preempt_arm(ks_daemon *d, struct sd_slot *s);
+void sd_preempt_disarm(ks_daemon *d, struct sd_slot *s, const char *why);
+/* The slot whose preempting capability id is, or NULL. */
+struct sd_slot *sd_preempt_find(ks_daemon *d, const char *id);
+/* REQUEST_CLAIM with that capability: a claim whose job the slot ranks at
+ * least as high as its current one waits, the current claim retiring
+ * (answered once the slot is the new claim's); otherwise refused. */
+void sd_preempt_request(ks_daemon *d, struct sd_slot *s,
+			struct ks_request *req);
+/* RELEASE_CLAIM (and ALIVE) with the capability: the waiting claim goes,
+ * and the current one unretires if it retired only for it (19). */
+void sd_preempt_release(ks_daemon *d, struct sd_slot *s,
+			struct ks_request *req);
+/* When the current claim ends for the waiting one: the waiting claim
+ * becomes the slot's claim and is answered.  False if none waits. */
+bool sd_preempt_take_over(ks_daemon *d, struct sd_slot *s);
 
 /* jobload.c */
 /* Reads how much CPU each slot's job has used since the last reading

@@ -131,6 +131,9 @@ enum sd_event {
 	SD_E_DRAIN_END,      /* draining finished or cancelled */
 	SD_E_SHUTDOWN,       /* a graceful or peaceful shutdown begins: a
 			      * running job retires, an idle claim ends */
+	SD_E_BETTER_CLAIM,   /* a better claim waits for the slot (the
+			      * startd has set for_better) */
+	SD_E_PREEMPTOR_GONE, /* ... and has gone away again */
 	SD_E_BACKFILL_STARTED, /* the backfill client runs for the slot */
 	SD_E_BACKFILL_EXIT,    /* ... and has exited (or left the slot) */
 };

@@ -131,6 +131,8 @@ void sd_slot_apply(struct sd_slot *s, const struct sd_step *step,
 	s->st.activity = step->activity;
 	if (step->activity == SD_RETIRING && step->state == SD_CLAIMED)
 		s->st.retiring = true;
+	if (step->transition == 19) /* unretired */
+		s->st.retiring = s->st.for_better = false;
 	if (step->preempt_true)
 		s->st.preempt_was_true = true;
 	if (step->state != SD_CLAIMED && step->state != SD_PREEMPTING) {
@@ -152,6 +154,10 @@ void sd_slot_clear(struct sd_slot *s)
 	free(s->claim.machine_file);
 	classad_free(s->claim.result);
 	ks_later_cancel(s->claim.later); /* a startd ending with a job on */
+	ks_later_cancel(s->pre.later);
+	free(s->pre.client);
+	free(s->pre.client_host);
+	classad_free(s->pre.job);
 	sd_slot_spec_clear(&s->spec);
 	struct sd_slot_spec left = {.res = s->left_res, .nres = s->spec.nres};
 	if (s->left_res)

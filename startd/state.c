@@ -360,6 +360,21 @@ bool sd_event_step(const struct sd_slot_state *s, enum sd_event ev,
 			return leave_backfill(s, SD_OWNER, out,
 					      "the startd is shutting down");
 		return false;
+	case SD_E_BETTER_CLAIM:
+		if (claimed && s->activity == SD_BUSY)
+			return go(out, 13, SD_CLAIMED, SD_RETIRING, SD_A_NONE,
+				  "a better claim preempts this one");
+		if (claimed && s->activity == SD_IDLE)
+			return preempt(s, always_vacate, NULL, out, 10,
+				       "a better claim preempts this one");
+		return false;
+	case SD_E_PREEMPTOR_GONE:
+		/* only a claim that retires for the better claim alone */
+		if (claimed && s->activity == SD_RETIRING &&
+		    !s->preempt_was_true)
+			return go(out, 19, SD_CLAIMED, SD_BUSY, SD_A_NONE,
+				  "the preempting claim went away");
+		return false;
 	case SD_E_BACKFILL_STARTED:
 		if (s->state == SD_BACKFILL && s->activity == SD_IDLE &&
 		    s->backfill_then == SD_BACKFILL)

@@ -350,6 +350,53 @@ wait_for 10 sh -c "'$ST' -af Name AssignedGPUs Licenses | grep -q '^slot1@[^ ]* 
 	fail "GPUs not given back in order: $("$ST" -af Name GPUs AssignedGPUs Licenses)"
 stop_pool
 
+# A better claim (rank preemption, as the seed's machine that prefers
+# coltrane's jobs): with the slot's preempting capability a job the slot
+# ranks higher waits while the current job retires (13); released, the
+# current job goes back to work (19); when the current job ends, the
+# better claim gets the slot (18, 23) and its request is answered; a job
+# ranked lower is refused.
+write_config <<'CFG'
+use FEATURE : StaticSlots
+RUNBENCHMARKS = false
+RANK = (Owner == "coltrane") * 10
+MAXJOBRETIREMENTTIME = 600
+CFG
+start_pool
+wait_for 10 state_is slot1 "Unclaimed Idle" || fail "rank slot: $(state_of slot1)"
+start_job slot1 "$T/sleep.ad" ranked
+PRE=$(cat "$T/log/.startd_preempt_id.slot1")
+sed -e 's/^Owner = .*/Owner = "coltrane"/' -e 's|^Cmd = .*|Cmd = "/bin/true"|' -e '/^Arguments/d' -e '/JobLeaseDuration/d' "$T/job.ad" > "$T/coltrane.ad"
+"$CL" "$(addr)" REQUEST_CLAIM "$PRE" "$T/coltrane.ad" > "$T/better.out" 2>&1 &
+BETTER=$!
+wait_for 10 grep -q "slot1: transition 13 Claimed/Busy -> Claimed/Retiring: a better claim preempts this one" "$T/log/StartLog" ||
+	fail "the better claim did not retire the current one"
+grep -q "slot1: preempting claim from .* accepted (rank 10, the current claim's 0: rank preemption)" "$T/log/StartLog" || fail "preemption not logged"
+"$CL" "$(addr)" RELEASE_CLAIM "$PRE" >/dev/null || fail "release of the waiting claim"
+wait "$BETTER" && fail "the released waiting claim was answered OK: $(cat "$T/better.out")"
+grep -q "the preempting claim was released" "$T/better.out" || fail "released waiting claim: $(cat "$T/better.out")"
+grep -q "slot1: transition 19 Claimed/Retiring -> Claimed/Busy: the preempting claim went away" "$T/log/StartLog" || fail "transition 19"
+kill -0 "$JP" || fail "the unretired job is gone"
+# a job the slot ranks lower than the current one's is refused
+sed -e 's/^Owner = .*/Owner = "tyner"/' "$T/coltrane.ad" > "$T/tyner.ad"
+"$CL" "$(addr)" RELEASE_CLAIM "$ID" >/dev/null || fail "release of the long job"
+wait_for 10 state_is slot1 "Unclaimed Idle" || fail "after release: $(state_of slot1)"
+sed -e 's/^Arguments = .*/Arguments = "-c '\''sleep 2'\''"/' -e 's/^Owner = .*/Owner = "coltrane"/' "$T/sleep.ad" > "$T/colshort.ad"
+start_job slot1 "$T/colshort.ad" colshort
+PRE=$(cat "$T/log/.startd_preempt_id.slot1")
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$PRE" "$T/tyner.ad" 2>&1) && fail "a lower-ranked job preempted: $out"
+echo "$out" | grep -q "the slot ranks this job 0, below the current claim's 10" || fail "lower rank: $out"
+"$CL" "$(addr)" REQUEST_CLAIM "$PRE" "$T/coltrane.ad" > "$T/better.out" 2>&1 &
+BETTER=$!
+wait "$BETTER" || fail "the better claim was not given the slot: $(cat "$T/better.out")"
+grep -q "slot1: transition 18 Claimed/Retiring -> Preempting/Vacating: the retiring job has ended" "$T/log/StartLog" || fail "transition 18 for the better claim"
+grep -q "slot1: transition 23 Preempting/Vacating -> Claimed/Idle: the job is gone; the better claim takes the slot" "$T/log/StartLog" || fail "transition 23"
+NEWID=$(sed -n 's/^ClaimId = "\(.*\)"$/\1/p' "$T/better.out")
+[ "$NEWID" = "$PRE" ] && [ "$(claim_id slot1)" = "$PRE" ] || fail "the better claim's id: $NEWID"
+out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$NEWID" "$T/coltrane.ad") || fail "the better claim's job: $out"
+echo "$out" | grep -q '^ExitCode = 0$' || fail "the better claim's job: $out"
+stop_pool
+
 # CLAIM_WORKLIFE: a claim that has run a job and is older than it ends
 # once idle (10), and the slot is free again.
 write_config <<'CFG'

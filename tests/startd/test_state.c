@@ -425,9 +425,36 @@ static void test_worklife(void **state)
 	assert_false(sd_policy_step(&s, &t, ask, &p, &st));
 }
 
+/* A better claim: a busy claim retires (13), an idle one is preempted
+ * (10); if the better claim goes, a claim retiring for it alone goes back
+ * to work (19); one PREEMPT also retired does not. */
+static void test_better_claim(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct sd_slot_state s = at(SD_CLAIMED, SD_BUSY);
+	s.starter = true;
+	s.for_better = true;
+	assert_true(sd_event_step(&s, SD_E_BETTER_CLAIM, &st));
+	expect(&st, 13, SD_CLAIMED, SD_RETIRING, SD_A_NONE);
+	s = at(SD_CLAIMED, SD_IDLE);
+	s.for_better = true;
+	assert_true(sd_event_step(&s, SD_E_BETTER_CLAIM, &st));
+	expect(&st, 10, SD_PREEMPTING, SD_VACATING, SD_A_NONE);
+	s = at(SD_CLAIMED, SD_RETIRING);
+	s.retiring = true;
+	assert_true(sd_event_step(&s, SD_E_PREEMPTOR_GONE, &st));
+	expect(&st, 19, SD_CLAIMED, SD_BUSY, SD_A_NONE);
+	s.preempt_was_true = true;
+	assert_false(sd_event_step(&s, SD_E_PREEMPTOR_GONE, &st));
+	s = at(SD_CLAIMED, SD_BUSY);
+	assert_false(sd_event_step(&s, SD_E_PREEMPTOR_GONE, &st));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_better_claim),
 		cmocka_unit_test(test_worklife),
 		cmocka_unit_test(test_backfill),
 		cmocka_unit_test(test_shutdown),
