@@ -67,8 +67,10 @@ static char *ad_str(const classad *ad, const char *name)
 	return ad && classad_eval_string(ad, name, NULL, &s) ? s : NULL;
 }
 
-static void put_ad(ks_daemon *d, struct collector *c, const char *type,
-		   classad *ad, const char *identity)
+/* Stores ad; its entry, or NULL when it was dropped (logged). */
+static struct cs_entry *put_ad(ks_daemon *d, struct collector *c,
+			       const char *type, classad *ad,
+			       const char *identity)
 {
 	const char *why;
 	char *key = cs_store_key(type, ad, &why);
@@ -77,7 +79,7 @@ static void put_ad(ks_daemon *d, struct collector *c, const char *type,
 			      "dropping a %s ad from %s: %s", type, identity,
 			      why);
 		c->invalid++;
-		return;
+		return NULL;
 	}
 	/* room for what is added here and by the update statistics */
 	classad_reserve(ad, classad_size(ad) + 8);
@@ -102,13 +104,35 @@ static void put_ad(ks_daemon *d, struct collector *c, const char *type,
 					  classad_ref(ad), now + life);
 	e->stats = st;
 	c->updates++;
+	return e;
+}
+
+/* A slot's private ad, kept with its public one for the negotiator's
+ * QUERY_STARTD_PVT_ADS; it gets the public ad's Name and address, as
+ * HTCondor's collector gives them. */
+static void put_private(struct cs_entry *e, classad *pvt)
+{
+	static const char *const copy[] = {"Name", "MyAddress",
+					   "StartdIpAddr"};
+	classad *p = classad_copy(pvt);
+	for (size_t i = 0; i < sizeof(copy) / sizeof(*copy); i++) {
+		const classad_expr *x = classad_lookup(e->ad, copy[i]);
+		if (x)
+			classad_insert(p, copy[i], classad_expr_ref(x));
+	}
+	if (!classad_lookup(p, "MyType"))
+		classad_insert_string(p, "MyType", "Machine");
+	classad_free(e->pvt);
+	e->pvt = p;
 }
 
 static void cmd_update(ks_daemon *d, struct ks_request *req)
 {
 	struct collector *c = d->ctx;
 	const char *type = cmd_type(req->code);
-	for (size_t i = 0; i < req->n; i++) {
+	/* paired: each ad, then its private ad (slots' only) */
+	size_t step = req->paired ? 2 : 1;
+	for (size_t i = 0; i < req->n; i += step) {
 		char *mytype = NULL;
 		if (!type) {
 			mytype = ad_str(req->ads[i], "MyType");
@@ -119,7 +143,11 @@ static void cmd_update(ks_daemon *d, struct ks_request *req)
 				continue;
 			}
 		}
-		put_ad(d, c, type ? type : mytype, req->ads[i], req->identity);
+		struct cs_entry *e = put_ad(d, c, type ? type : mytype,
+					    req->ads[i], req->identity);
+		if (e && req->paired && i + 1 < req->n &&
+		    strcasecmp(e->type, "Machine") == 0)
+			put_private(e, req->ads[i + 1]);
 		free(mytype);
 	}
 	if (req->code == KS_UPDATE_STARTD_AD_WITH_ACK)
@@ -295,6 +323,7 @@ static void cmd_query(ks_daemon *d, struct ks_request *req)
 	q->ads = ks_xmalloc((count ? count : 1) * sizeof(*q->ads));
 	bool all;
 	const char *tp = wanted_type(c, t, &all);
+	bool pvt = req->code == KS_QUERY_STARTD_PVT_ADS;
 	struct refs refs = {0};
 	classad_expr_each_ref(r, add_ref, &refs);
 	for (size_t i = 0; (all || tp) && i < count; i++) {
@@ -302,8 +331,10 @@ static void cmd_query(ks_daemon *d, struct ks_request *req)
 			break;
 		prefetch_refs(c->store, i, count, &refs);
 		struct cs_entry *e = cs_store_at(c->store, i);
-		if ((all || e->type == tp) && matches(e->ad, r))
-			q->ads[q->n++] = classad_ref(e->ad);
+		/* the private ads: what the constraint sees, and answers */
+		const classad *ad = pvt ? e->pvt : e->ad;
+		if (ad && (all || e->type == tp) && matches(ad, r))
+			q->ads[q->n++] = classad_ref(ad);
 	}
 	free(target);
 	c->queries++;

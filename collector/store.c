@@ -86,6 +86,7 @@ static void entry_clear(cs_store *s, struct cs_entry *e)
 	free(e->key);
 	type_unref(s, e->type);
 	free(e->stats);
+	classad_free(e->pvt);
 }
 
 void cs_store_free(cs_store *s)
@@ -221,7 +222,7 @@ struct cs_entry *cs_store_put(cs_store *s, char *key, const char *type,
 		s->e = ks_xrealloc(s->e, s->cap * sizeof(*s->e));
 	}
 	s->e[s->n] = (struct cs_entry){ad, key, type_ref(s, type), expires,
-				       NULL};
+				       NULL, NULL};
 	size_t at = s->n;
 	s->slot[i] = ++s->n;
 	if (s->n * 2 > s->mask) {

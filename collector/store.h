@@ -20,6 +20,8 @@ struct cs_entry {
 	const char *type; /* MyType, the store's (cs_store_type) */
 	int64_t expires; /* time() after which the ad is dropped */
 	struct cs_updstats *stats; /* owned; NULL until set */
+	classad *pvt;   /* the private ad sent with it (a slot's claim id),
+			 * owned; NULL for none */
 };
 
 typedef struct cs_store cs_store;

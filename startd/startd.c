@@ -272,14 +272,38 @@ classad *sd_startd_slot_ad(ks_daemon *d, const struct sd_slot *s)
 	return mine;
 }
 
+/* A slot's private ad: the capability the negotiator hands to the schedd
+ * it matches (for a claimed slot, the one for a better claim), as
+ * HTCondor's startd publishes it (Capability is the old name). */
+static classad *private_ad(const struct sd_slot *s)
+{
+	classad *p = classad_new();
+	classad_insert_string(p, "MyType", "Machine");
+	classad_insert_string(p, "Name", s->name);
+	const char *id = s->st.state == SD_CLAIMED && s->pre.id[0]
+				 ? s->pre.id
+				 : s->claim.id;
+	classad_insert_string(p, "ClaimId", id);
+	classad_insert_text(p, "Capability", "ClaimId", NULL);
+	return p;
+}
+
+/* Each slot's ad followed by its private ad (ops.paired_ads). */
 static size_t make_ads(ks_daemon *d, classad ***out)
 {
 	struct startd *sd = d->ctx;
 	struct sd_host h;
 	host_facts(d, &h);
-	*out = ks_xmalloc((sd->nslots ? sd->nslots : 1) * sizeof(**out));
-	sd_slot_ads(&h, sd->slots, *out);
-	return sd->nslots;
+	size_t n = sd->nslots;
+	classad **pub = ks_xmalloc((n ? n : 1) * sizeof(*pub));
+	sd_slot_ads(&h, sd->slots, pub);
+	*out = ks_xmalloc((n ? 2 * n : 1) * sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		(*out)[2 * i] = pub[i];
+		(*out)[2 * i + 1] = private_ad(sd->slots[i]);
+	}
+	free(pub);
+	return 2 * n;
 }
 
 static void configure_slots(ks_daemon *d)
@@ -428,6 +452,7 @@ int main(int argc, char **argv)
 		.make_ads = make_ads,
 		.update_code = KS_UPDATE_STARTD_AD,
 		.invalidate_code = KS_INVALIDATE_STARTD_ADS,
+		.paired_ads = true,
 	};
 	struct startd sd = {0};
 	int rc = ks_daemon_main(argc, argv, "STARTD", &ops, sd_claim_commands,

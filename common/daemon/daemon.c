@@ -92,9 +92,10 @@ static void common_attrs(ks_daemon *d, classad *ad)
 	classad_insert_string(ad, "CondorPlatform", KS_PLATFORM_STRING);
 }
 
-/* Sends ads in one message.  Returns 0 or the error code (logged). */
+/* Sends ads in one message (flags: KS_WIRE_PAIRED or 0).  Returns 0 or
+ * the error code (logged). */
 static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
-			     size_t n)
+			     size_t n, unsigned flags)
 {
 	struct ks_err err;
 	char *addr = NULL;
@@ -103,7 +104,7 @@ static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
 	if (rc == 0)
 		rc = ks_conn_open(d->cfg, addr, 5000, &c, &err);
 	if (rc == 0)
-		rc = ks_conn_send(c, code, ads, n, false, &err);
+		rc = ks_conn_send(c, code, ads, n, flags, &err);
 	if (rc == 0)
 		rc = ks_conn_flush(c, &err);
 	/* At start-up the collector (started by the master at the same
@@ -121,7 +122,7 @@ static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
 
 int ks_daemon_send(ks_daemon *d, int code, classad *const *ads, size_t n)
 {
-	return send_to_collector(d, code, ads, n);
+	return send_to_collector(d, code, ads, n, 0);
 }
 
 static void on_update(void *arg);
@@ -171,13 +172,15 @@ void ks_daemon_update_collector(ks_daemon *d)
 		return;
 	}
 	++d->priv->seq;
-	for (size_t i = 0; i < n; i++) {
+	size_t step = d->ops->paired_ads ? 2 : 1;
+	for (size_t i = 0; i < n; i += step) {
 		common_attrs(d, ads[i]);
 		classad_insert_int(ads[i], "UpdateSequenceNumber", d->priv->seq);
 	}
 	/* At start-up the collector may not be listening yet (the master
 	 * starts it): try again soon rather than a whole interval later. */
-	if (send_to_collector(d, d->ops->update_code, ads, n) == 0) {
+	if (send_to_collector(d, d->ops->update_code, ads, n,
+			      d->ops->paired_ads ? KS_WIRE_PAIRED : 0) == 0) {
 		d->priv->retries = 0;
 	} else if (d->priv->retries < 30 && !d->priv->retry_timer) {
 		d->priv->retries++;
@@ -199,14 +202,16 @@ void ks_daemon_invalidate(ks_daemon *d)
 	d->priv->invalidated = true;
 	size_t n;
 	classad **ads = daemon_ads(d, &n);
-	/* one query per ad, by its name, as HTCondor's daemons send them */
+	/* one query per (public) ad, by its name, as HTCondor's daemons send
+	 * them */
+	size_t step = d->ops->paired_ads ? 2 : 1, nq = 0;
 	classad **qs = ks_xmalloc((n ? n : 1) * sizeof(*qs));
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i += step) {
 		char *type = NULL, *name = NULL;
 		classad_eval_string(ads[i], "MyType", NULL, &type);
 		if (!classad_eval_string(ads[i], "Name", NULL, &name))
 			name = ks_xstrdup(d->name);
-		classad *q = qs[i] = classad_new();
+		classad *q = qs[nq++] = classad_new();
 		classad_insert_string(q, "MyType", "Query");
 		classad_insert_string(q, "TargetType", type ? type : "Any");
 		classad_insert_string(q, "Name", name);
@@ -219,9 +224,9 @@ void ks_daemon_invalidate(ks_daemon *d)
 		free(type);
 		free(name);
 	}
-	if (n)
-		send_to_collector(d, d->ops->invalidate_code, qs, n);
-	free_ads(qs, n);
+	if (nq)
+		send_to_collector(d, d->ops->invalidate_code, qs, nq, 0);
+	free_ads(qs, nq);
 	free_ads(ads, n);
 }
 

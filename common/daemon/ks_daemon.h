@@ -37,6 +37,7 @@ struct ks_request {
 	const char *identity; /* authenticated peer, or KS_ANONYMOUS */
 	const char *host;     /* peer IP address text; "" for Unix peers */
 	bool udp;             /* no reply possible */
+	bool paired;          /* public and private ads (KS_WIRE_PAIRED) */
 	struct ks_srv_conn *conn;
 };
 
@@ -65,6 +66,10 @@ struct ks_daemon_ops {
 	size_t (*make_ads)(ks_daemon *d, classad ***ads);
 	/* The code that updates (and invalidates) that ad. */
 	int update_code, invalidate_code;
+	/* make_ads gives each ad followed by its private ad (the startd's
+	 * claim ids), sent flagged KS_WIRE_PAIRED; only the public ones are
+	 * invalidated at exit. */
+	bool paired_ads;
 };
 
 struct ks_daemon {

@@ -547,7 +547,8 @@ static void conn_message(struct ks_srv_conn *c, const struct ks_wire_header *h,
 		struct ks_request req = {h->code, ads, n,
 					 c->identity ? c->identity
 						     : KS_ANONYMOUS,
-					 c->unix_peer ? "" : c->host, false, c};
+					 c->unix_peer ? "" : c->host, false,
+					 (h->flags & KS_WIRE_PAIRED) != 0, c};
 		dispatch(d, &req, c->levels);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -831,7 +832,8 @@ static void on_udp(void *arg, int fd, unsigned ev)
 			continue;
 		}
 		struct ks_request req = {h.code, ads, n, identity, host,
-					 true, NULL};
+					 true, (h.flags & KS_WIRE_PAIRED) != 0,
+					 NULL};
 		dispatch(d, &req, levels);
 		for (size_t i = 0; i < n; i++)
 			classad_free(ads[i]);

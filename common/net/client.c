@@ -141,9 +141,10 @@ static int tls_start(ks_conn *c, const ks_config *cfg, struct ks_err *err)
 }
 
 int ks_conn_send(ks_conn *c, int code, classad *const *ads, size_t n,
-		 bool more, struct ks_err *err)
+		 unsigned flags, struct ks_err *err)
 {
-	int rc = ks_wire_encode(&c->out, code, ads, n, more ? KS_WIRE_MORE : 0,
+	int rc = ks_wire_encode(&c->out, code, ads, n,
+				flags & (KS_WIRE_MORE | KS_WIRE_PAIRED),
 				c->compress, err);
 	if (rc == 0 && c->out.len >= OUT_BATCH)
 		rc = ks_conn_flush(c, err);

@@ -31,13 +31,14 @@ int ks_conn_open(const ks_config *cfg, const char *addr, int timeout_ms,
  * "unauthenticated@unmapped").  Borrowed. */
 const char *ks_conn_identity(const ks_conn *c);
 
-/* Sends one message: a command or reply code and n ads.  more marks a
- * message that is followed by others of the same stream.  Messages are
+/* Sends one message: a command or reply code and n ads.  flags:
+ * KS_WIRE_MORE for a message followed by others of the same stream,
+ * KS_WIRE_PAIRED for an update of public and private ads.  Messages are
  * gathered and written together: by ks_conn_flush(), before every
  * ks_conn_recv(), at ks_conn_close() (where an error goes unreported:
  * read an answer when delivery matters), or once enough is pending. */
 int ks_conn_send(ks_conn *c, int code, classad *const *ads, size_t n,
-		 bool more, struct ks_err *err);
+		 unsigned flags, struct ks_err *err);
 
 /* Writes what ks_conn_send() has gathered. */
 int ks_conn_flush(ks_conn *c, struct ks_err *err);

@@ -37,6 +37,10 @@
  * the session's id (KS_WIRE_SESSION_ID text characters) and the
  * HMAC-SHA256 of header and payload (KS_WIRE_MAC bytes). */
 #define KS_WIRE_SIGNED 0x04u
+/* An update whose ads come in pairs: each public ad, then its private
+ * ad (a slot's claim id, for the negotiator only), as in HTCondor's
+ * protocol. */
+#define KS_WIRE_PAIRED 0x08u
 #define KS_WIRE_SESSION_ID 32
 #define KS_WIRE_MAC 32
 /* No message may exceed this, compressed or not: a peer that announces

@@ -36,6 +36,12 @@ for a in Machine SlotID Arch OpSys OpSysAndVer KeyboardIdle ConsoleIdle LoadAvg 
 	EnteredCurrentState Cpus TotalCpus Memory TotalMemory Disk TotalDisk VirtualMemory SlotType; do
 	echo "$out" | grep -q "^$a = " || fail "no $a in the slot ad"
 done
+echo "$out" | grep -q "ClaimId\|Capability" && fail "the public slot ad shows a claim id"
+# the private ad (for the negotiator): the slot's claim id
+out=$("$B/tests/daemon/ks_query" QUERY_STARTD_PVT_ADS) || fail "QUERY_STARTD_PVT_ADS: $out"
+echo "$out" | grep -qx "ClaimId = \"$(claim_id slot1)\"" || fail "private ad: $out"
+echo "$out" | grep -q '^Name = "slot1@' || fail "private ad's Name: $out"
+echo "$out" | grep -q '^MyAddress = "<' || fail "private ad's MyAddress: $out"
 stop_pool
 
 # Four static slots; IS_OWNER true keeps them in Owner, and a reconfig
@@ -366,6 +372,9 @@ start_pool
 wait_for 10 state_is slot1 "Unclaimed Idle" || fail "rank slot: $(state_of slot1)"
 start_job slot1 "$T/sleep.ad" ranked
 PRE=$(cat "$T/log/.startd_preempt_id.slot1")
+# a claimed slot's private ad offers the capability for a better claim
+wait_for 10 sh -c "'$B/tests/daemon/ks_query' QUERY_STARTD_PVT_ADS 'regexp(\"^slot1@\", Name)' | grep -qx 'ClaimId = \"$PRE\"'" ||
+	fail "claimed slot's private ad: $("$B/tests/daemon/ks_query" QUERY_STARTD_PVT_ADS)"
 sed -e 's/^Owner = .*/Owner = "coltrane"/' -e 's|^Cmd = .*|Cmd = "/bin/true"|' -e '/^Arguments/d' -e '/JobLeaseDuration/d' "$T/job.ad" > "$T/coltrane.ad"
 "$CL" "$(addr)" REQUEST_CLAIM "$PRE" "$T/coltrane.ad" > "$T/better.out" 2>&1 &
 BETTER=$!
