@@ -89,9 +89,12 @@ int ks_wire_encode_raw(struct classad_buf *b, int32_t code,
 
 /* The KS_WIRE_HEADER + 4 bytes that precede an ad's old-syntax text of
  * len bytes to make a message of it (header and record length): a sender
- * can then write the text from where it lies.  Returns 0 or KS_ERANGE. */
+ * can then write the text from where it lies, and then `extra` bytes of
+ * further records (ks_wire_encode_ad(): the private ad of a paired
+ * update).  Returns 0 or KS_ERANGE. */
 int ks_wire_text_header(unsigned char out[KS_WIRE_HEADER + 4], int32_t code,
-			size_t len, unsigned flags, struct ks_err *err);
+			size_t len, size_t extra, unsigned flags,
+			struct ks_err *err);
 
 /* Appends a message of one ad given as its old-syntax text (what a
  * sender read from a file and has checked parses). */

@@ -149,13 +149,14 @@ int ks_wire_end(struct classad_buf *b, size_t at, int32_t code,
 }
 
 int ks_wire_text_header(unsigned char out[KS_WIRE_HEADER + 4], int32_t code,
-			size_t len, unsigned flags, struct ks_err *err)
+			size_t len, size_t extra, unsigned flags,
+			struct ks_err *err)
 {
-	if (len > KS_WIRE_MAX - 4)
+	if (len > KS_WIRE_MAX - 4 || extra > KS_WIRE_MAX - 4 - len)
 		return ks_err_set(err, KS_ERANGE, 0, 0, 0,
 				  "an ad of %zu bytes is over the limit of %u",
-				  len, KS_WIRE_MAX);
-	put_header(out, flags, code, len + 4, len + 4);
+				  len + extra, KS_WIRE_MAX);
+	put_header(out, flags, code, len + 4 + extra, len + 4 + extra);
 	put32(out + KS_WIRE_HEADER, (uint32_t)len);
 	return 0;
 }
@@ -166,7 +167,7 @@ int ks_wire_encode_text(struct classad_buf *b, int32_t code, const char *text,
 	size_t at = b->len;
 	classad_buf_reserve(b, KS_WIRE_HEADER + 4 + len);
 	unsigned char *h = (unsigned char *)b->data + at;
-	int rc = ks_wire_text_header(h, code, len, flags, err);
+	int rc = ks_wire_text_header(h, code, len, 0, flags, err);
 	if (rc)
 		return rc;
 	memcpy(h + 20, text, len);

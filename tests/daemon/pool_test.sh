@@ -246,6 +246,20 @@ out=$("$B/tools/condor_status/condor_status" seq@host6 -af UpdatesTotal UpdatesL
 printf 'MyType = "Query"\nTargetType = "Machine"\nName = "seq@host6"\n' > "$T/seq"
 "$ADV" INVALIDATE_STARTD_ADS "$T/seq" >/dev/null
 
+# -fake-private-ad: each startd ad goes with a made-up private ad (its
+# Name, StartdIpAddr and a claim id in a startd's form), which only
+# QUERY_STARTD_PVT_ADS answers.
+printf 'MyType = "Machine"\nName = "pvt1@hostp"\nMyAddress = "<127.0.0.1:5555>"\nStartdIpAddr = "<127.0.0.1:5555>"\n\nMyType = "Machine"\nName = "pvt2@hostp"\nMyAddress = "<127.0.0.1:5556>"\n' > "$T/pvt"
+"$ADV" -multiple -fake-private-ad UPDATE_STARTD_AD "$T/pvt" >/dev/null || fail "-fake-private-ad"
+out=$("$Q" QUERY_STARTD_PVT_ADS 'regexp("@hostp$", Name)')
+[ "$(echo "$out" | grep -c '^ClaimId = "<127.0.0.1:555[56]>#[0-9]*#[0-9]*#[0-9A-F]\{8\}DEADBEEF01234567BEEFBAAD"$')" = 2 ] ||
+	fail "fake private ads: $out"
+echo "$out" | grep -q '^StartdIpAddr = "<127.0.0.1:5555>"' || fail "fake private ad's StartdIpAddr: $out"
+"$Q" QUERY_STARTD_ADS 'regexp("@hostp$", Name)' | grep -q ClaimId && fail "a public ad shows the claim id"
+printf 'MyType = "Query"\nTargetType = "Machine"\nRequirements = regexp("@hostp$", Name)\n' > "$T/pvtinv"
+"$ADV" INVALIDATE_STARTD_ADS "$T/pvtinv" >/dev/null || fail "invalidate fake-private ads"
+[ -z "$("$Q" QUERY_STARTD_PVT_ADS 'regexp("@hostp$", Name)' | grep ClaimId)" ] || fail "private ads outlived their public ones"
+
 # Invalidation by name.
 printf 'MyType = "Query"\nTargetType = "Machine"\nName = "slot2@host1"\n' > "$T/inv"
 "$ADV" INVALIDATE_STARTD_ADS "$T/inv" >/dev/null || fail "invalidate"
@@ -324,6 +338,8 @@ echo "$out" | grep -q "bob@example.org" || fail "refusal does not name bob: $out
 grep -q "authenticated bob@example.org from 127.0.0.1 with TOKEN" "$T/log/CollectorLog" || fail "bob not authenticated by token"
 # ...but may read, over the same method.
 out=$(_CONDOR_SEC_TOKEN_DIRECTORY=$T/tokens "$Q" QUERY_STARTD_ADS 2>&1) || fail "bob may read"
+# ... but not the slots' private ads (NEGOTIATOR)
+out=$(_CONDOR_SEC_TOKEN_DIRECTORY=$T/tokens "$Q" QUERY_STARTD_PVT_ADS 2>&1) && fail "bob read private ads: $out"
 # The pool's own identity, from a token for the pool's user, advertises.
 rm "$T/tokens/bob"
 "$TOK" -identity "$(id -un)@example.org" -file "$T/tokens/me" || fail "token for me"

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ks_addr.h"
@@ -29,7 +30,9 @@ static void usage(const char *prog, bool commands)
 		"    -tcp              Ship classad via TCP (default)\n"
 		"    -udp              Ship classad via UDP\n"
 		"    -multiple         Publish multiple ads, separated by blank "
-		"lines\n", prog);
+		"lines\n"
+		"    -fake-private-ad  Send each startd ad with a made-up private "
+		"ad (a claim id)\n", prog);
 	if (commands) {
 		fprintf(stderr, "\nAnd <update-command> is one of:\n");
 		for (int code = 0; code < 100; code++) {
@@ -97,7 +100,38 @@ struct msgs {
 	const char **text;
 	size_t *len;
 	size_t n;
+	struct classad_buf *pvt; /* -fake-private-ad: each message's private
+				  * ad record, sent after its text */
 };
+
+/* The private ad HTCondor's tool makes up for a startd ad: its Name and
+ * StartdIpAddr and a claim id of the form a startd gives
+ * (<MyAddress>#<start>#<n>#<secret>), as a record to follow the ad. */
+static void fake_private(const char *text, size_t len, long start, int seq,
+			 struct classad_buf *out)
+{
+	struct ks_err err;
+	classad *ad = classad_parse(text, len, CLASSAD_FMT_OLD, NULL, &err);
+	classad *p = classad_new();
+	classad_insert_string(p, "MyType", "Machine");
+	static const char *const copy[] = {"StartdIpAddr", "Name"};
+	for (size_t i = 0; ad && i < 2; i++) {
+		const classad_expr *e = classad_lookup(ad, copy[i]);
+		if (e)
+			classad_insert(p, copy[i], classad_expr_ref(e));
+	}
+	char *addr = NULL;
+	if (ad)
+		classad_eval_string(ad, "MyAddress", NULL, &addr);
+	char id[512];
+	snprintf(id, sizeof(id), "%s#%ld#%d#%08XDEADBEEF01234567BEEFBAAD",
+		 addr ? addr : "", start, seq, (unsigned)seq);
+	classad_insert_string(p, "ClaimId", id);
+	ks_wire_encode_ad(out, p);
+	free(addr);
+	classad_free(p);
+	classad_free(ad);
+}
 
 /* UDP: a connection first, whose handshake sets up the session that
  * signs the datagrams (docs/protocol.md); then one datagram per ad.
@@ -111,13 +145,17 @@ static int send_udp(const ks_config *cfg, const char *addr,
 	struct classad_buf d = {0};
 	for (size_t i = 0; i < m->n && rc == 0; i++) {
 		d.len = 0;
-		size_t need = sizeof(m->hdr[i]) + m->len[i];
+		size_t extra = m->pvt ? m->pvt[i].len : 0;
+		size_t need = sizeof(m->hdr[i]) + m->len[i] + extra;
 		if (need > d.cap) {
 			d.cap = need;
 			d.data = ks_xrealloc(d.data, d.cap);
 		}
 		memcpy(d.data, m->hdr[i], sizeof(m->hdr[i]));
 		memcpy(d.data + sizeof(m->hdr[i]), m->text[i], m->len[i]);
+		if (extra)
+			memcpy(d.data + sizeof(m->hdr[i]) + m->len[i],
+			       m->pvt[i].data, extra);
 		rc = ks_conn_send_udp_raw(c, d.data, need, err);
 		if (rc == 0)
 			(*sent)++;
@@ -137,12 +175,16 @@ static int send_tcp(const ks_config *cfg, const char *addr,
 	int rc = ks_conn_open(cfg, addr, 0, &c, err);
 	if (rc)
 		return rc;
-	struct iovec *iov = ks_xmalloc(2 * m->n * sizeof(*iov));
+	struct iovec *iov = ks_xmalloc(3 * m->n * sizeof(*iov));
+	size_t k = 0;
 	for (size_t i = 0; i < m->n; i++) {
-		iov[2 * i] = (struct iovec){m->hdr[i], sizeof(m->hdr[i])};
-		iov[2 * i + 1] = (struct iovec){(void *)m->text[i], m->len[i]};
+		iov[k++] = (struct iovec){m->hdr[i], sizeof(m->hdr[i])};
+		iov[k++] = (struct iovec){(void *)m->text[i], m->len[i]};
+		if (m->pvt)
+			iov[k++] = (struct iovec){m->pvt[i].data,
+						  m->pvt[i].len};
 	}
-	rc = ks_conn_send_iov(c, iov, 2 * m->n, err);
+	rc = ks_conn_send_iov(c, iov, k, err);
 	free(iov);
 	classad *nop = classad_new();
 	if (rc == 0)
@@ -250,7 +292,7 @@ static size_t ad_boundary(const char *text, size_t from, size_t len)
 int main(int argc, char **argv)
 {
 	const char *pool = NULL, *filename = NULL;
-	bool udp = false, multiple = false;
+	bool udp = false, multiple = false, fake_pvt = false;
 	int command = -1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -274,6 +316,8 @@ int main(int argc, char **argv)
 			udp = true;
 		} else if (strcmp(a, "-multiple") == 0) {
 			multiple = true;
+		} else if (strcmp(a, "-fake-private-ad") == 0) {
+			fake_pvt = true;
 		} else if (strcmp(a, "-debug") == 0) {
 			/* accepted; kestrel's messages are already plain */
 		} else if (a[0] != '-' || strcmp(a, "-") == 0) {
@@ -338,6 +382,7 @@ int main(int argc, char **argv)
 	struct msgs m = {0};
 	struct ks_err err;
 	int status = 0;
+	long start_time = (long)time(NULL);
 	for (size_t k = 0; k < nparts && !status; k++) {
 		struct part *pt = &parts[k];
 		if (!multiple && (m.n + pt->n > 1)) {
@@ -351,6 +396,9 @@ int main(int argc, char **argv)
 				status = 1;
 			}
 		}
+		/* only a startd update takes a private ad, as in HTCondor */
+		bool pair = fake_pvt && (command == KS_UPDATE_STARTD_AD ||
+					 command == KS_UPDATE_STARTD_AD_WITH_ACK);
 		for (size_t i = 0; i < pt->n && !status; i++) {
 			size_t at = m.n++;
 			m.hdr = ks_xrealloc(m.hdr, m.n * sizeof(*m.hdr));
@@ -360,7 +408,18 @@ int main(int argc, char **argv)
 			 * here, and parses the same at the collector */
 			m.text[at] = text + pt->start[i];
 			m.len[at] = pt->len[i];
-			if (ks_wire_text_header(m.hdr[at], command, pt->len[i], 0,
+			size_t extra = 0;
+			if (pair) {
+				m.pvt = ks_xrealloc(m.pvt,
+						    m.n * sizeof(*m.pvt));
+				m.pvt[at] = (struct classad_buf){0};
+				fake_private(m.text[at], m.len[at], start_time,
+					     (int)m.n, &m.pvt[at]);
+				extra = m.pvt[at].len;
+			}
+			if (ks_wire_text_header(m.hdr[at], command, pt->len[i],
+						extra,
+						pair ? KS_WIRE_PAIRED : 0,
 						&err)) {
 				fprintf(stderr, "ad %zu of %s: %s\n", m.n,
 					filename, err.msg);
@@ -422,6 +481,9 @@ int main(int argc, char **argv)
 out:
 	free(m.hdr);
 	free(m.text);
+	for (size_t i = 0; m.pvt && i < m.n; i++)
+		free(m.pvt[i].data);
+	free(m.pvt);
 	free(m.len);
 	for (size_t k = 0; k < 2; k++) {
 		free(parts[k].start);
