@@ -226,10 +226,14 @@ struct slot_attr_ctx {
 	struct sd_slot *const *slots;
 	classad **ads;
 	size_t n;
+	bool values;     /* STARTD_EVAL_SLOT_ATTRS: values, not expressions */
+	bool undefined;  /* STARTD_EVAL_SLOT_ATTRS_DEBUG: undefined ones too */
 };
 
-/* One STARTD_SLOT_ATTRS name: slot<j>_<name> in every ad, the value of
- * name in slot j's ad. */
+/* One STARTD_SLOT_ATTRS name: <slot>_<name> in every ad (slot1_State,
+ * slot1_1_State for a dynamic slot), name's expression in that slot's
+ * ad, as HTCondor copies it; or with STARTD_EVAL_SLOT_ATTRS its value
+ * there (an error, or undefined, left out). */
 static void add_cross_attr(const char *name, void *arg)
 {
 	struct slot_attr_ctx *c = arg;
@@ -238,7 +242,19 @@ static void add_cross_attr(const char *name, void *arg)
 		if (!e)
 			continue;
 		char key[256];
-		snprintf(key, sizeof(key), "slot%d_%s", c->slots[j]->id, name);
+		snprintf(key, sizeof(key), "%s_%s", c->slots[j]->short_name,
+			 name);
+		classad_value v = CLASSAD_VALUE_INIT;
+		if (c->values) {
+			classad_eval_expr(c->ads[j], e, NULL, &v);
+			bool skip = v.type == CLASSAD_ERROR ||
+				    (v.type == CLASSAD_UNDEFINED &&
+				     !c->undefined);
+			for (size_t i = 0; i < c->n && !skip; i++)
+				classad_insert_value(c->ads[i], key, &v);
+			classad_value_clear(&v);
+			continue;
+		}
 		for (size_t i = 0; i < c->n; i++)
 			classad_insert(c->ads[i], key, classad_expr_ref(e));
 	}
@@ -252,7 +268,9 @@ void sd_slot_ads(const struct sd_host *h, struct sd_slot *const *slots,
 				    : 0;
 	for (size_t i = 0; i < h->nslots; i++)
 		ads[i] = base_ad(h, slots[i], &owner_left);
-	struct slot_attr_ctx c = {slots, ads, h->nslots};
+	struct slot_attr_ctx c = {slots, ads, h->nslots, false, false};
+	ks_config_bool(h->cfg, "STARTD_EVAL_SLOT_ATTRS", &c.values);
+	ks_config_bool(h->cfg, "STARTD_EVAL_SLOT_ATTRS_DEBUG", &c.undefined);
 	static const char *const lists[] = {"STARTD_SLOT_ATTRS",
 					    "STARTD_SLOT_EXPRS"};
 	for (size_t k = 0; k < 2; k++) {

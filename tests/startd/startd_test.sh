@@ -52,13 +52,25 @@ IS_OWNER = True
 STARTD_ATTRS = $(STARTD_ATTRS) Colour
 Colour = "blue"
 SLOT2_Colour = "green"
-STARTD_SLOT_ATTRS = State
+STARTD_SLOT_ATTRS = State Colour IsGreen Nothing
+IsGreen = Colour == "green"
+STARTD_ATTRS = $(STARTD_ATTRS) IsGreen
 CFG
 start_pool
 out=$("$ST" -af Name SlotType Cpus State)
 [ "$(echo "$out" | grep -c ' Static 1 Owner$')" = 4 ] || fail "static slots: $out"
 [ "$("$ST" -af Colour | sort | uniq -c | tr -s ' ' | tr '\n' ',')" = " 3 blue, 1 green," ] || fail "per-slot STARTD_ATTRS: $("$ST" -af Name Colour)"
 "$ST" -af slot3_State | grep -qx Owner || fail "STARTD_SLOT_ATTRS"
+# as HTCondor: slot2's expression is copied, so in slot1's ad it reads
+# slot1's Colour; STARTD_EVAL_SLOT_ATTRS copies its value instead
+out=$("$ST" -l -constraint 'SlotID == 1' | grep '^slot2_')
+echo "$out" | grep -qx 'slot2_Colour = "green"' && echo "$out" | grep -qx 'slot2_IsGreen = Colour == "green"' ||
+	fail "STARTD_SLOT_ATTRS expressions: $out"
+echo "STARTD_EVAL_SLOT_ATTRS = True" >> "$CONDOR_CONFIG"
+kill -HUP "$(pgrep -P "$MASTER_PID" -f condor_startd)"
+wait_for 10 sh -c "'$ST' -l -constraint 'SlotID == 1' | grep -qx 'slot2_IsGreen = true'" ||
+	fail "STARTD_EVAL_SLOT_ATTRS: $("$ST" -l -constraint 'SlotID == 1' | grep slot2_)"
+"$ST" -l -constraint 'SlotID == 1' | grep -q '^slot1_Nothing' && fail "an undefined value was copied"
 echo "IS_OWNER = False" >> "$CONDOR_CONFIG"
 kill -HUP "$(pgrep -P "$MASTER_PID" -f condor_startd)"
 wait_for 10 sh -c "[ \$('$ST' -af State | grep -c Unclaimed) = 4 ]" || fail "reconfig did not free the slots: $("$ST" -af Name State)"
