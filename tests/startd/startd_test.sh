@@ -418,6 +418,47 @@ out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$NEWID" "$T/coltrane.ad") || fail "the bet
 echo "$out" | grep -q '^ExitCode = 0$' || fail "the better claim's job: $out"
 stop_pool
 
+# Bad input: a policy expression that does not parse is logged and reads
+# as undefined; a job ad of the wrong types is claimed with defaults and
+# fails to start with a reason; garbage on the command port is refused;
+# the startd goes on.
+write_config <<'CFG'
+RUNBENCHMARKS = false
+PREEMPT = (KeyboardIdle <
+SUSPEND = "yes"
+CFG
+start_pool
+wait_for 10 grep -q "slot1: PREEMPT = (KeyboardIdle < does not parse" "$T/log/StartLog" || fail "bad PREEMPT not logged"
+wait_for 10 state_is slot1 "Unclaimed Idle" || fail "slot with a bad policy: $(state_of slot1)"
+SPID=$(pgrep -P "$MASTER_PID" -f condor_startd)
+cat > "$T/bad.ad" <<AD
+Owner = "nobody"
+ClusterId = "seven"
+Cmd = 17
+Arguments = 3
+RequestCpus = "four"
+RequestMemory = undefined
+RequestDisk = -5
+JobLeaseDuration = "long"
+MaxJobRetirementTime = "soon"
+KillSig = 42.5
+Iwd = "$T/iwd"
+AD
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/bad.ad") || fail "claim with a badly typed job: $out"
+BID=$(echo "$out" | sed -n 's/^ClaimId = "\(.*\)"$/\1/p')
+out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$BID" "$T/bad.ad" 2>&1)
+echo "$out" | grep -q '^JobExitReason = "start failed"' || fail "a badly typed job: $out"
+python3 - "$(addr | sed -n 's/^<[^:]*:\([0-9]*\).*/\1/p')" <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"KS\x01\x00\x00\x00\x01\xbb\xff\xff\xff\xff\x00\x00\x00\x10garbage" * 3)
+s.close()
+PY
+"$CL" "$(addr)" RELEASE_CLAIM "$BID" >/dev/null || fail "release after bad input"
+kill -0 "$SPID" || fail "the startd died of bad input"
+wait_for 10 state_is slot1 "Unclaimed Idle" || fail "after bad input: $(state_of slot1)"
+stop_pool
+
 # CLAIM_WORKLIFE: a claim that has run a job and is older than it ends
 # once idle (10), and the slot is free again.
 write_config <<'CFG'
