@@ -295,8 +295,8 @@ static void add_ref(const char *name, void *arg)
 static void prefetch_refs(cs_store *s, size_t i, size_t count,
 			  const struct refs *r)
 {
-	for (int k = 1; k <= CLASSAD_PREFETCH_AHEAD && i + (size_t)k < count;
-	     k++) {
+	for (int k = 2; k <= CLASSAD_PREFETCH_AHEAD && i + (size_t)k < count;
+	     k += 2) {
 		const classad *ad = cs_store_at(s, i + (size_t)k)->ad;
 		for (size_t j = 0; j < r->n; j++)
 			classad_prefetch(ad, r->name[j], k);

@@ -315,9 +315,11 @@ const classad_expr *classad_lookup(const classad *ad, const char *name)
 
 void classad_prefetch(const classad *ad, const char *name, int k)
 {
-	if (!ad || !name)
+	/* three stages, each two places behind the last, so that each has
+	 * time to arrive before the next reads it */
+	if (!ad || !name || k < 1 || k % 2)
 		return;
-	if (k >= 3) {
+	if (k >= 6) {
 		__builtin_prefetch(ad);
 		return;
 	}
@@ -328,7 +330,7 @@ void classad_prefetch(const classad *ad, const char *name, int k)
 		return;
 	}
 	const uint32_t *slot = &ad->index[hash & ad->imask];
-	if (k == 2) {
+	if (k == 4) {
 		__builtin_prefetch(slot);
 		return;
 	}

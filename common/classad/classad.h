@@ -217,11 +217,11 @@ const classad_expr *classad_lookup(const classad *ad, const char *name);
 
 /* Looking an attribute up in many ads in turn (a query over a table of
  * ads) mostly waits for memory.  Before looking name up in ads[i], call
- * classad_prefetch(ads[i + k], name, k) for k = 1 .. CLASSAD_PREFETCH_AHEAD:
- * each call starts loading the part of the lookup that the earlier ones
- * (for larger k) have brought in.  Only a hint: any ad, name and k are
- * harmless. */
-#define CLASSAD_PREFETCH_AHEAD 3
+ * classad_prefetch(ads[i + k], name, k) for k = 1 .. CLASSAD_PREFETCH_AHEAD
+ * (only the even k do anything): each call starts loading the part of the
+ * lookup that the earlier ones (for larger k) have brought in.  Only a
+ * hint: any ad, name and k are harmless. */
+#define CLASSAD_PREFETCH_AHEAD 6
 void classad_prefetch(const classad *ad, const char *name, int k);
 
 /* Removes attribute name; returns true if it was there. */
