@@ -290,7 +290,7 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
 	c->job_file = write_ad(d, s, "job", s->job);
 	/* the slot's ad, for what it gives the job (assigned GPUs...) */
-	classad *slot_ad = sd_startd_slot_ad(d, s);
+	classad *slot_ad = sd_slot_ad_now(d, s);
 	c->machine_file = write_ad(d, s, "machine", slot_ad);
 	classad_free(slot_ad);
 	int fds[2] = {-1, -1};

@@ -126,10 +126,6 @@ bool sd_preempt_take_over(ks_daemon *d, struct sd_slot *s);
  * (its CondorLoadAvg). */
 void sd_jobload_measure(ks_daemon *d);
 
-/* startd.c */
-/* Slot s's ad as the collector has it (new ad). */
-classad *sd_startd_slot_ad(ks_daemon *d, const struct sd_slot *s);
-
 /* dslot.c */
 /* Gives partitionable slot p all of its share to carve from. */
 void sd_dslot_init(struct sd_slot *p);

@@ -254,24 +254,6 @@ static classad *cron_context(void *arg)
 	return first;
 }
 
-classad *sd_startd_slot_ad(ks_daemon *d, const struct sd_slot *s)
-{
-	struct startd *sd = d->ctx;
-	struct sd_host h;
-	host_facts(d, &h);
-	classad **ads = ks_xmalloc((sd->nslots ? sd->nslots : 1) * sizeof(*ads));
-	sd_slot_ads(&h, sd->slots, ads);
-	classad *mine = NULL;
-	for (size_t i = 0; i < sd->nslots; i++) {
-		if (sd->slots[i] == s)
-			mine = ads[i];
-		else
-			classad_free(ads[i]);
-	}
-	free(ads);
-	return mine;
-}
-
 /* A slot's private ad: the capability the negotiator hands to the schedd
  * it matches (for a claimed slot, the one for a better claim), as
  * HTCondor's startd publishes it (Capability is the old name). */
