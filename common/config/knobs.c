@@ -1058,6 +1058,8 @@ const struct ks_knob ks_knobs[] = {
 	{"STARTD_DEBUG", KS_KNOB_STRING, "", "debug categories written to the startd's log"},
 	{"STARTD_DETECT_GPUS", KS_KNOB_STRING, "-properties $(GPU_DISCOVERY_EXTRA)", "arguments given to the GPU discovery tool"},
 	{"STARTD_ENFORCE_DISK_LIMITS", KS_KNOB_BOOL, "false", "whether each job gets a scratch volume of the disk it asked for"},
+	{"STARTD_EVAL_SLOT_ATTRS", KS_KNOB_BOOL, "", "whether STARTD_SLOT_ATTRS copies values rather than expressions"},
+	{"STARTD_EVAL_SLOT_ATTRS_DEBUG", KS_KNOB_BOOL, "", "whether STARTD_EVAL_SLOT_ATTRS keeps undefined values too"},
 	{"STARTD_FACTORY_SCRIPT_AVAILABLE_PARTITIONS", KS_KNOB_STRING, "", NULL},
 	{"STARTD_FACTORY_SCRIPT_BACK_PARTITION", KS_KNOB_STRING, "", NULL},
 	{"STARTD_FACTORY_SCRIPT_BOOT_PARTITION", KS_KNOB_STRING, "", NULL},
