@@ -24,7 +24,6 @@ struct cs_store {
 	size_t ntypes;
 	size_t *slot; /* index + 1 into e, 0 empty; size mask + 1 */
 	size_t mask;
-	bool stale; /* the index needs rebuilding after removals */
 };
 
 static uint64_t hash(const char *k)
@@ -190,16 +189,8 @@ static void reindex(cs_store *s)
 		s->slot[find(s, s->e[i].key)] = i + 1;
 }
 
-static void refresh(cs_store *s)
-{
-	if (s->stale)
-		reindex(s);
-	s->stale = false;
-}
-
 struct cs_entry *cs_store_find(cs_store *s, const char *key)
 {
-	refresh(s);
 	size_t i = find(s, key);
 	return s->slot[i] ? &s->e[s->slot[i] - 1] : NULL;
 }
@@ -207,7 +198,6 @@ struct cs_entry *cs_store_find(cs_store *s, const char *key)
 struct cs_entry *cs_store_put(cs_store *s, char *key, const char *type,
 			      classad *ad, int64_t expires)
 {
-	refresh(s);
 	size_t i = find(s, key);
 	if (s->slot[i]) {
 		struct cs_entry *e = &s->e[s->slot[i] - 1];
@@ -233,18 +223,40 @@ struct cs_entry *cs_store_put(cs_store *s, char *key, const char *type,
 	return &s->e[at];
 }
 
+/* Empties slot i of the index, shifting back the entries after it that
+ * probed past it (linear probing may not leave a hole in a run). */
+static void unslot(cs_store *s, size_t i)
+{
+	size_t j = i;
+	for (;;) {
+		j = (j + 1) & s->mask;
+		if (!s->slot[j])
+			break;
+		size_t k = hash(s->e[s->slot[j] - 1].key) & s->mask;
+		/* j's entry may move to i unless its home lies in (i, j] */
+		bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+		if (!stays) {
+			s->slot[i] = s->slot[j];
+			i = j;
+		}
+	}
+	s->slot[i] = 0;
+}
+
 void cs_store_remove_at(cs_store *s, size_t idx)
 {
+	unslot(s, find(s, s->e[idx].key));
 	entry_clear(s, &s->e[idx]);
-	s->e[idx] = s->e[--s->n];
-	/* Linear probing cannot leave holes: rebuild the index before the
-	 * next lookup, once for a whole sweep of removals. */
-	s->stale = true;
+	size_t last = --s->n;
+	if (idx != last) {
+		/* the last entry takes its place: its slot says so */
+		s->e[idx] = s->e[last];
+		s->slot[find(s, s->e[idx].key)] = idx + 1;
+	}
 }
 
 bool cs_store_remove(cs_store *s, const char *key)
 {
-	refresh(s);
 	size_t i = find(s, key);
 	if (!s->slot[i])
 		return false;
