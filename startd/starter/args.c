@@ -174,6 +174,9 @@ int sr_args_unquote_v2(const char *quoted, char **raw, struct ks_err *err)
 
 char *sr_args_join_v2(const struct sr_strv *args, size_t from)
 {
+	/* HTCondor's canonical form: only the characters that need it are
+	 * quoted, each run of them in one quoted section ("x y" becomes
+	 * x' 'y), a quote doubled inside, '' for an empty argument */
 	struct buf b = {0};
 	buf_put(&b, '\0');
 	b.len = 0;
@@ -181,16 +184,28 @@ char *sr_args_join_v2(const struct sr_strv *args, size_t from)
 		const char *a = args->v[i];
 		if (i > from)
 			buf_put(&b, ' ');
-		bool quote = !*a || strpbrk(a, " \t\n\r'") != NULL;
-		if (quote)
+		if (!*a) {
 			buf_put(&b, '\'');
+			buf_put(&b, '\'');
+		}
+		bool open = false; /* the last thing put closes a quoted run */
 		for (; *a; a++) {
+			bool special = strchr(" \t\n\r'", *a) != NULL;
+			if (!special) {
+				buf_put(&b, *a);
+				open = false;
+				continue;
+			}
+			if (open)
+				b.len--; /* reopen the run just closed */
+			else
+				buf_put(&b, '\'');
 			if (*a == '\'')
 				buf_put(&b, '\'');
 			buf_put(&b, *a);
-		}
-		if (quote)
 			buf_put(&b, '\'');
+			open = true;
+		}
 	}
 	return b.p;
 }

@@ -146,8 +146,12 @@ static void test_join_round_trip(void **state)
 	struct sr_strv a = {0};
 	sr_strv_add(&a, "/bin/echo", 9);
 	sr_strv_add(&a, "x y", 3);
+	sr_strv_add(&a, "", 0);
+	sr_strv_add(&a, "it's", 4);
+	sr_strv_add(&a, "a  b", 4);
+	/* HTCondor's canonical form: only what needs it is quoted */
 	char *j = sr_args_join_v2(&a, 1);
-	assert_string_equal(j, "'x y'");
+	assert_string_equal(j, "x' 'y '' it''''s a'  'b");
 	free(j);
 	sr_strv_free(&a);
 }

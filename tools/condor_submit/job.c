@@ -1,0 +1,484 @@
+/* job.c: the job ad of one job of a submit description (submit.h), with
+ * HTCondor's defaults for what the description leaves out. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "ks_mem.h"
+#include "sr_args.h"
+#include "submit.h"
+
+#define EXPAND_DEPTH 32
+
+/* The raw value of a macro for this job, or NULL. */
+static const char *lookup(const struct sub_job_ctx *c, const char *name,
+			  size_t len, char *num, size_t numsz)
+{
+	const struct sub_queue *q = c->queue;
+	for (size_t i = 0; i < q->nvars; i++)
+		if (strlen(q->vars[i]) == len &&
+		    !strncasecmp(q->vars[i], name, len))
+			return q->nrows ? q->rows[c->row][i] : "";
+	struct {
+		const char *n;
+		long v;
+	} nums[] = {{"Cluster", c->cluster},	{"ClusterId", c->cluster},
+		    {"Process", c->proc},	{"ProcId", c->proc},
+		    {"Step", c->step},		{"ItemIndex", c->item_index},
+		    {"Row", c->item_index},	{"Node", c->proc}};
+	for (size_t i = 0; i < sizeof(nums) / sizeof(*nums); i++)
+		if (strlen(nums[i].n) == len && !strncasecmp(nums[i].n, name, len)) {
+			snprintf(num, numsz, "%ld", nums[i].v);
+			return num;
+		}
+	const struct sub_file *f = c->file;
+	for (size_t i = q->nvars_set; i-- > 0;)
+		if (!f->vars[i].attr && strlen(f->vars[i].name) == len &&
+		    !strncasecmp(f->vars[i].name, name, len))
+			return f->vars[i].value;
+	return NULL;
+}
+
+/* Expansion stops growing here: a description whose macros refer to
+ * each other over and over would otherwise take exponential time. */
+#define EXPAND_MAX (1u << 20)
+
+/* value with $(name) expanded; $$(...) is kept for the match.  A macro
+ * met again inside its own expansion expands to nothing. */
+static void expand_into(const struct sub_job_ctx *c, const char *v,
+			struct classad_buf *out, const char **stack,
+			int depth)
+{
+	for (const char *p = v; *p && out->len < EXPAND_MAX;) {
+		if (p[0] == '$' && p[1] == '$' && p[2] == '(') {
+			const char *e = strchr(p, ')');
+			size_t l = e ? (size_t)(e - p + 1) : strlen(p);
+			classad_buf_add(out, p, l);
+			p += l;
+			continue;
+		}
+		const char *e = p[0] == '$' && p[1] == '(' ? strchr(p + 2, ')')
+							   : NULL;
+		if (!e || depth >= EXPAND_DEPTH) {
+			classad_buf_add(out, p, 1);
+			p++;
+			continue;
+		}
+		char num[32];
+		const char *name = p + 2;
+		size_t len = (size_t)(e - name);
+		const char *colon = memchr(name, ':', len);
+		size_t nlen = colon ? (size_t)(colon - name) : len;
+		const char *val = lookup(c, name, nlen, num, sizeof(num));
+		bool again = false;
+		for (int i = 0; i < depth; i++)
+			if (stack[i] == val)
+				again = true;
+		if (val && !again) {
+			stack[depth] = val;
+			expand_into(c, val, out, stack, depth + 1);
+		} else if (!val && colon) {
+			/* $(name:default) */
+			classad_buf_add(out, colon + 1, (size_t)(e - colon - 1));
+		}
+		p = e + 1;
+	}
+}
+
+static void expand(const struct sub_job_ctx *c, const char *v,
+		   struct classad_buf *out)
+{
+	const char *stack[EXPAND_DEPTH];
+	expand_into(c, v, out, stack, 0);
+}
+
+/* Submit command name's expanded value (new string), or NULL. */
+static char *get(const struct sub_job_ctx *c, const char *name)
+{
+	char num[32];
+	const char *v = lookup(c, name, strlen(name), num, sizeof(num));
+	if (!v)
+		return NULL;
+	struct classad_buf out = {0};
+	expand(c, v, &out);
+	return out.data ? out.data : ks_xstrdup("");
+}
+
+static char *get_any(const struct sub_job_ctx *c, const char *a,
+		     const char *b)
+{
+	char *v = get(c, a);
+	return v || !b ? v : get(c, b);
+}
+
+static bool is_true(const char *v)
+{
+	return v && (!strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
+		     !strcmp(v, "1") || !strcasecmp(v, "t"));
+}
+
+static void put_expr(classad *ad, const char *name, const char *text)
+{
+	if (classad_insert_text(ad, name, text, NULL) != 0)
+		classad_insert_string(ad, name, text);
+}
+
+/* A size with an optional unit (K, M, G, T; B allowed after), in units
+ * of base (1 KiB for disk, 1 MiB for memory), rounded up. */
+static bool size_in(const char *v, double base, long long *out)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (end == v)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	double mult = base;
+	switch (toupper((unsigned char)*end)) {
+	case 'K': mult = 1024; end++; break;
+	case 'M': mult = 1024.0 * 1024; end++; break;
+	case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+	case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+	default: break;
+	}
+	if (toupper((unsigned char)*end) == 'B')
+		end++;
+	if (*end)
+		return false;
+	double r = x * mult / base;
+	long long i = (long long)r;
+	*out = (double)i < r ? i + 1 : i;
+	return true;
+}
+
+static void put_request(classad *ad, const char *attr, char *v, double base)
+{
+	long long n;
+	if (base > 0 && size_in(v, base, &n))
+		classad_insert_int(ad, attr, n);
+	else
+		put_expr(ad, attr, v);
+}
+
+static char *absolute(const char *dir, const char *path)
+{
+	if (path[0] == '/')
+		return ks_xstrdup(path);
+	size_t n = strlen(dir) + strlen(path) + 2;
+	char *p = ks_xmalloc(n);
+	snprintf(p, n, "%s/%s", dir, path);
+	return p;
+}
+
+/* Arguments: the quoted new syntax becomes Arguments (re-joined in its
+ * canonical form), the old one Args as written. */
+static int put_args(classad *ad, char *v, struct ks_err *err)
+{
+	if (!v) {
+		classad_insert_string(ad, "Arguments", "");
+		return 0;
+	}
+	if (!sr_args_is_v2_quoted(v)) {
+		classad_insert_string(ad, "Args", v);
+		free(v);
+		return 0;
+	}
+	char *raw = NULL;
+	struct ks_err e;
+	struct sr_strv words = {0};
+	if (sr_args_unquote_v2(v, &raw, &e) ||
+	    sr_args_parse_v2(raw, &words, &e)) {
+		free(raw);
+		sr_strv_free(&words);
+		int rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
+				    "Unterminated double-quote.\nThe full "
+				    "arguments you specified were: %s", v);
+		free(v);
+		return rc;
+	}
+	char *joined = sr_args_join_v2(&words, 0);
+	classad_insert_string(ad, "Arguments", joined);
+	free(joined);
+	free(raw);
+	free(v);
+	sr_strv_free(&words);
+	return 0;
+}
+
+static int put_env(classad *ad, char *v, struct ks_err *err)
+{
+	if (!v) {
+		classad_insert_string(ad, "Environment", "");
+		return 0;
+	}
+	struct sr_env env = {0};
+	struct ks_err e;
+	int rc = sr_env_merge_v1_or_v2_quoted(&env, v, &e);
+	free(v);
+	if (rc) {
+		sr_env_free(&env);
+		return ks_err_set(err, KS_EPARSE, 0, 0, 0, "%s", e.msg);
+	}
+	char *joined = sr_args_join_v2(&env.kv, 0);
+	classad_insert_string(ad, "Environment", joined);
+	free(joined);
+	sr_env_free(&env);
+	return 0;
+}
+
+static int universe_of(const char *u)
+{
+	static const struct {
+		const char *n;
+		int v;
+	} us[] = {{"vanilla", 5},  {"standard", 1}, {"scheduler", 7},
+		  {"grid", 9},     {"java", 10},    {"parallel", 11},
+		  {"local", 12},   {"vm", 13},      {"docker", 5},
+		  {"container", 5}};
+	for (size_t i = 0; i < sizeof(us) / sizeof(*us); i++)
+		if (!strcasecmp(u, us[i].n))
+			return us[i].v;
+	return -1;
+}
+
+static int notification_of(const char *n)
+{
+	return !strcasecmp(n, "always")	    ? 1
+	       : !strcasecmp(n, "complete") ? 2
+	       : !strcasecmp(n, "error")    ? 3
+					    : 0;
+}
+
+/* The user's list "a.txt, b.txt" as HTCondor stores it: "a.txt,b.txt". */
+static void put_list(classad *ad, const char *attr, const char *v)
+{
+	struct classad_buf b = {0};
+	for (const char *p = v; *p;) {
+		p += strspn(p, ", \t");
+		size_t l = strcspn(p, ",");
+		while (l && isspace((unsigned char)p[l - 1]))
+			l--;
+		if (l) {
+			if (b.len)
+				classad_buf_add(&b, ",", 1);
+			classad_buf_add(&b, p, l);
+		}
+		p += strcspn(p, ",");
+	}
+	classad_insert_string(ad, attr, b.data ? b.data : "");
+	free(b.data);
+}
+
+/* Request<name> for every request_<name> not handled above. */
+static void put_custom_requests(const struct sub_job_ctx *c, classad *ad)
+{
+	const struct sub_file *f = c->file;
+	for (size_t i = 0; i < c->queue->nvars_set; i++) {
+		const char *n = f->vars[i].name;
+		if (f->vars[i].attr || strncasecmp(n, "request_", 8) ||
+		    !strcasecmp(n + 8, "cpus") || !strcasecmp(n + 8, "memory") ||
+		    !strcasecmp(n + 8, "disk"))
+			continue;
+		char attr[256];
+		snprintf(attr, sizeof(attr), "Request%s",
+			 !strcasecmp(n + 8, "gpus") ? "GPUs" : n + 8);
+		char *v = get(c, n);
+		if (v)
+			put_expr(ad, attr, v);
+		free(v);
+	}
+}
+
+classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
+{
+	classad *ad = classad_new();
+	char *exe = get(c, "executable");
+	char *iwd = get_any(c, "initialdir", "initial_dir");
+	char *dir = iwd ? absolute(c->iwd, iwd) : ks_xstrdup(c->iwd);
+	char *uni = get(c, "universe");
+	int universe = uni ? universe_of(uni) : 5;
+	int rc = 0;
+	if (!exe) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"No 'executable' parameter was provided");
+		goto out;
+	}
+	if (universe < 0) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"I don't know about the '%s' universe.", uni);
+		goto out;
+	}
+	char *cmd = absolute(dir, exe);
+	if (access(cmd, F_OK) != 0) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"Can't access executable file %s: %s", exe,
+				strerror(errno));
+		free(cmd);
+		goto out;
+	}
+	classad_insert_string(ad, "Cmd", cmd);
+	free(cmd);
+
+	char *v;
+	/* (put_args and put_env take the strings over) */
+	if ((rc = put_args(ad, get(c, "arguments"), err)) ||
+	    (rc = put_env(ad, get(c, "environment"), err)))
+		goto out;
+	static const char *const io[][3] = {{"input", "stdin", "In"},
+					    {"output", "stdout", "Out"},
+					    {"error", "stderr", "Err"}};
+	for (size_t i = 0; i < 3; i++) {
+		v = get_any(c, io[i][0], io[i][1]);
+		classad_insert_string(ad, io[i][2], v && *v ? v : "/dev/null");
+		free(v);
+	}
+	if ((v = get(c, "log"))) {
+		char *p = absolute(dir, v);
+		classad_insert_string(ad, "UserLog", p);
+		free(p);
+		free(v);
+	}
+	classad_insert_string(ad, "Iwd", dir);
+	classad_insert_int(ad, "JobUniverse", universe);
+
+	v = get(c, "request_cpus");
+	put_request(ad, "RequestCpus", v ? v : (char *)"1", 0);
+	free(v);
+	v = get(c, "request_memory");
+	put_request(ad, "RequestMemory", v ? v : (char *)"128", 1024.0 * 1024);
+	free(v);
+	v = get(c, "request_disk");
+	if (v)
+		put_request(ad, "RequestDisk", v, 1024);
+	else
+		put_expr(ad, "RequestDisk",
+			 "MAX({ 1024,(TransferInputSizeMB + 1) * 1.25 }) * 1024");
+	free(v);
+	put_custom_requests(c, ad);
+
+	v = get(c, "priority");
+	classad_insert_int(ad, "JobPrio", v ? strtol(v, NULL, 10) : 0);
+	free(v);
+	v = get(c, "nice_user");
+	if (is_true(v)) {
+		classad_insert_string(ad, "AcctGroup", "nice-user");
+		classad_insert_string(ad, "AcctGroupUser", c->user);
+		char grp[300];
+		snprintf(grp, sizeof(grp), "nice-user.%s", c->user);
+		classad_insert_string(ad, "AccountingGroup", grp);
+	}
+	free(v);
+	v = get(c, "hold");
+	bool hold = is_true(v);
+	free(v);
+	classad_insert_int(ad, "JobStatus", hold ? 5 : 1);
+	if (hold) {
+		classad_insert_string(ad, "HoldReason",
+				      "submitted on hold at user's request");
+		classad_insert_int(ad, "HoldReasonCode", 15);
+	}
+	static const char *const policy[][2] = {
+		{"periodic_hold", "PeriodicHold"},
+		{"periodic_remove", "PeriodicRemove"},
+		{"periodic_release", "PeriodicRelease"},
+		{"on_exit_hold", "OnExitHold"},
+		{"on_exit_remove", "OnExitRemove"}};
+	for (size_t i = 0; i < 5; i++)
+		if ((v = get(c, policy[i][0]))) {
+			put_expr(ad, policy[i][1], v);
+			free(v);
+		}
+	if ((v = get(c, "max_retries"))) {
+		classad_insert_int(ad, "JobMaxRetries", strtol(v, NULL, 10));
+		if (!classad_lookup(ad, "OnExitHold"))
+			put_expr(ad, "OnExitHold", "false");
+		put_expr(ad, "OnExitRemove",
+			 "NumJobCompletions > JobMaxRetries || ExitCode =?= 0");
+		free(v);
+	}
+	v = get(c, "should_transfer_files");
+	for (char *p = v; p && *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	classad_insert_string(ad, "ShouldTransferFiles", v ? v : "IF_NEEDED");
+	free(v);
+	v = get(c, "when_to_transfer_output");
+	for (char *p = v; p && *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	classad_insert_string(ad, "WhenToTransferOutput", v ? v : "ON_EXIT");
+	free(v);
+	if ((v = get(c, "transfer_input_files"))) {
+		put_list(ad, "TransferInput", v);
+		free(v);
+	}
+	if ((v = get(c, "transfer_output_files"))) {
+		put_list(ad, "TransferOutput", v);
+		free(v);
+	}
+	if (universe != 12 && universe != 7) {
+		v = get(c, "job_lease_duration");
+		classad_insert_int(ad, "JobLeaseDuration",
+				   v ? strtol(v, NULL, 10) : 2400);
+		free(v);
+	}
+	v = get(c, "notification");
+	classad_insert_int(ad, "JobNotification", v ? notification_of(v) : 0);
+	free(v);
+	if ((v = get(c, "accounting_group"))) {
+		classad_insert_string(ad, "AcctGroup", v);
+		classad_insert_string(ad, "AcctGroupUser", c->user);
+		char grp[600];
+		snprintf(grp, sizeof(grp), "%s.%s", v, c->user);
+		classad_insert_string(ad, "AccountingGroup", grp);
+		free(v);
+	}
+	v = get(c, "rank");
+	put_expr(ad, "Rank", v ? v : "0.0");
+	free(v);
+	if ((v = get(c, "batch_name"))) {
+		classad_insert_string(ad, "JobBatchName", v);
+		free(v);
+	}
+	/* Requirements: the user's, and what HTCondor adds for a vanilla
+	 * job that may use a shared file system */
+	v = get(c, "requirements");
+	if (v) {
+		char req[4096];
+		snprintf(req, sizeof(req),
+			 "(%s) && (TARGET.Arch == \"X86_64\") && (TARGET.OpSys "
+			 "== \"LINUX\") && (versionGE(split(TARGET.CondorVersion)"
+			 "[1],\"25.12.0\") || (TARGET.Disk >= RequestDisk)) && "
+			 "(TARGET.Memory >= RequestMemory) && ((TARGET."
+			 "FileSystemDomain == MY.FileSystemDomain) || "
+			 "(TARGET.HasFileTransfer))", v);
+		put_expr(ad, "Requirements", req);
+		free(v);
+	}
+	classad_insert_int(ad, "ProcId", c->proc);
+	classad_insert_int(ad, "ClusterId", c->cluster);
+	classad_insert_int(ad, "MaxHosts", 1);
+	classad_insert_int(ad, "MinHosts", 1);
+	/* +Attr and MY.Attr, as written */
+	const struct sub_file *f = c->file;
+	for (size_t i = 0; i < c->queue->nvars_set; i++) {
+		if (!f->vars[i].attr)
+			continue;
+		struct classad_buf e = {0};
+		expand(c, f->vars[i].value, &e);
+		put_expr(ad, f->vars[i].name, e.data ? e.data : "");
+		free(e.data);
+	}
+out:
+	free(exe);
+	free(iwd);
+	free(dir);
+	free(uni);
+	if (rc) {
+		classad_free(ad);
+		return NULL;
+	}
+	return ad;
+}

@@ -1,0 +1,216 @@
+/*
+ * main.c: condor_submit.  Reads a submit description (a file, or standard
+ * input) and makes its jobs' ads; with -dry-run FILE it writes them as
+ * HTCondor's condor_submit -dry-run does (to standard output for "-")
+ * instead of submitting them.  Submitting to a schedd comes with the
+ * schedd.
+ */
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "ks_mem.h"
+#include "submit.h"
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+		"Usage: %s [options] [<attrib>=<value>] [- | <submit-file>]\n"
+		"    [options] are\n"
+		"\t-terse\t\t\tDisplay terse output, jobid ranges only\n"
+		"\t-dry-run <file>\t\tProcess submit file and write ClassAd "
+		"attributes to <file>\n"
+		"\t\t\t\tbut do not actually submit the job(s) to the SCHEDD.\n"
+		"\t\t\t\tIf <file> is -, output is written to stdout.\n"
+		"\t-batch-name <name>\tappend a line to submit file that sets "
+		"the batch name\n"
+		"\t-append <line>\t\tadd line to submit file before processing\n"
+		"\t\t\t\t(overrides submit file; multiple -a lines ok)\n"
+		"\t-name <name>\t\tsubmit to the specified schedd\n"
+		"\t-pool <host>\t\tuse host as the central manager to query\n"
+		"\t-verbose\t\tverbose output\n",
+		prog);
+}
+
+static char *read_all(FILE *f, size_t *len)
+{
+	size_t cap = 8192, n = 0, r;
+	char *buf = ks_xmalloc(cap);
+	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += r;
+		if (cap - n < 2)
+			buf = ks_xrealloc(buf, cap *= 2);
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* The ad's attributes as Name=value lines, only those that differ from
+ * first (NULL: all), then a line ".". */
+static void print_ad(FILE *out, const classad *ad, const classad *first)
+{
+	size_t pos = 0;
+	const char *name;
+	const classad_expr *e;
+	while (classad_next(ad, &pos, &name, &e)) {
+		if (first && classad_expr_same(e, classad_lookup(first, name)))
+			continue;
+		char *text = classad_expr_unparse(e, true);
+		fprintf(out, "%s=%s\n", name, text);
+		free(text);
+	}
+	fprintf(out, ".\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *dry = NULL, *file = NULL;
+	bool terse = false;
+	struct classad_buf extra = {0}; /* -append, -batch-name, name=value */
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool more = i + 1 < argc;
+		if (!strcmp(a, "-dry-run") || !strcmp(a, "-dry")) {
+			if (!more) {
+				fprintf(stderr, "%s: -dry-run requires another "
+						"argument\n", argv[0]);
+				return 1;
+			}
+			dry = argv[++i];
+		} else if (!strcmp(a, "-terse")) {
+			terse = true;
+		} else if (!strcmp(a, "-verbose") || !strcmp(a, "-v")) {
+			/* the ads of -dry-run already say everything */
+		} else if (!strcmp(a, "-batch-name") || !strcmp(a, "-append") ||
+			   !strcmp(a, "-a") || !strcmp(a, "-name") ||
+			   !strcmp(a, "-pool")) {
+			if (!more) {
+				fprintf(stderr, "%s: %s requires another "
+						"argument\n", argv[0], a);
+				return 1;
+			}
+			const char *v = argv[++i];
+			if (!strcmp(a, "-batch-name")) {
+				classad_buf_add(&extra, "batch_name = ", 13);
+				classad_buf_add(&extra, v, strlen(v));
+				classad_buf_add(&extra, "\n", 1);
+			} else if (a[1] == 'a') {
+				classad_buf_add(&extra, v, strlen(v));
+				classad_buf_add(&extra, "\n", 1);
+			}
+		} else if (!strcmp(a, "-help") || !strcmp(a, "-h")) {
+			usage(stdout, argv[0]);
+			return 0;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "%s: Unknown argument '%s'\n", argv[0], a);
+			usage(stderr, argv[0]);
+			return 1;
+		} else if (strchr(a, '=') && a[0] != '-') {
+			classad_buf_add(&extra, a, strlen(a));
+			classad_buf_add(&extra, "\n", 1);
+		} else if (!file) {
+			file = a;
+		} else {
+			fprintf(stderr, "%s: Extra argument '%s'\n", argv[0], a);
+			return 1;
+		}
+	}
+	FILE *f = stdin;
+	const char *fname = "(stdin)";
+	if (file && strcmp(file, "-") != 0) {
+		f = fopen(file, "r");
+		if (!f) {
+			fprintf(stderr, "ERROR: Failed to open command file (%s)\n",
+				strerror(errno));
+			return 1;
+		}
+		fname = file;
+	}
+	size_t len;
+	char *text = read_all(f, &len);
+	if (f != stdin)
+		fclose(f);
+	/* what the command line adds goes before the first queue statement,
+	 * so that it applies to every job */
+	if (extra.len) {
+		struct classad_buf all = {0};
+		classad_buf_add(&all, extra.data, extra.len);
+		classad_buf_add(&all, text, len);
+		free(text);
+		text = all.data;
+		len = all.len;
+	}
+	free(extra.data);
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), ".");
+	struct passwd *pw = getpwuid(getuid());
+	const char *user = pw ? pw->pw_name : "nobody";
+	struct sub_file sf;
+	struct ks_err err;
+	if (sub_file_parse(text, len, fname, cwd, &sf, &err)) {
+		fprintf(stderr, "\nERROR: %s\n", err.msg);
+		free(text);
+		return 1;
+	}
+	free(text);
+	if (!dry) {
+		fprintf(stderr, "\nERROR: Can't find address of local schedd\n");
+		sub_file_free(&sf);
+		return 1;
+	}
+	FILE *out = strcmp(dry, "-") ? fopen(dry, "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "ERROR: cannot write %s: %s\n", dry,
+			strerror(errno));
+		sub_file_free(&sf);
+		return 1;
+	}
+	if (!terse)
+		printf("Dry-Run job(s).\n");
+	long cluster = 1, proc = 0;
+	classad *first = NULL;
+	int status = 0;
+	for (size_t qi = 0; qi < sf.nqueues && !status; qi++) {
+		const struct sub_queue *q = &sf.queues[qi];
+		size_t nitems = q->nrows ? q->nrows : 1;
+		for (size_t r = 0; r < nitems && !status; r++)
+			for (long step = 0; step < q->count && !status; step++) {
+				struct sub_job_ctx c = {
+					.file = &sf, .queue = q, .row = r,
+					.cluster = cluster, .proc = proc,
+					.step = step, .item_index = (long)r,
+					.iwd = cwd, .user = user};
+				classad *ad = sub_job_ad(&c, &err);
+				if (!ad) {
+					fprintf(stderr, "\nERROR: %s\n", err.msg);
+					status = 1;
+					break;
+				}
+				print_ad(out, ad, first);
+				if (!first)
+					first = ad;
+				else
+					classad_free(ad);
+				proc++;
+			}
+	}
+	if (!status) {
+		if (terse)
+			printf("%ld.0 - %ld.%ld\n", cluster, cluster,
+			       proc ? proc - 1 : 0);
+		else
+			printf("%ld job(s) dry-run to cluster %ld.\n", proc,
+			       cluster);
+	}
+	classad_free(first);
+	if (out != stdout)
+		fclose(out);
+	sub_file_free(&sf);
+	return status;
+}

@@ -1,0 +1,359 @@
+#define _GNU_SOURCE /* strcasestr */
+/* parse.c: reading a submit description (submit.h). */
+#include <ctype.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ks_mem.h"
+#include "submit.h"
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static void add_var(struct sub_file *f, const char *name, const char *value,
+		    bool attr, int line)
+{
+	f->vars = ks_xrealloc(f->vars, (f->nvars + 1) * sizeof(*f->vars));
+	f->vars[f->nvars++] = (struct sub_var){ks_xstrdup(name),
+					       ks_xstrdup(value), attr, line};
+}
+
+/* Splits s into words at commas and white space (items of "in (...)",
+ * fields of a "from" line); at most max words, the last taking the rest
+ * when max > 0. */
+static size_t split_words(char *s, char ***out, size_t max)
+{
+	size_t n = 0;
+	char **v = NULL;
+	while (*s) {
+		s += strspn(s, ", \t\r\n");
+		if (!*s)
+			break;
+		size_t len = max && n + 1 == max ? strlen(s)
+						  : strcspn(s, ", \t\r\n");
+		v = ks_xrealloc(v, (n + 1) * sizeof(*v));
+		v[n] = ks_xstrndup(s, len);
+		char *t = trim(v[n]);
+		memmove(v[n], t, strlen(t) + 1);
+		n++;
+		s += len;
+	}
+	*out = v;
+	return n;
+}
+
+static void add_row(struct sub_queue *q, char **fields, size_t n)
+{
+	char **row = ks_xcalloc(q->nvars ? q->nvars : 1, sizeof(*row));
+	for (size_t i = 0; i < q->nvars; i++)
+		row[i] = ks_xstrdup(i < n ? fields[i] : "");
+	q->rows = ks_xrealloc(q->rows, (q->nrows + 1) * sizeof(*q->rows));
+	q->rows[q->nrows++] = row;
+}
+
+static void free_words(char **w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+}
+
+/* The items of "in (...)": one row per item; with several variables,
+ * each line of the list is one row split into them. */
+static void rows_in(struct sub_queue *q, char *list)
+{
+	if (q->nvars <= 1) {
+		char **w;
+		size_t n = split_words(list, &w, 0);
+		for (size_t i = 0; i < n; i++)
+			add_row(q, &w[i], 1);
+		free_words(w, n);
+		return;
+	}
+	for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+		char **w;
+		size_t n = split_words(line, &w, q->nvars);
+		if (n)
+			add_row(q, w, n);
+		free_words(w, n);
+	}
+}
+
+static int rows_from(struct sub_queue *q, const char *dir, const char *file,
+		     const char *name, struct ks_err *err)
+{
+	char path[4096];
+	if (file[0] == '/')
+		snprintf(path, sizeof(path), "%s", file);
+	else
+		snprintf(path, sizeof(path), "%s/%s", dir, file);
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return ks_err_set(err, KS_EPARSE, q->line, 0, 0,
+				  "on Line %d of %s: cannot open the items file "
+				  "%s", q->line, name, file);
+	char buf[8192];
+	while (fgets(buf, sizeof(buf), fp)) {
+		char *t = trim(buf);
+		if (!*t || *t == '#')
+			continue;
+		char **w;
+		size_t n = split_words(t, &w, q->nvars);
+		add_row(q, w, n);
+		free_words(w, n);
+	}
+	fclose(fp);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void rows_matching(struct sub_queue *q, const char *dir, char *pats)
+{
+	char **w;
+	size_t n = split_words(pats, &w, 0);
+	size_t first = 0;
+	bool files = true, dirs = true;
+	if (n && (!strcasecmp(w[0], "files") || !strcasecmp(w[0], "dirs"))) {
+		files = !strcasecmp(w[0], "files");
+		dirs = !files;
+		first = 1;
+	}
+	for (size_t i = first; i < n; i++) {
+		char pat[4096];
+		snprintf(pat, sizeof(pat), "%s/%s", dir, w[i]);
+		glob_t g;
+		if (glob(pat, GLOB_MARK, NULL, &g) != 0)
+			continue;
+		char **names = ks_xcalloc(g.gl_pathc + 1, sizeof(*names));
+		size_t k = 0;
+		for (size_t j = 0; j < g.gl_pathc; j++) {
+			const char *p = g.gl_pathv[j] + strlen(dir) + 1;
+			bool is_dir = p[strlen(p) - 1] == '/';
+			if ((is_dir && !dirs) || (!is_dir && !files))
+				continue;
+			names[k] = ks_xstrdup(p);
+			if (is_dir)
+				names[k][strlen(names[k]) - 1] = '\0';
+			k++;
+		}
+		qsort(names, k, sizeof(*names), cmp_str);
+		for (size_t j = 0; j < k; j++)
+			add_row(q, &names[j], 1);
+		free_words(names, k);
+		globfree(&g);
+	}
+	free_words(w, n);
+}
+
+/* "queue [N] [vars] [in (...) | from FILE | matching ...]", the text
+ * after the keyword; more is the rest of the file for an item list that
+ * goes on after this line.  *used is how many following lines it took. */
+static int parse_queue(struct sub_file *f, char *args, char **more,
+		       size_t nmore, size_t *used, int line, const char *name,
+		       const char *dir, struct ks_err *err)
+{
+	struct sub_queue q = {.count = 1, .line = line,
+			      .nvars_set = f->nvars};
+	*used = 0;
+	char *s = trim(args);
+	if (isdigit((unsigned char)*s)) {
+		char *end;
+		q.count = strtol(s, &end, 10);
+		s = trim(end);
+	}
+	/* the variables, up to the keyword */
+	char *kw = NULL;
+	const char *kws[] = {" in ", " from ", " matching ", NULL};
+	char padded[8192];
+	snprintf(padded, sizeof(padded), " %s ", s);
+	size_t at = strlen(padded);
+	for (size_t i = 0; kws[i]; i++) {
+		char *p = strcasestr(padded, kws[i]);
+		if (p && (size_t)(p - padded) < at) {
+			at = (size_t)(p - padded);
+			kw = (char *)kws[i];
+		}
+	}
+	char *rest = NULL;
+	if (kw) {
+		padded[at] = '\0';
+		rest = padded + at + strlen(kw);
+	} else if (*trim(padded)) {
+		/* "queue x" alone: HTCondor reads it as a count that is not a
+		 * number */
+		return ks_err_set(err, KS_EPARSE, line, 0, 0,
+				  "on Line %d of %s: Unexpected text after "
+				  "Queue: %s", line, name, trim(padded));
+	}
+	char **names;
+	size_t nn = split_words(trim(padded), &names, 0);
+	if (!nn && kw) {
+		names = ks_xcalloc(1, sizeof(*names));
+		names[0] = ks_xstrdup("Item");
+		nn = 1;
+	}
+	q.vars = ks_xcalloc(nn + 1, sizeof(*q.vars));
+	for (size_t i = 0; i < nn; i++)
+		q.vars[i] = names[i];
+	free(names);
+	q.nvars = nn;
+	int rc = 0;
+	if (kw && !strcmp(kw, " in ")) {
+		char *open = strchr(rest, '(');
+		struct classad_buf list = {0};
+		if (!open) {
+			classad_buf_add(&list, rest, strlen(rest));
+		} else {
+			char *p = open + 1;
+			char *close = strchr(p, ')');
+			size_t k = 0;
+			while (!close) {
+				classad_buf_add(&list, p, strlen(p));
+				classad_buf_add(&list, "\n", 1);
+				if (k >= nmore) {
+					rc = ks_err_set(
+						err, KS_EPARSE, line, 0, 0,
+						"on Line %d of %s: Reached end "
+						"of file without finding closing "
+						"brace ')' for Queue command on "
+						"line %d", line, name, line);
+					break;
+				}
+				p = more[k++];
+				close = strchr(p, ')');
+			}
+			if (close)
+				classad_buf_add(&list, p, (size_t)(close - p));
+			*used = k;
+		}
+		if (!rc)
+			rows_in(&q, list.data ? list.data : (char *)"");
+		free(list.data);
+	} else if (kw && !strcmp(kw, " from ")) {
+		rc = rows_from(&q, dir, trim(rest), name, err);
+	} else if (kw) {
+		rows_matching(&q, dir, trim(rest));
+	}
+	f->queues = ks_xrealloc(f->queues, (f->nqueues + 1) * sizeof(*f->queues));
+	f->queues[f->nqueues++] = q;
+	return rc;
+}
+
+int sub_file_parse(const char *text, size_t len, const char *name,
+		   const char *dir, struct sub_file *out, struct ks_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	/* lines, with a trailing backslash joining the next */
+	char *copy = ks_xstrndup(text, len);
+	char **lines = NULL;
+	int *numbers = NULL;
+	size_t n = 0;
+	int lineno = 0;
+	struct classad_buf cur = {0};
+	int first = 0;
+	for (char *p = copy; p;) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		size_t l = strlen(p);
+		if (l && p[l - 1] == '\r')
+			p[--l] = '\0';
+		if (!cur.len)
+			first = lineno;
+		bool cont = l && p[l - 1] == '\\';
+		classad_buf_add(&cur, p, cont ? l - 1 : l);
+		if (!cont || !nl) {
+			lines = ks_xrealloc(lines, (n + 1) * sizeof(*lines));
+			numbers = ks_xrealloc(numbers, (n + 1) * sizeof(*numbers));
+			lines[n] = ks_xstrdup(cur.data ? cur.data : "");
+			numbers[n++] = first;
+			cur.len = 0;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	free(cur.data);
+	free(copy);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		char *s = trim(lines[i]);
+		if (!*s || *s == '#')
+			continue;
+		if (!strncasecmp(s, "queue", 5) &&
+		    (!s[5] || isspace((unsigned char)s[5]))) {
+			size_t used;
+			rc = parse_queue(out, s + 5, lines + i + 1, n - i - 1,
+					 &used, numbers[i], name, dir, err);
+			i += used;
+			continue;
+		}
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			rc = ks_err_set(err, KS_EPARSE, numbers[i], 0, 0,
+					"on Line %d of %s: syntax error: %s",
+					numbers[i], name, s);
+			break;
+		}
+		*eq = '\0';
+		char *key = trim(s), *value = trim(eq + 1);
+		bool attr = false;
+		if (*key == '+') {
+			key = trim(key + 1);
+			attr = true;
+		} else if (!strncasecmp(key, "MY.", 3)) {
+			key += 3;
+			attr = true;
+		}
+		if (!*key) {
+			rc = ks_err_set(err, KS_EPARSE, numbers[i], 0, 0,
+					"on Line %d of %s: a name is missing "
+					"before '='", numbers[i], name);
+			break;
+		}
+		add_var(out, key, value, attr, numbers[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	free(numbers);
+	if (rc)
+		sub_file_free(out);
+	return rc;
+}
+
+void sub_file_free(struct sub_file *f)
+{
+	for (size_t i = 0; i < f->nvars; i++) {
+		free(f->vars[i].name);
+		free(f->vars[i].value);
+	}
+	free(f->vars);
+	for (size_t i = 0; i < f->nqueues; i++) {
+		struct sub_queue *q = &f->queues[i];
+		for (size_t r = 0; r < q->nrows; r++) {
+			for (size_t v = 0; v < q->nvars; v++)
+				free(q->rows[r][v]);
+			free(q->rows[r]);
+		}
+		free(q->rows);
+		for (size_t v = 0; v < q->nvars; v++)
+			free(q->vars[v]);
+		free(q->vars);
+	}
+	free(f->queues);
+	memset(f, 0, sizeof(*f));
+}

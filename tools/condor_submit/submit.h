@@ -1,0 +1,70 @@
+/*
+ * submit.h: condor_submit's reading of a submit description (HTCondor's
+ * submit language) and the job ads it makes.
+ *
+ * A description is a list of statements: "name = value" (a submit
+ * command or a macro of the user's), "+Attr = expr" / "MY.Attr = expr"
+ * (an attribute for the job ad as it is), and "queue ..." (make jobs of
+ * everything set so far).  Values are expanded when a job is made:
+ * $(name) is a macro (submit commands and the user's, case ignored), or
+ * one of the per-job ones: $(Cluster) $(ClusterId) $(Process) $(ProcId)
+ * $(Item) $(ItemIndex) $(Step) $(Row), and the queue statement's own
+ * variables; $$(name) is left for the match.
+ */
+#ifndef SUB_SUBMIT_H
+#define SUB_SUBMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "classad.h"
+#include "ks_err.h"
+
+/* One "name = value" in the order written. */
+struct sub_var {
+	char *name;
+	char *value;
+	bool attr;      /* +Attr or MY.Attr: a job attribute as written */
+	int line;
+};
+
+/* One queue statement: count, variable names and the item rows. */
+struct sub_queue {
+	long count;     /* jobs per item (queue N ...), 1 by default */
+	char **vars;    /* names given, NULL-terminated; "Item" when none */
+	size_t nvars;
+	char ***rows;   /* each row: nvars values */
+	size_t nrows;   /* 0 with no item list: one job group of count */
+	size_t nvars_set; /* how many vars were set before this queue */
+	int line;
+};
+
+struct sub_file {
+	struct sub_var *vars;
+	size_t nvars;
+	struct sub_queue *queues;
+	size_t nqueues;
+};
+
+/* Reads a description (name is how errors name it; dir is where "from
+ * FILE" and "matching" look).  Returns 0, or KS_EPARSE with err saying
+ * what and where (HTCondor's wording). */
+int sub_file_parse(const char *text, size_t len, const char *name,
+		   const char *dir, struct sub_file *out, struct ks_err *err);
+void sub_file_free(struct sub_file *f);
+
+/* What a job is made of: the variables set before its queue statement,
+ * and its place among the jobs. */
+struct sub_job_ctx {
+	const struct sub_file *file;
+	const struct sub_queue *queue;
+	size_t row;            /* its item row (if any) */
+	long cluster, proc, step, item_index;
+	const char *iwd;       /* the directory condor_submit runs in */
+	const char *user;      /* the submitting user */
+};
+
+/* The job ad, or NULL with err saying why (HTCondor's messages). */
+classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err);
+
+#endif
