@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 /* HTCondor's tolerance when it checks that an amount is left. */
 #define FLOOR (-0.000001)
@@ -159,16 +160,6 @@ static int count_slots(struct build *b, struct ks_err *err)
 }
 
 /* ---- slot type descriptions ---------------------------------------------- */
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
 
 static const char *skip_blanks(const char *s)
 {
@@ -325,7 +316,7 @@ static int parse_type(struct build *b, int t, const char *desc,
 		size_t len = strcspn(p, delims);
 		char *next = p[len] ? p + len + 1 : p + len;
 		p[len] = '\0';
-		char *tok = trim(p);
+		char *tok = ks_trim(p);
 		p = next;
 		if (!*tok)
 			continue;
@@ -348,12 +339,12 @@ static int parse_type(struct build *b, int t, const char *desc,
 			continue;
 		}
 		*eq = '\0';
-		char *attr = trim(tok), *val = trim(eq + 1), *constr = NULL;
+		char *attr = ks_trim(tok), *val = ks_trim(eq + 1), *constr = NULL;
 		char *colon = strchr(val, ':');
 		if (colon) {
 			*colon = '\0';
-			constr = trim(colon + 1);
-			val = trim(val);
+			constr = ks_trim(colon + 1);
+			val = ks_trim(val);
 		}
 		struct share sh;
 		if (!*attr || !*val || !parse_share(val, &sh, &minimal)) {
@@ -948,7 +939,7 @@ const char *sd_layout_describe(const struct sd_slot_spec *s)
  * made one. */
 static void clean_attr(char *s)
 {
-	char *t = trim(s);
+	char *t = ks_trim(s);
 	char *w = s;
 	for (; *t; t++) {
 		char c = isalnum((unsigned char)*t) ? *t : '_';

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "submit.h"
 
 static void usage(FILE *f, const char *prog)
@@ -34,20 +35,6 @@ static void usage(FILE *f, const char *prog)
 		"\t-pool <host>\t\tuse host as the central manager to query\n"
 		"\t-verbose\t\tverbose output\n",
 		prog);
-}
-
-static char *read_all(FILE *f, size_t *len)
-{
-	size_t cap = 8192, n = 0, r;
-	char *buf = ks_xmalloc(cap);
-	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += r;
-		if (cap - n < 2)
-			buf = ks_xrealloc(buf, cap *= 2);
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
 }
 
 /* The ad's attributes as Name=value lines, only those that differ from
@@ -132,7 +119,7 @@ int main(int argc, char **argv)
 		fname = file;
 	}
 	size_t len;
-	char *text = read_all(f, &len);
+	char *text = ks_read_all(f, &len);
 	if (f != stdin)
 		fclose(f);
 	/* what the command line adds goes before the first queue statement,

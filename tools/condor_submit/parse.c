@@ -8,17 +8,8 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "submit.h"
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
 
 static void add_var(struct sub_file *f, const char *name, const char *value,
 		    bool attr, int line)
@@ -43,7 +34,7 @@ static size_t split_words(char *s, char ***out, size_t max)
 						  : strcspn(s, ", \t\r\n");
 		v = ks_xrealloc(v, (n + 1) * sizeof(*v));
 		v[n] = ks_xstrndup(s, len);
-		char *t = trim(v[n]);
+		char *t = ks_trim(v[n]);
 		memmove(v[n], t, strlen(t) + 1);
 		n++;
 		s += len;
@@ -104,7 +95,7 @@ static int rows_from(struct sub_queue *q, const char *dir, const char *file,
 				  "%s", q->line, name, file);
 	char buf[8192];
 	while (fgets(buf, sizeof(buf), fp)) {
-		char *t = trim(buf);
+		char *t = ks_trim(buf);
 		if (!*t || *t == '#')
 			continue;
 		char **w;
@@ -169,11 +160,11 @@ static int parse_queue(struct sub_file *f, char *args, char **more,
 	struct sub_queue q = {.count = 1, .line = line,
 			      .nvars_set = f->nvars};
 	*used = 0;
-	char *s = trim(args);
+	char *s = ks_trim(args);
 	if (isdigit((unsigned char)*s)) {
 		char *end;
 		q.count = strtol(s, &end, 10);
-		s = trim(end);
+		s = ks_trim(end);
 	}
 	/* the variables, up to the keyword */
 	char *kw = NULL;
@@ -192,15 +183,15 @@ static int parse_queue(struct sub_file *f, char *args, char **more,
 	if (kw) {
 		padded[at] = '\0';
 		rest = padded + at + strlen(kw);
-	} else if (*trim(padded)) {
+	} else if (*ks_trim(padded)) {
 		/* "queue x" alone: HTCondor reads it as a count that is not a
 		 * number */
 		return ks_err_set(err, KS_EPARSE, line, 0, 0,
 				  "on Line %d of %s: Unexpected text after "
-				  "Queue: %s", line, name, trim(padded));
+				  "Queue: %s", line, name, ks_trim(padded));
 	}
 	char **names;
-	size_t nn = split_words(trim(padded), &names, 0);
+	size_t nn = split_words(ks_trim(padded), &names, 0);
 	if (!nn && kw) {
 		names = ks_xcalloc(1, sizeof(*names));
 		names[0] = ks_xstrdup("Item");
@@ -244,9 +235,9 @@ static int parse_queue(struct sub_file *f, char *args, char **more,
 			rows_in(&q, list.data ? list.data : (char *)"");
 		free(list.data);
 	} else if (kw && !strcmp(kw, " from ")) {
-		rc = rows_from(&q, dir, trim(rest), name, err);
+		rc = rows_from(&q, dir, ks_trim(rest), name, err);
 	} else if (kw) {
-		rows_matching(&q, dir, trim(rest));
+		rows_matching(&q, dir, ks_trim(rest));
 	}
 	f->queues = ks_xrealloc(f->queues, (f->nqueues + 1) * sizeof(*f->queues));
 	f->queues[f->nqueues++] = q;
@@ -290,7 +281,7 @@ int sub_file_parse(const char *text, size_t len, const char *name,
 	free(copy);
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
-		char *s = trim(lines[i]);
+		char *s = ks_trim(lines[i]);
 		if (!*s || *s == '#')
 			continue;
 		if (!strncasecmp(s, "queue", 5) &&
@@ -309,10 +300,10 @@ int sub_file_parse(const char *text, size_t len, const char *name,
 			break;
 		}
 		*eq = '\0';
-		char *key = trim(s), *value = trim(eq + 1);
+		char *key = ks_trim(s), *value = ks_trim(eq + 1);
 		bool attr = false;
 		if (*key == '+') {
-			key = trim(key + 1);
+			key = ks_trim(key + 1);
 			attr = true;
 		} else if (!strncasecmp(key, "MY.", 3)) {
 			key += 3;

@@ -12,6 +12,7 @@
 
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "ks_wire.h"
 #include "sdt.h"
 
@@ -24,19 +25,6 @@ static void usage(const char *self)
 	       "\t-help\t\tPrint this help.\n"
 	       "\t-version\tPrint the HTCondor version.\n\n",
 	       self);
-}
-
-static char *read_all(FILE *f)
-{
-	size_t cap = 4096, n = 0, r;
-	char *buf = ks_xmalloc(cap);
-	while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += r;
-		if (cap - n < 2)
-			buf = ks_xrealloc(buf, cap *= 2);
-	}
-	buf[n] = '\0';
-	return buf;
 }
 
 int main(int argc, char **argv)
@@ -70,7 +58,7 @@ int main(int argc, char **argv)
 			errno, strerror(errno));
 		return 1;
 	}
-	char *text = read_all(f);
+	char *text = ks_read_all(f, NULL);
 	if (f != stdin)
 		fclose(f);
 	struct ks_err err = {0};

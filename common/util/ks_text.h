@@ -1,0 +1,18 @@
+/*
+ * ks_text.h: small text helpers the tools and daemons share.
+ */
+#ifndef KS_TEXT_H
+#define KS_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* s without its leading white space, its trailing white space cut off in
+ * place.  Returns a pointer into s. */
+char *ks_trim(char *s);
+
+/* Everything left to read from f, NUL-terminated; *len (NULL allowed)
+ * its length.  New string (free()); a read error ends it early. */
+char *ks_read_all(FILE *f, size_t *len);
+
+#endif
