@@ -345,19 +345,28 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	classad_insert_string(ad, "Iwd", dir);
 	classad_insert_int(ad, "JobUniverse", universe);
 
-	v = get(c, "request_cpus");
-	put_request(ad, "RequestCpus", v ? v : (char *)"1", 0);
-	free(v);
-	v = get(c, "request_memory");
-	put_request(ad, "RequestMemory", v ? v : (char *)"128", 1024.0 * 1024);
-	free(v);
-	v = get(c, "request_disk");
-	if (v)
-		put_request(ad, "RequestDisk", v, 1024);
-	else
-		put_expr(ad, "RequestDisk",
-			 "MAX({ 1024,(TransferInputSizeMB + 1) * 1.25 }) * 1024");
-	free(v);
+	/* a job's requests, or the pool's JOB_DEFAULT_REQUEST* (as
+	 * expressions, which HTCondor allows there) */
+	static const struct {
+		const char *cmd, *attr, *knob, *def;
+		double base;
+	} req[] = {
+		{"request_cpus", "RequestCpus", "JOB_DEFAULT_REQUESTCPUS", "1", 0},
+		{"request_memory", "RequestMemory", "JOB_DEFAULT_REQUESTMEMORY",
+		 "128", 1024.0 * 1024},
+		{"request_disk", "RequestDisk", "JOB_DEFAULT_REQUESTDISK",
+		 "MAX({ 1024,(TransferInputSizeMB + 1) * 1.25 }) * 1024", 1024}};
+	for (size_t i = 0; i < sizeof(req) / sizeof(*req); i++) {
+		if ((v = get(c, req[i].cmd))) {
+			put_request(ad, req[i].attr, v, req[i].base);
+			free(v);
+			continue;
+		}
+		char *d = c->cfg ? ks_config_get(c->cfg, req[i].knob, NULL)
+				 : NULL;
+		put_expr(ad, req[i].attr, d ? d : req[i].def);
+		free(d);
+	}
 	put_custom_requests(c, ad);
 
 	v = get(c, "priority");

@@ -138,24 +138,34 @@ int main(int argc, char **argv)
 		snprintf(cwd, sizeof(cwd), ".");
 	struct passwd *pw = getpwuid(getuid());
 	const char *user = pw ? pw->pw_name : "nobody";
+	struct ks_err cerr;
+	ks_config *cfg = ks_config_load_new("SUBMIT", NULL, &cerr);
+	if (!cfg) {
+		fprintf(stderr, "ERROR: %s\n", cerr.msg);
+		free(text);
+		return 1;
+	}
 	struct sub_file sf;
 	struct ks_err err;
 	if (sub_file_parse(text, len, fname, cwd, &sf, &err)) {
 		fprintf(stderr, "\nERROR: %s\n", err.msg);
 		free(text);
+		ks_config_free(cfg);
 		return 1;
 	}
 	free(text);
-	if (!dry) {
-		fprintf(stderr, "\nERROR: Can't find address of local schedd\n");
-		sub_file_free(&sf);
-		return 1;
-	}
-	FILE *out = strcmp(dry, "-") ? fopen(dry, "w") : stdout;
+	FILE *out = !dry	       ? NULL
+		    : strcmp(dry, "-") ? fopen(dry, "w")
+				       : stdout;
 	if (!out) {
-		fprintf(stderr, "ERROR: cannot write %s: %s\n", dry,
-			strerror(errno));
+		if (!dry)
+			fprintf(stderr, "\nERROR: Can't find address of local "
+					"schedd\n");
+		else
+			fprintf(stderr, "ERROR: cannot write %s: %s\n", dry,
+				strerror(errno));
 		sub_file_free(&sf);
+		ks_config_free(cfg);
 		return 1;
 	}
 	if (!terse)
@@ -172,7 +182,8 @@ int main(int argc, char **argv)
 					.file = &sf, .queue = q, .row = r,
 					.cluster = cluster, .proc = proc,
 					.step = step, .item_index = (long)r,
-					.iwd = cwd, .user = user};
+					.iwd = cwd, .user = user,
+					.cfg = cfg};
 				classad *ad = sub_job_ad(&c, &err);
 				if (!ad) {
 					fprintf(stderr, "\nERROR: %s\n", err.msg);
@@ -199,5 +210,6 @@ int main(int argc, char **argv)
 	if (out != stdout)
 		fclose(out);
 	sub_file_free(&sf);
+	ks_config_free(cfg);
 	return status;
 }

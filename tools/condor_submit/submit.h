@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "classad.h"
+#include "config.h"
 #include "ks_err.h"
 
 /* One "name = value" in the order written. */
@@ -62,6 +63,7 @@ struct sub_job_ctx {
 	long cluster, proc, step, item_index;
 	const char *iwd;       /* the directory condor_submit runs in */
 	const char *user;      /* the submitting user */
+	const ks_config *cfg;  /* JOB_DEFAULT_REQUEST*; NULL: built-in */
 };
 
 /* The job ad, or NULL with err saying why (HTCondor's messages). */

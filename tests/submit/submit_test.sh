@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# submit_test.sh BUILD_DIR: what the reference cases do not cover.
+# JOB_DEFAULT_REQUEST* give the requests of jobs that set none (a job's
+# own win); command-line NAME=VALUE and -batch-name reach every job;
+# without -dry-run there is no schedd to take the jobs yet.
+set -u
+S=$1/tools/condor_submit/condor_submit
+T=$(mktemp -d /tmp/kssubmit.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$T"
+cat > condor_config <<'CFG'
+JOB_DEFAULT_REQUESTMEMORY = 512
+JOB_DEFAULT_REQUESTCPUS = 2
+JOB_DEFAULT_REQUESTDISK = 4096
+CFG
+export CONDOR_CONFIG=$T/condor_config
+printf 'executable = /bin/true\nqueue\nrequest_memory = 64\nqueue\n' > job.sub
+out=$("$S" -dry-run - -batch-name night tag=blue job.sub) || fail "dry-run: $out"
+[ "$(echo "$out" | grep -c '^RequestMemory=512$')" = 1 ] || fail "JOB_DEFAULT_REQUESTMEMORY: $out"
+echo "$out" | grep -qx 'RequestMemory=64' || fail "a job's own request_memory: $out"
+echo "$out" | grep -qx 'RequestCpus=2' || fail "JOB_DEFAULT_REQUESTCPUS: $out"
+echo "$out" | grep -qx 'RequestDisk=4096' || fail "JOB_DEFAULT_REQUESTDISK: $out"
+echo "$out" | grep -qx 'JobBatchName="night"' || fail "-batch-name: $out"
+echo "$out" | tail -1 | grep -qx '2 job(s) dry-run to cluster 1.' || fail "summary: $out"
+printf 'executable = /bin/true\narguments = $(tag)\nqueue\n' > tag.sub
+"$S" -dry-run - tag=blue tag.sub | grep -qx 'Args="blue"' || fail "NAME=VALUE on the command line"
+out=$("$S" job.sub 2>&1) && fail "submitted without a schedd: $out"
+echo "$out" | grep -q "Can't find address of local schedd" || fail "no schedd: $out"
+out=$("$S" -bogus job.sub 2>&1) && fail "a bad flag was accepted"
+echo "$out" | grep -q "Unknown argument '-bogus'" || fail "bad flag: $out"
+echo "submit_test: all checks passed"
