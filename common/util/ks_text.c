@@ -16,6 +16,16 @@ char *ks_trim(char *s)
 	return s;
 }
 
+char *ks_path_in(const char *dir, const char *name)
+{
+	if (name[0] == '/')
+		return ks_xstrdup(name);
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = ks_xmalloc(n);
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
 char *ks_read_all(FILE *f, size_t *len)
 {
 	size_t cap = 8192, n = 0, r;

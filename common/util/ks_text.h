@@ -11,6 +11,10 @@
  * place.  Returns a pointer into s. */
 char *ks_trim(char *s);
 
+/* name as seen from directory dir: name itself when absolute, else
+ * dir/name.  New string (free()). */
+char *ks_path_in(const char *dir, const char *name);
+
 /* Everything left to read from f, NUL-terminated; *len (NULL allowed)
  * its length.  New string (free()); a read error ends it early. */
 char *ks_read_all(FILE *f, size_t *len);

@@ -61,6 +61,7 @@
 #include "config.h"
 #include "ks_log.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "sr_args.h"
 #include "sr_job.h"
 #include "sr_jobenv.h"
@@ -192,16 +193,6 @@ static void open_log(struct starter *s)
 			      cfg_problem);
 }
 
-static char *path_in(const char *dir, const char *name)
-{
-	if (name[0] == '/')
-		return ks_xstrdup(name);
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = ks_xmalloc(n);
-	snprintf(p, n, "%s/%s", dir, name);
-	return p;
-}
-
 /* Account, sandbox, the ad's copy, directory, paths, environment.
  * Returns 0, or -1 with the failure in s->o. */
 static int prepare(struct starter *s)
@@ -245,10 +236,10 @@ static int prepare(struct starter *s)
 	}
 
 	s->cwd = ks_xstrdup(s->job.shared_fs ? s->job.iwd : s->sandbox);
-	s->exe = path_in(s->cwd, s->job.cmd);
-	s->in = s->job.in ? path_in(s->cwd, s->job.in) : NULL;
-	s->out = s->job.out ? path_in(s->cwd, s->job.out) : NULL;
-	s->err = s->job.err ? path_in(s->cwd, s->job.err) : NULL;
+	s->exe = ks_path_in(s->cwd, s->job.cmd);
+	s->in = s->job.in ? ks_path_in(s->cwd, s->job.in) : NULL;
+	s->out = s->job.out ? ks_path_in(s->cwd, s->job.out) : NULL;
+	s->err = s->job.err ? ks_path_in(s->cwd, s->job.err) : NULL;
 
 	struct sr_jobenv_in ein = {
 		.cfg = s->cfg, .job = &s->job, .user = &s->user,

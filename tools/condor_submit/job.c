@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "sr_args.h"
 #include "submit.h"
 
@@ -164,16 +165,6 @@ static void put_request(classad *ad, const char *attr, char *v, double base)
 		put_expr(ad, attr, v);
 }
 
-static char *absolute(const char *dir, const char *path)
-{
-	if (path[0] == '/')
-		return ks_xstrdup(path);
-	size_t n = strlen(dir) + strlen(path) + 2;
-	char *p = ks_xmalloc(n);
-	snprintf(p, n, "%s/%s", dir, path);
-	return p;
-}
-
 /* Arguments: the quoted new syntax becomes Arguments (re-joined in its
  * canonical form), the old one Args as written. */
 static int put_args(classad *ad, char *v, struct ks_err *err)
@@ -298,7 +289,7 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	classad *ad = classad_new();
 	char *exe = get(c, "executable");
 	char *iwd = get_any(c, "initialdir", "initial_dir");
-	char *dir = iwd ? absolute(c->iwd, iwd) : ks_xstrdup(c->iwd);
+	char *dir = iwd ? ks_path_in(c->iwd, iwd) : ks_xstrdup(c->iwd);
 	char *uni = get(c, "universe");
 	int universe = uni ? universe_of(uni) : 5;
 	int rc = 0;
@@ -312,7 +303,7 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 				"I don't know about the '%s' universe.", uni);
 		goto out;
 	}
-	char *cmd = absolute(dir, exe);
+	char *cmd = ks_path_in(dir, exe);
 	if (access(cmd, F_OK) != 0) {
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"Can't access executable file %s: %s", exe,
@@ -337,7 +328,7 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		free(v);
 	}
 	if ((v = get(c, "log"))) {
-		char *p = absolute(dir, v);
+		char *p = ks_path_in(dir, v);
 		classad_insert_string(ad, "UserLog", p);
 		free(p);
 		free(v);

@@ -83,12 +83,9 @@ static void rows_in(struct sub_queue *q, char *list)
 static int rows_from(struct sub_queue *q, const char *dir, const char *file,
 		     const char *name, struct ks_err *err)
 {
-	char path[4096];
-	if (file[0] == '/')
-		snprintf(path, sizeof(path), "%s", file);
-	else
-		snprintf(path, sizeof(path), "%s/%s", dir, file);
+	char *path = ks_path_in(dir, file);
 	FILE *fp = fopen(path, "r");
+	free(path);
 	if (!fp)
 		return ks_err_set(err, KS_EPARSE, q->line, 0, 0,
 				  "on Line %d of %s: cannot open the items file "
