@@ -151,6 +151,8 @@ static bool size_in(const char *v, double base, long long *out)
 	if (*end)
 		return false;
 	double r = x * mult / base;
+	if (!(r > -9.2e18 && r < 9.2e18)) /* too big (or NaN) for a size */
+		return false;
 	long long i = (long long)r;
 	*out = (double)i < r ? i + 1 : i;
 	return true;
