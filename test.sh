@@ -25,6 +25,7 @@ vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=de
 for t in build/tests/classad/test_classad_* build/tests/config/test_config \
 	build/tests/net/test_net build/tests/log/test_log build/tests/token/test_token \
 	build/tests/collector/test_updstats build/tests/collector/test_store \
+	build/tests/store/test_ks_store \
 	build/tests/daemon/test_loop \
 	build/tests/startd/test_state build/tests/startd/test_layout \
 	build/tests/startd/test_starter_args build/tests/tools_startd/test_vacate_drain_args; do

@@ -37,6 +37,19 @@
 	X(QUERY_ACCOUNTING_ADS, 78)                                         \
 	X(INVALIDATE_ACCOUNTING_ADS, 79)                                    \
 	X(DEACTIVATE_CLAIM, 403)                                            \
+	X(NEGOTIATE, 416)                                                   \
+	X(RESCHEDULE, 421)                                                  \
+	X(END_NEGOTIATE, 425)                                               \
+	X(SET_PRIORITY, 449)                                                \
+	X(GET_PRIORITY, 451)                                                \
+	X(RESET_USAGE, 458)                                                 \
+	X(SET_PRIORITYFACTOR, 459)                                          \
+	X(PERMISSION_AND_AD, 472)                                           \
+	X(ACT_ON_JOBS, 478)                                                 \
+	X(DELETE_USER, 482)                                                 \
+	X(QUERY_SCHEDD_HISTORY, 515)                                        \
+	X(QUERY_JOB_ADS, 516)                                               \
+	X(QMGMT_WRITE_CMD, 1112)                                            \
 	X(DEACTIVATE_CLAIM_FORCIBLY, 404)                                   \
 	X(MATCH_INFO, 440)                                                  \
 	X(ALIVE, 441)                                                       \
