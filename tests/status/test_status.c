@@ -94,101 +94,101 @@ static void test_format_time(void **state)
 {
 	(void)state;
 	struct classad_buf b = {0};
-	st_format_time(&b, 0);
-	assert_string_equal(st_buf_str(&b), "  0+00:00:00");
-	st_buf_truncate(&b, 0);
-	st_format_time(&b, 900000); /* 10 days 10 hours */
-	assert_string_equal(st_buf_str(&b), " 10+10:00:00");
-	st_buf_truncate(&b, 0);
-	st_format_time(&b, 86400 * 1234 + 61);
-	assert_string_equal(st_buf_str(&b), "1234+00:01:01");
-	st_buf_truncate(&b, 0);
-	st_format_date(&b, 1763799950); /* 2025-11-22 08:25:50 UTC */
-	assert_string_equal(st_buf_str(&b), "11/22 08:25");
-	st_buf_truncate(&b, 0);
-	st_format_date(&b, 1767225600 - 86400 * 31 + 3600); /* Dec 1 01:00 */
-	assert_string_equal(st_buf_str(&b), "12/1  01:00");
-	st_buf_truncate(&b, 0);
-	st_format_date(&b, -1);
-	assert_string_equal(st_buf_str(&b), "    ???    ");
-	st_buf_free(&b);
+	tf_format_time(&b, 0);
+	assert_string_equal(tf_buf_str(&b), "  0+00:00:00");
+	tf_buf_truncate(&b, 0);
+	tf_format_time(&b, 900000); /* 10 days 10 hours */
+	assert_string_equal(tf_buf_str(&b), " 10+10:00:00");
+	tf_buf_truncate(&b, 0);
+	tf_format_time(&b, 86400 * 1234 + 61);
+	assert_string_equal(tf_buf_str(&b), "1234+00:01:01");
+	tf_buf_truncate(&b, 0);
+	tf_format_date(&b, 1763799950); /* 2025-11-22 08:25:50 UTC */
+	assert_string_equal(tf_buf_str(&b), "11/22 08:25");
+	tf_buf_truncate(&b, 0);
+	tf_format_date(&b, 1767225600 - 86400 * 31 + 3600); /* Dec 1 01:00 */
+	assert_string_equal(tf_buf_str(&b), "12/1  01:00");
+	tf_buf_truncate(&b, 0);
+	tf_format_date(&b, -1);
+	assert_string_equal(tf_buf_str(&b), "    ???    ");
+	tf_buf_free(&b);
 }
 
 static void test_metric_units(void **state)
 {
 	(void)state;
 	struct classad_buf b = {0};
-	st_metric_units(&b, 512);
-	assert_string_equal(st_buf_str(&b), "512.0 B ");
-	st_buf_truncate(&b, 0);
-	st_metric_units(&b, 1024); /* not above 1024: stays in bytes */
-	assert_string_equal(st_buf_str(&b), "1024.0 B ");
-	st_buf_truncate(&b, 0);
-	st_metric_units(&b, 7821.0 * 1024 * 1024);
-	assert_string_equal(st_buf_str(&b), "7.6 GB");
-	st_buf_truncate(&b, 0);
-	st_metric_units(&b, 5e15);
-	assert_string_equal(st_buf_str(&b), "4547.5 TB");
-	st_buf_free(&b);
+	tf_metric_units(&b, 512);
+	assert_string_equal(tf_buf_str(&b), "512.0 B ");
+	tf_buf_truncate(&b, 0);
+	tf_metric_units(&b, 1024); /* not above 1024: stays in bytes */
+	assert_string_equal(tf_buf_str(&b), "1024.0 B ");
+	tf_buf_truncate(&b, 0);
+	tf_metric_units(&b, 7821.0 * 1024 * 1024);
+	assert_string_equal(tf_buf_str(&b), "7.6 GB");
+	tf_buf_truncate(&b, 0);
+	tf_metric_units(&b, 5e15);
+	assert_string_equal(tf_buf_str(&b), "4547.5 TB");
+	tf_buf_free(&b);
 }
 
 static void test_spec_parse(void **state)
 {
 	(void)state;
-	struct st_spec sp;
-	st_spec_parse("Mem: %-10lld\n", &sp);
+	struct tf_spec sp;
+	tf_spec_parse("Mem: %-10lld\n", &sp);
 	assert_true(sp.found);
-	assert_int_equal(sp.type, ST_PFT_INT);
+	assert_int_equal(sp.type, TF_PFT_INT);
 	assert_int_equal(sp.width, 10);
 	assert_true(sp.left);
 	assert_int_equal(sp.start, 5);
-	st_spec_parse("100%% %V", &sp);
+	tf_spec_parse("100%% %V", &sp);
 	assert_true(sp.found);
-	assert_int_equal(sp.type, ST_PFT_VALUE);
+	assert_int_equal(sp.type, TF_PFT_VALUE);
 	assert_int_equal(sp.letter, 'V');
-	st_spec_parse("%*d", &sp);
+	tf_spec_parse("%*d", &sp);
 	assert_true(sp.unsafe);
-	st_spec_parse("%n", &sp);
+	tf_spec_parse("%n", &sp);
 	assert_true(sp.unsafe);
-	st_spec_parse("no conversion", &sp);
+	tf_spec_parse("no conversion", &sp);
 	assert_false(sp.found);
-	st_spec_parse("%k", &sp);
+	tf_spec_parse("%k", &sp);
 	assert_false(sp.found);
-	st_spec_parse("%T and %Y", &sp);
-	assert_int_equal(sp.type, ST_PFT_TIME);
+	tf_spec_parse("%T and %Y", &sp);
+	assert_int_equal(sp.type, TF_PFT_TIME);
 }
 
 static void test_format_safely(void **state)
 {
 	(void)state;
 	struct classad_buf b = {0};
-	struct st_spec sp;
+	struct tf_spec sp;
 	/* a second conversion is printed, not read from nowhere */
-	st_spec_parse("%d %s%%\n", &sp);
-	st_format_int(&b, "%d %s%%\n", &sp, 42);
-	assert_string_equal(st_buf_str(&b), "42 %s%\n");
-	st_buf_truncate(&b, 0);
-	st_spec_parse("[%8.2f]", &sp);
-	st_format_double(&b, "[%8.2f]", &sp, 15.625);
-	assert_string_equal(st_buf_str(&b), "[   15.62]");
-	st_buf_truncate(&b, 0);
-	st_spec_parse("<%-6V>", &sp);
-	st_format_str(&b, "<%-6V>", &sp, "ab");
-	assert_string_equal(st_buf_str(&b), "<ab    >");
-	st_buf_truncate(&b, 0);
-	st_spec_parse("%hd", &sp);
-	st_format_int(&b, "%hd", &sp, 70000); /* the length is the value's */
-	assert_string_equal(st_buf_str(&b), "70000");
-	st_buf_free(&b);
+	tf_spec_parse("%d %s%%\n", &sp);
+	tf_format_int(&b, "%d %s%%\n", &sp, 42);
+	assert_string_equal(tf_buf_str(&b), "42 %s%\n");
+	tf_buf_truncate(&b, 0);
+	tf_spec_parse("[%8.2f]", &sp);
+	tf_format_double(&b, "[%8.2f]", &sp, 15.625);
+	assert_string_equal(tf_buf_str(&b), "[   15.62]");
+	tf_buf_truncate(&b, 0);
+	tf_spec_parse("<%-6V>", &sp);
+	tf_format_str(&b, "<%-6V>", &sp, "ab");
+	assert_string_equal(tf_buf_str(&b), "<ab    >");
+	tf_buf_truncate(&b, 0);
+	tf_spec_parse("%hd", &sp);
+	tf_format_int(&b, "%hd", &sp, 70000); /* the length is the value's */
+	assert_string_equal(tf_buf_str(&b), "70000");
+	tf_buf_free(&b);
 }
 
 static void test_collapse_escapes(void **state)
 {
 	(void)state;
-	char *s = st_collapse_escapes("a\\tb\\n\\x41\\101\\q\\\\");
+	char *s = tf_collapse_escapes("a\\tb\\n\\x41\\101\\q\\\\");
 	assert_string_equal(s, "a\tb\nAAq\\");
 	free(s);
-	s = st_collapse_escapes("end\\");
+	s = tf_collapse_escapes("end\\");
 	assert_string_equal(s, "end\\");
 	free(s);
 }
@@ -196,13 +196,13 @@ static void test_collapse_escapes(void **state)
 static void test_natural_cmp(void **state)
 {
 	(void)state;
-	assert_true(st_natural_cmp("slot2@h", "slot10@h") < 0);
-	assert_true(st_natural_cmp("slot10@h", "slot2@h") > 0);
-	assert_true(st_natural_cmp("slot1@h", "slot1_1@h") < 0);
-	assert_int_equal(st_natural_cmp("abc", "abc"), 0);
-	assert_true(st_natural_cmp("a01", "a1") < 0); /* zeros first */
-	assert_true(st_natural_cmp("X86", "aarch") < 0); /* bytes */
-	assert_true(st_natural_cmp("host9\n", "host10\n") < 0);
+	assert_true(tf_natural_cmp("slot2@h", "slot10@h") < 0);
+	assert_true(tf_natural_cmp("slot10@h", "slot2@h") > 0);
+	assert_true(tf_natural_cmp("slot1@h", "slot1_1@h") < 0);
+	assert_int_equal(tf_natural_cmp("abc", "abc"), 0);
+	assert_true(tf_natural_cmp("a01", "a1") < 0); /* zeros first */
+	assert_true(tf_natural_cmp("X86", "aarch") < 0); /* bytes */
+	assert_true(tf_natural_cmp("host9\n", "host10\n") < 0);
 }
 
 /* ---- columns ----------------------------------------------------------- */
@@ -210,86 +210,86 @@ static void test_natural_cmp(void **state)
 static void test_columns(void **state)
 {
 	(void)state;
-	struct st_mask m = {0};
-	st_mask_set_seps(&m, NULL, " ", NULL, "\n");
-	struct st_col *c;
-	c = st_mask_add(&m, "Name", "Name", "%s", -6, ST_NOTRUNC, ST_K_PRINTF,
+	struct tf_mask m = {0};
+	tf_mask_set_seps(&m, NULL, " ", NULL, "\n");
+	struct tf_col *c;
+	c = tf_mask_add(&m, "Name", "Name", "%s", -6, TF_NOTRUNC, TF_K_PRINTF,
 			NULL, NULL);
 	c->alt = '?';
 	c->alt_wide = true;
-	c = st_mask_add(&m, "Memory", "Mem", "%6d", 6, ST_NOTRUNC, ST_K_PRINTF,
+	c = tf_mask_add(&m, "Memory", "Mem", "%6d", 6, TF_NOTRUNC, TF_K_PRINTF,
 			NULL, NULL);
 	c->alt = '?';
 	c->alt_wide = true;
-	st_mask_add(&m, "State", "State", "%v", -5, ST_AUTOW | ST_NOTRUNC,
-		    ST_K_PRINTF, NULL, NULL);
+	tf_mask_add(&m, "State", "State", "%v", -5, TF_AUTOW | TF_NOTRUNC,
+		    TF_K_PRINTF, NULL, NULL);
 	/* truncated, right aligned, no prefix */
-	c = st_mask_add(&m, "Load", "Ld", NULL, 3, ST_NOPREFIX, ST_K_PRINTF,
+	c = tf_mask_add(&m, "Load", "Ld", NULL, 3, TF_NOPREFIX, TF_K_PRINTF,
 			NULL, NULL);
 
 	classad *a = ad_of("Name = \"n1\"\nMemory = 512\nState = \"Unclaimed\"\nLoad = \"abcdef\"\n");
 	classad *b = ad_of("Name = 7\nState = true\nLoad = \"x\"\n");
-	struct st_row ra = {0}, rb = {0};
-	st_mask_render(&m, a, &ra);
-	st_mask_render(&m, b, &rb);
+	struct tf_row ra = {0}, rb = {0};
+	tf_mask_render(&m, a, &ra);
+	tf_mask_render(&m, b, &rb);
 	struct classad_buf out = {0};
-	st_mask_headings(&m, &out);
-	st_mask_display(&m, &ra, &out);
-	st_mask_display(&m, &rb, &out);
+	tf_mask_headings(&m, &out);
+	tf_mask_display(&m, &ra, &out);
+	tf_mask_display(&m, &rb, &out);
 	/* State grew to "Unclaimed" while rendering, so its heading is as
 	 * wide; %s of a number shows its text; a missing number fills its
 	 * column with "[????]" */
-	assert_string_equal(st_buf_str(&out),
+	assert_string_equal(tf_buf_str(&out),
 			    "Name   Mem    State    Ld \n"
 			    "n1        512 Unclaimedabc\n"
 			    "7      [????] true       x\n");
-	st_row_free(&ra);
-	st_row_free(&rb);
-	st_buf_free(&out);
+	tf_row_free(&ra);
+	tf_row_free(&rb);
+	tf_buf_free(&out);
 	classad_free(a);
 	classad_free(b);
-	st_mask_free(&m);
+	tf_mask_free(&m);
 }
 
 static void test_renderers(void **state)
 {
 	(void)state;
-	const struct st_custom *cu = st_custom_find("CONDOR_VERSION");
+	const struct tf_custom *cu = tf_custom_find("CONDOR_VERSION");
 	assert_non_null(cu);
-	struct st_mask m = {0};
-	st_mask_set_seps(&m, NULL, "|", NULL, "\n");
-	st_mask_add(&m, "CondorVersion", NULL, NULL, -14, ST_NOTRUNC, cu->kind,
+	struct tf_mask m = {0};
+	tf_mask_set_seps(&m, NULL, "|", NULL, "\n");
+	tf_mask_add(&m, "CondorVersion", NULL, NULL, -14, TF_NOTRUNC, cu->kind,
 		    cu->render, cu->format);
 	/* narrower than 10: no build id */
-	st_mask_add(&m, "CondorVersion", NULL, NULL, 8, ST_NOTRUNC, cu->kind,
+	tf_mask_add(&m, "CondorVersion", NULL, NULL, 8, TF_NOTRUNC, cu->kind,
 		    cu->render, cu->format);
-	cu = st_custom_find("PLATFORM");
-	st_mask_add(&m, "OpSys", NULL, NULL, 0, 0, cu->kind, cu->render,
+	cu = tf_custom_find("PLATFORM");
+	tf_mask_add(&m, "OpSys", NULL, NULL, 0, 0, cu->kind, cu->render,
 		    cu->format);
-	cu = st_custom_find("ACTIVITY_CODE");
-	st_mask_add(&m, "Activity", NULL, NULL, 0, 0, cu->kind, cu->render,
+	cu = tf_custom_find("ACTIVITY_CODE");
+	tf_mask_add(&m, "Activity", NULL, NULL, 0, 0, cu->kind, cu->render,
 		    cu->format);
-	cu = st_custom_find("READABLE_MB");
-	st_mask_add(&m, "DetectedMemory", NULL, NULL, 0, 0, cu->kind,
+	cu = tf_custom_find("READABLE_MB");
+	tf_mask_add(&m, "DetectedMemory", NULL, NULL, 0, 0, cu->kind,
 		    cu->render, cu->format);
-	cu = st_custom_find("MEMBER_COUNT");
-	st_mask_add(&m, "DetectedGPUs", NULL, cu->printf, 0, 0, cu->kind,
+	cu = tf_custom_find("MEMBER_COUNT");
+	tf_mask_add(&m, "DetectedGPUs", NULL, cu->printf, 0, 0, cu->kind,
 		    cu->render, cu->format);
 	classad *ad = ad_of(
 		"CondorVersion = \"$CondorVersion: 25.14.0 2026-11-01 BuildID: 812345 PACKAGEID: x $\"\n"
 		"OpSys = \"WINDOWS\"\nOpSysShortName = \"Win10\"\nArch = \"X86_64\"\n"
 		"State = \"Preempting\"\nActivity = \"Vacating\"\n"
 		"DetectedMemory = 1536\nDetectedGPUs = \"GPU-1, GPU-2,GPU-3\"\n");
-	struct st_row r = {0};
-	st_mask_render(&m, ad, &r);
+	struct tf_row r = {0};
+	tf_mask_render(&m, ad, &r);
 	struct classad_buf out = {0};
-	st_mask_display(&m, &r, &out);
-	assert_string_equal(st_buf_str(&out),
+	tf_mask_display(&m, &r, &out);
+	assert_string_equal(tf_buf_str(&out),
 			    "25.14.0.812345| 25.14.0|x64/Win10|Pv|1.5 GB|3\n");
-	st_row_free(&r);
-	st_buf_free(&out);
+	tf_row_free(&r);
+	tf_buf_free(&out);
 	classad_free(ad);
-	st_mask_free(&m);
+	tf_mask_free(&m);
 }
 
 /* ---- summary ----------------------------------------------------------- */
@@ -312,7 +312,7 @@ static void test_totals(void **state)
 	}
 	struct classad_buf out = {0};
 	st_totals_display(t, &out, 14);
-	assert_string_equal(st_buf_str(&out),
+	assert_string_equal(tf_buf_str(&out),
 		"               Total Owner Claimed Unclaimed Matched Preempting  Drain Backfill BkIdle\n"
 		"\n"
 		"     ARM/LINUX     1     0       0         0       0          0      1        0      0\n"
@@ -322,7 +322,7 @@ static void test_totals(void **state)
 		"\n"
 		"              (Omitted 2 malformed ads in computed attribute totals)\n"
 		"\n");
-	st_buf_free(&out);
+	tf_buf_free(&out);
 	st_totals_free(t);
 
 	/* partitionable slots roll up their children's states */
@@ -334,13 +334,13 @@ static void test_totals(void **state)
 	st_totals_update(t, p, ST_TOT_IGNORE_DYNAMIC, "x64/Linux");
 	classad_free(p);
 	st_totals_display(t, &out, -1);
-	assert_string_equal(st_buf_str(&out),
+	assert_string_equal(tf_buf_str(&out),
 		"          Total Owner Claimed Unclaimed Matched Preempting  Drain Backfill BkIdle\n"
 		"\n"
 		"x64/Linux     3     0       1         1       1          0      0        0      0\n"
 		"\n"
 		"    Total     3     0       1         1       1          0      0        0      0\n");
-	st_buf_free(&out);
+	tf_buf_free(&out);
 	st_totals_free(t);
 }
 
@@ -418,7 +418,7 @@ static void test_query_forms(void **state)
 		      "-limit", "5");
 	assert_attr_string(q, "Projection", "Cpus Machine Name OCU");
 	long long lim = 0;
-	assert_true(st_ad_int(q, "LimitResults", &lim));
+	assert_true(tf_ad_int(q, "LimitResults", &lim));
 	assert_int_equal(lim, 5);
 	classad_free(q);
 

@@ -140,24 +140,6 @@ static int st_needs_arg(FILE *err, const char *prog, const char *what)
 	return 1;
 }
 
-static enum st_ads_format st_ads_format(const char *s,
-					enum st_ads_format dflt)
-{
-	if (!s || !*s)
-		return dflt;
-	if (strcasecmp(s, "long") == 0)
-		return ST_ADS_LONG;
-	if (strcasecmp(s, "json") == 0)
-		return ST_ADS_JSON;
-	if (strcasecmp(s, "new") == 0)
-		return ST_ADS_NEW;
-	if (strcasecmp(s, "xml") == 0)
-		return ST_ADS_XML;
-	if (strcasecmp(s, "auto") == 0)
-		return ST_ADS_AUTO;
-	return dflt;
-}
-
 static void st_split_attributes(struct st_opts *o, const char *list)
 {
 	const char *p = list;
@@ -297,7 +279,7 @@ int st_parse_args(int argc, const char *const *argv, struct st_opts *o,
 						    "-ads requires a filename argument");
 			o->ads_file = argv[++i];
 			if (c)
-				o->ads_format = st_ads_format(c, ST_ADS_LONG);
+				o->ads_format = tf_ads_format_of(c, TF_ADS_LONG);
 		} else if (st_flag(a, "format", 1, NULL)) {
 			st_set_style(o, ST_PP_CUSTOM, i, a, err);
 			if (!argv[i + 1] || !argv[i + 2])
@@ -353,19 +335,19 @@ int st_parse_args(int argc, const char *const *argv, struct st_opts *o,
 						    "-limit requires one additional argument");
 			o->limit = atoi(argv[++i]);
 		} else if (st_flag(a, "long", 1, &c)) {
-			enum st_ads_format f = ST_ADS_LONG;
+			enum tf_ads_format f = TF_ADS_LONG;
 			if (c) {
 				char *opts = ks_xstrdup(c);
 				for (char *save = NULL,
 					  *t = strtok_r(opts, ", ", &save);
 				     t; t = strtok_r(NULL, ", ", &save))
 					if (strcmp(t, "nosort") != 0)
-						f = st_ads_format(t, f);
+						f = tf_ads_format_of(t, f);
 				free(opts);
 			}
-			st_set_style(o, f == ST_ADS_XML    ? ST_PP_XML
-					: f == ST_ADS_JSON ? ST_PP_JSON
-					: f == ST_ADS_NEW  ? ST_PP_NEW
+			st_set_style(o, f == TF_ADS_XML    ? ST_PP_XML
+					: f == TF_ADS_JSON ? ST_PP_JSON
+					: f == TF_ADS_NEW  ? ST_PP_NEW
 							   : ST_PP_LONG,
 				     i, a, err);
 		} else if (st_flag(a, "xml", 1, NULL)) {

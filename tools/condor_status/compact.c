@@ -27,14 +27,14 @@ static double st_num(const struct st_entry *e, int ix)
 {
 	double d = 0;
 	if (st_col_ok(e, ix))
-		st_value_real(&e->row.v[ix], &d);
+		tf_value_real(&e->row.v[ix], &d);
 	return d;
 }
 
 static long long st_inum(const struct st_entry *e, int ix, bool *ok)
 {
 	long long i = 0;
-	bool got = st_col_ok(e, ix) && st_value_int(&e->row.v[ix], &i);
+	bool got = st_col_ok(e, ix) && tf_value_int(&e->row.v[ix], &i);
 	if (ok)
 		*ok = got;
 	return got ? i : 0;
@@ -64,9 +64,9 @@ static void st_set_code(struct st_entry *e, int ix, const char code[3])
  * (Preempting, Vacating) when one child has it. */
 static int st_consensus(const classad *ad, const char *attr, bool states)
 {
-	int none = states ? ST_NO_STATE : ST_NO_ACT;
-	int thresh = states ? ST_STATE_THRESHOLD : ST_ACT_THRESHOLD;
-	int winner = states ? ST_PREEMPTING : ST_VACATING;
+	int none = states ? TF_NO_STATE : TF_NO_ACT;
+	int thresh = states ? TF_STATE_THRESHOLD : TF_ACT_THRESHOLD;
+	int winner = states ? TF_PREEMPTING : TF_VACATING;
 	int cons = none;
 	classad_value l = CLASSAD_VALUE_INIT;
 	classad_eval_attr(ad, attr, NULL, &l);
@@ -75,7 +75,7 @@ static int st_consensus(const classad *ad, const char *attr, bool states)
 		classad_value v = CLASSAD_VALUE_INIT;
 		classad_value_list_get(&l, i, NULL, &v);
 		const char *s = classad_value_str(&v, NULL);
-		int x = s ? (states ? (int)st_state_of(s) : (int)st_activity_of(s))
+		int x = s ? (states ? (int)tf_state_of(s) : (int)tf_activity_of(s))
 			  : -1;
 		classad_value_clear(&v);
 		if (x < none || x >= thresh || x == cons)
@@ -97,30 +97,30 @@ void st_compact_ingest(struct st_entry *e, const struct st_layout *lay)
 {
 	const classad *ad = e->ad;
 	bool b = false;
-	if (st_ad_bool(ad, "BackfillSlot", &b) && b)
+	if (tf_ad_bool(ad, "BackfillSlot", &b) && b)
 		e->flags |= ST_R_BACKFILL;
 	bool pslot = false, dslot = false;
-	if (st_ad_bool(ad, "PartitionableSlot", &pslot) && pslot) {
+	if (tf_ad_bool(ad, "PartitionableSlot", &pslot) && pslot) {
 		e->flags |= ST_R_PARTITIONABLE;
 		double cpus;
-		if (st_ad_real(ad, "Cpus", &cpus) && cpus < 0.1)
+		if (tf_ad_real(ad, "Cpus", &cpus) && cpus < 0.1)
 			e->flags |= ST_R_EXHAUSTED;
-	} else if (st_ad_bool(ad, "DynamicSlot", &dslot) && dslot) {
+	} else if (tf_ad_bool(ad, "DynamicSlot", &dslot) && dslot) {
 		e->flags |= ST_R_DYNAMIC;
 	}
-	char *state = st_ad_string(ad, "State");
-	enum st_state st = state ? st_state_of(state) : ST_NO_STATE;
+	char *state = tf_ad_string(ad, "State");
+	enum tf_state st = state ? tf_state_of(state) : TF_NO_STATE;
 	free(state);
-	if (pslot && st == ST_CLAIMED)
+	if (pslot && st == TF_CLAIMED)
 		e->flags |= ST_R_AP_RESERVED;
-	else if (st == ST_MATCHED || st == ST_CLAIMED || st == ST_PREEMPTING)
+	else if (st == TF_MATCHED || st == TF_CLAIMED || st == TF_PREEMPTING)
 		e->flags |= ST_R_BUSY;
-	else if (st == ST_DRAINED || st == ST_OWNER || st == ST_SHUTDOWN ||
-		 st == ST_DELETE)
+	else if (st == TF_DRAINED || st == TF_OWNER || st == TF_SHUTDOWN ||
+		 st == TF_DELETE)
 		e->flags |= ST_R_UNAVAIL;
 
 	if (lay->ix_machineslot >= 0) {
-		char *name = st_ad_string(ad, "Name");
+		char *name = tf_ad_string(ad, "Name");
 		if (name) {
 			char *at = strchr(name, '@');
 			if (at)
@@ -136,7 +136,7 @@ void st_compact_ingest(struct st_entry *e, const struct st_layout *lay)
 	int ca = st_consensus(ad, "ChildActivity", false);
 	char mine[3], kids[3];
 	st_code(e, lay->ix_actcode, mine);
-	st_state_code(kids, (enum st_state)cs, (enum st_activity)ca);
+	tf_state_code(kids, (enum tf_state)cs, (enum tf_activity)ca);
 	char asc = mine[0], aac = mine[1], bsc = kids[0], bac = kids[1];
 	if (asc == 'U' && aac == 'i' && (e->flags & ST_R_EXHAUSTED)) {
 		/* an exhausted idle p-slot shows its children */
@@ -149,9 +149,9 @@ void st_compact_ingest(struct st_entry *e, const struct st_layout *lay)
 		asc = bsc;
 	if (bac == 'v')
 		aac = bac;
-	if (cs != ST_NO_STATE && asc != bsc)
+	if (cs != TF_NO_STATE && asc != bsc)
 		asc = '*';
-	if (ca != ST_NO_ACT && aac != bac)
+	if (ca != TF_NO_ACT && aac != bac)
 		aac = '*';
 	if (mine[0] != asc || mine[1] != aac) {
 		char code[3] = {asc, aac, '\0'};

@@ -2,7 +2,6 @@
  * fetch.c: the query and where the ads come from -- the collector, or a
  * file of ads (-ads) filtered the way the collector would filter them.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,97 +30,12 @@ void st_query_or(struct st_query *q, const char *expr)
 
 void st_query_project(struct st_query *q, const char *attr)
 {
-	/* sorted without regard to case, as HTCondor's attribute sets */
-	size_t lo = 0, hi = q->nproj;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcasecmp(q->proj[mid], attr);
-		if (c == 0)
-			return;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	q->proj = ks_xrealloc(q->proj, (q->nproj + 1) * sizeof *q->proj);
-	memmove(q->proj + lo + 1, q->proj + lo,
-		(q->nproj - lo) * sizeof *q->proj);
-	q->proj[lo] = ks_xstrdup(attr);
-	q->nproj++;
+	tf_names_add(&q->proj, attr);
 }
 
-static bool st_idstart(char c)
-{
-	return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-}
-
-static bool st_idchar(char c)
-{
-	return st_idstart(c) || (c >= '0' && c <= '9');
-}
-
-/* The attribute names an expression mentions: identifiers that are not
- * function names, keywords or scope prefixes.  The projection only has
- * to cover what the columns read, so a name too many does no harm. */
 void st_query_project_expr(struct st_query *q, const char *expr)
 {
-	static const char *const keywords[] = {"true", "false", "undefined",
-					       "error", "is", "isnt", NULL};
-	const char *p = expr;
-	bool after_dot = false;
-	while (*p) {
-		if (*p == '"' || *p == '\'') {
-			char quote = *p++;
-			while (*p && *p != quote) {
-				if (*p == '\\' && p[1])
-					p++;
-				p++;
-			}
-			if (*p)
-				p++;
-			after_dot = false;
-			continue;
-		}
-		if (*p >= '0' && *p <= '9') {
-			while (st_idchar(*p) || *p == '.' ||
-			       ((*p == '+' || *p == '-') &&
-				(p[-1] == 'e' || p[-1] == 'E')))
-				p++;
-			after_dot = false;
-			continue;
-		}
-		if (!st_idstart(*p)) {
-			after_dot = *p == '.';
-			p++;
-			continue;
-		}
-		const char *s = p;
-		while (st_idchar(*p))
-			p++;
-		size_t len = (size_t)(p - s);
-		const char *r = p;
-		while (*r == ' ' || *r == '\t')
-			r++;
-		bool skip = after_dot || *r == '(';
-		for (int k = 0; keywords[k] && !skip; k++)
-			if (strlen(keywords[k]) == len &&
-			    strncasecmp(keywords[k], s, len) == 0)
-				skip = true;
-		if (*r == '.' && ((len == 2 && strncasecmp(s, "MY", 2) == 0) ||
-				  (len == 6 && strncasecmp(s, "TARGET", 6) == 0) ||
-				  (len == 6 && strncasecmp(s, "PARENT", 6) == 0))) {
-			/* MY.x names x */
-			p = r + 1;
-			after_dot = false;
-			continue;
-		}
-		if (!skip) {
-			char *name = ks_xstrndup(s, len);
-			st_query_project(q, name);
-			free(name);
-		}
-		after_dot = false;
-	}
+	tf_names_add_expr(&q->proj, expr);
 }
 
 void st_query_free(struct st_query *q)
@@ -130,11 +44,9 @@ void st_query_free(struct st_query *q)
 		free(q->ands[i]);
 	for (size_t i = 0; i < q->nors; i++)
 		free(q->ors[i]);
-	for (size_t i = 0; i < q->nproj; i++)
-		free(q->proj[i]);
 	free(q->ands);
 	free(q->ors);
-	free(q->proj);
+	tf_names_clear(&q->proj);
 	memset(q, 0, sizeof *q);
 }
 
@@ -145,45 +57,17 @@ char *st_query_requirements(const struct st_query *q)
 	for (size_t i = 0; i < q->nands; i++)
 		classad_buf_printf(&b, "%s(%s)", i ? " && " : "( ", q->ands[i]);
 	if (q->nands)
-		st_buf_add(&b, " )");
+		tf_buf_add(&b, " )");
 	for (size_t i = 0; i < q->nors; i++)
 		classad_buf_printf(&b, "%s(%s)",
 			      i ? " || " : (q->nands ? " && ( " : "( "),
 			      q->ors[i]);
 	if (q->nors)
-		st_buf_add(&b, " )");
+		tf_buf_add(&b, " )");
 	return b.data;
 }
 
 /* ---- the ads file ------------------------------------------------------ */
-
-static char *st_read_all(FILE *f, size_t *len)
-{
-	struct classad_buf b = {0};
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		classad_buf_add(&b, chunk, n);
-	*len = b.len;
-	return b.data ? b.data : ks_xstrdup("");
-}
-
-/* -ads:auto guesses from the first characters. */
-static enum classad_format st_guess_format(const char *text)
-{
-	const char *p = text;
-	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-		p++;
-	if (*p == '{')
-		return CLASSAD_FMT_JSON;
-	if (*p == '[') {
-		p++;
-		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-			p++;
-		return *p == '{' ? CLASSAD_FMT_JSON : CLASSAD_FMT_NEW;
-	}
-	return CLASSAD_FMT_OLD;
-}
 
 /* What the collector would answer with for a query's TargetType. */
 static bool st_type_matches(const char *target, const classad *ad)
@@ -193,7 +77,7 @@ static bool st_type_matches(const char *target, const classad *ad)
 		"Collector", "Negotiator", "Accounting", NULL};
 	if (!target || strcasecmp(target, "Any") == 0)
 		return true;
-	char *mytype = st_ad_string(ad, "MyType");
+	char *mytype = tf_ad_string(ad, "MyType");
 	bool ok;
 	if (!mytype) {
 		ok = true; /* ads saved without MyType are taken as asked */
@@ -209,78 +93,33 @@ static bool st_type_matches(const char *target, const classad *ad)
 	return ok;
 }
 
-/* HTCondor takes a constraint as true when it is true or a non-zero
- * number. */
-static bool st_constraint_true(const classad *ad, const classad_expr *c)
+struct st_file_pass {
+	const struct st_query *q;
+	const struct st_sink *sink;
+	int limit;
+	size_t kept;
+};
+
+/* The type filter and -limit, after the constraint. */
+static int st_file_ad(classad *ad, void *arg)
 {
-	if (!c)
-		return true;
-	classad_value v = CLASSAD_VALUE_INIT;
-	classad_eval_expr(ad, c, NULL, &v);
-	bool ok = false;
-	classad_value_bool(&v, &ok);
-	classad_value_clear(&v);
-	return ok;
+	struct st_file_pass *fp = arg;
+	if (!st_type_matches(fp->q->target, ad)) {
+		classad_free(ad);
+		return 0;
+	}
+	if (fp->sink->ad(ad, fp->sink->arg) != 0)
+		return 1;
+	return fp->limit > 0 && ++fp->kept >= (size_t)fp->limit;
 }
 
 static int st_fetch_file(const struct st_opts *o, const struct st_query *q,
 			 const classad_expr *constraint,
 			 const struct st_sink *sink, FILE *err)
 {
-	const char *name = o->ads_file;
-	FILE *f = strcmp(name, "-") == 0 ? stdin : fopen(name, "r");
-	if (!f) {
-		fprintf(err, "Can't open file of ClassAds: %s: %s\n", name,
-			strerror(errno));
-		return 1;
-	}
-	size_t len;
-	char *text = st_read_all(f, &len);
-	if (f != stdin)
-		fclose(f);
-
-	enum classad_format fmt = CLASSAD_FMT_OLD;
-	switch (o->ads_format) {
-	case ST_ADS_JSON: fmt = CLASSAD_FMT_JSON; break;
-	case ST_ADS_NEW: fmt = CLASSAD_FMT_NEW; break;
-	case ST_ADS_AUTO: fmt = st_guess_format(text); break;
-	case ST_ADS_XML:
-		fprintf(err, "Error: %s: reading ads in XML is not supported; "
-			"use -ads:long, -ads:json or -ads:new\n", name);
-		free(text);
-		return 1;
-	default: break;
-	}
-
-	classad_cache *cache = classad_cache_new();
-	classad_reader *r = classad_reader_new(text, len, fmt, cache);
-	size_t kept = 0;
-	int rc = 0;
-	for (;;) {
-		classad *ad = NULL;
-		struct ks_err e = {0};
-		int got = classad_reader_next(r, &ad, &e);
-		if (got < 0) {
-			fprintf(err, "Error: cannot read the ads in %s: line %d, "
-				"column %d: %s\n", name, e.line, e.col, e.msg);
-			rc = 1;
-			break;
-		}
-		if (got == 0)
-			break;
-		if (!st_type_matches(q->target, ad) ||
-		    !st_constraint_true(ad, constraint)) {
-			classad_free(ad);
-			continue;
-		}
-		if (sink->ad(ad, sink->arg) != 0 ||
-		    (o->limit > 0 && ++kept >= (size_t)o->limit))
-			break;
-	}
-	classad_reader_free(r);
-	classad_cache_free(cache);
-	free(text);
-	return rc;
+	struct st_file_pass fp = {q, sink, o->limit, 0};
+	return tf_read_ads(o->ads_file, o->ads_format, false, constraint,
+			   st_file_ad, &fp, "-ads", err);
 }
 
 /* ---- the collector ----------------------------------------------------- */
@@ -295,15 +134,10 @@ classad *st_query_ad(const struct st_query *q, const classad_expr *constraint,
 		classad_insert(query, "Requirements", classad_expr_ref(constraint));
 	else if (!q->no_trivial_req)
 		classad_insert_bool(query, "Requirements", true);
-	if (q->nproj) {
-		struct classad_buf p = {0};
-		for (size_t i = 0; i < q->nproj; i++) {
-			if (i)
-				st_buf_addc(&p, ' ');
-			st_buf_add(&p, q->proj[i]);
-		}
-		classad_insert_string(query, "Projection", st_buf_str(&p));
-		st_buf_free(&p);
+	if (q->proj.n) {
+		char *p = tf_names_join(&q->proj);
+		classad_insert_string(query, "Projection", p);
+		free(p);
 	}
 	if (limit > 0)
 		classad_insert_int(query, "LimitResults", limit);

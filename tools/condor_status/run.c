@@ -17,7 +17,7 @@
 
 /* The constraints HTCondor's modes add. */
 #define ST_AVAIL "State == \"Unclaimed\" && Cpus > 0 && Memory > 0"
-#define ST_CLAIMED "State == \"Claimed\""
+#define TF_CLAIMED "State == \"Claimed\""
 #define ST_STARTD_COMPACT "PartitionableSlot =?= true || DynamicSlot =!= true"
 #define ST_CLAIMED_COMPACT                                                 \
 	"(State == \"Claimed\" && DynamicSlot =!= true) || "               \
@@ -26,7 +26,7 @@
 struct st_run {
 	struct st_opts o;
 	struct st_query q;
-	struct st_mask m;
+	struct tf_mask m;
 	struct st_layout lay;
 	struct st_sort sort;
 	struct st_totals *totals;
@@ -152,10 +152,10 @@ static char *st_daemon_name(struct st_run *r, const char *name)
 	if (!domain)
 		return NULL;
 	struct classad_buf b = {0};
-	st_buf_add(&b, name);
+	tf_buf_add(&b, name);
 	if (name[strlen(name) - 1] != '.')
-		st_buf_addc(&b, '.');
-	st_buf_add(&b, domain);
+		tf_buf_addc(&b, '.');
+	tf_buf_add(&b, domain);
 	free(domain);
 	return b.data;
 }
@@ -170,7 +170,7 @@ static int st_build_query(struct st_run *r)
 	if (o->mode == ST_M_SLOTS_AVAIL && !o->compact)
 		st_query_or(q, ST_AVAIL);
 	else if (o->mode == ST_M_SLOTS_CLAIMED && !o->compact)
-		st_query_or(q, ST_CLAIMED);
+		st_query_or(q, TF_CLAIMED);
 	if (o->compact) {
 		st_query_and(q, o->mode == ST_M_SLOTS_AVAIL     ? ST_AVAIL
 				: o->mode == ST_M_SLOTS_CLAIMED ? ST_CLAIMED_COMPACT
@@ -192,7 +192,7 @@ static int st_build_query(struct st_run *r)
 				struct classad_buf b = {0};
 				classad_buf_printf(&b, "%s =!= UNDEFINED", it->a);
 				st_query_and(q, b.data);
-				st_buf_free(&b);
+				tf_buf_free(&b);
 			}
 			break;
 		case ST_I_CONSTRAINT:
@@ -214,13 +214,17 @@ static int st_build_query(struct st_run *r)
 					      name ? name : it->a,
 					      name ? name : it->a);
 			st_query_or(q, b.data);
-			st_buf_free(&b);
+			tf_buf_free(&b);
 			free(name);
 			break;
 		}
 		case ST_I_FORMAT:
+			if (tf_format_add(&r->m, it->a, it->b, &q->proj, r->err))
+				return 1;
+			break;
 		case ST_I_AF:
-			if (st_af_add(&r->m, it, q, r->err))
+			if (tf_af_add(&r->m, it->opts, it->argc, it->argv,
+				      &q->proj, r->err))
 				return 1;
 			break;
 		}
@@ -252,10 +256,8 @@ static void st_build_columns(struct st_run *r)
 	struct st_opts *o = &r->o;
 	if (ST_PP_LONGISH(o->style)) {
 		/* whole ads: all attributes, or those of -attributes */
-		st_mask_free(&r->m);
-		for (size_t i = 0; i < r->q.nproj; i++)
-			free(r->q.proj[i]);
-		r->q.nproj = 0;
+		tf_mask_free(&r->m);
+		tf_names_clear(&r->q.proj);
 		for (size_t i = 0; i < o->nattributes; i++)
 			st_query_project(&r->q, o->attributes[i]);
 		o->headfoot = ST_HF_BARE;
@@ -303,7 +305,7 @@ static int st_entry_cmp(const void *a, const void *b)
 {
 	const struct st_entry *x = *(struct st_entry *const *)a;
 	const struct st_entry *y = *(struct st_entry *const *)b;
-	return st_natural_cmp(x->key, y->key);
+	return tf_natural_cmp(x->key, y->key);
 }
 
 static struct st_entry *st_new_entry(struct st_run *r)
@@ -324,7 +326,7 @@ static void st_take(struct st_run *r, struct st_entry *e, classad *ad)
 	e->ad = ad;
 	/* -compact sorts a negative SlotTypeId as positive */
 	long long stid = 0;
-	bool neg = r->o.compact && st_ad_int(ad, "SlotTypeID", &stid) &&
+	bool neg = r->o.compact && tf_ad_int(ad, "SlotTypeID", &stid) &&
 		   stid < 0;
 	if (neg)
 		classad_insert_int(ad, "SlotTypeID", -stid);
@@ -337,7 +339,7 @@ static void st_take(struct st_run *r, struct st_entry *e, classad *ad)
 	if (r->totals && (!columns || !r->o.compact))
 		st_totals_update(r->totals, ad, 0, NULL);
 	if (columns) {
-		st_mask_render(&r->m, ad, &e->row);
+		tf_mask_render(&r->m, ad, &e->row);
 		if (r->o.compact) {
 			st_compact_ingest(e, &r->lay);
 			if (r->totals)
@@ -345,6 +347,13 @@ static void st_take(struct st_run *r, struct st_entry *e, classad *ad)
 		}
 	}
 	e->ad = NULL;
+}
+
+static enum tf_long_form st_long_form(enum st_style style)
+{
+	return style == ST_PP_JSON  ? TF_LONG_JSON
+	       : style == ST_PP_NEW ? TF_LONG_NEW
+				    : TF_LONG_OLD;
 }
 
 static bool st_wants_text(const struct st_run *r)
@@ -356,7 +365,7 @@ static void st_entry_text(struct st_run *r, struct st_entry *e,
 			  const classad *ad)
 {
 	e->text_at = r->texts.len;
-	st_long_text(&r->texts, r->o.style, ad,
+	tf_long_text(&r->texts, st_long_form(r->o.style), ad,
 		     r->o.nattributes ? r->o.attributes : NULL,
 		     r->o.nattributes);
 	e->text_len = r->texts.len - e->text_at;
@@ -393,9 +402,9 @@ static classad *st_sort_ad(const struct st_run *r,
 			name_end--;
 		size_t len = name_end ? (size_t)(name_end - p) : 0;
 		bool wanted = false;
-		for (size_t i = 0; i < r->sort_names.nproj && len; i++)
-			if (strlen(r->sort_names.proj[i]) == len &&
-			    strncasecmp(r->sort_names.proj[i], p, len) == 0)
+		for (size_t i = 0; i < r->sort_names.proj.n && len; i++)
+			if (strlen(r->sort_names.proj.v[i]) == len &&
+			    strncasecmp(r->sort_names.proj.v[i], p, len) == 0)
 				wanted = true;
 		if (wanted) {
 			const char *v = eq + 1;
@@ -426,7 +435,7 @@ static int st_ingest_record(const struct ks_wire_record *rec, void *arg)
 	bool text = false;
 	if (st_wants_text(r) && r->o.style == ST_PP_LONG && !r->o.compact) {
 		e->text_at = r->texts.len;
-		text = st_long_lines(&r->texts, rec,
+		text = tf_long_lines(&r->texts, rec,
 				     r->o.nattributes ? r->o.attributes : NULL,
 				     r->o.nattributes);
 		e->text_len = r->texts.len - e->text_at;
@@ -493,14 +502,14 @@ static void st_fit_names(struct st_run *r)
 		mach_w = mach_w - crop > 7 ? mach_w - crop : 7;
 	}
 	for (size_t i = 0; i < r->m.n; i++) {
-		struct st_col *c = &r->m.cols[i];
+		struct tf_col *c = &r->m.cols[i];
 		if ((c->opts & ST_IS_NAME) && name_w) {
 			c->width = name_w;
-			c->opts &= ~(unsigned)(ST_AUTOW | ST_NOTRUNC);
+			c->opts &= ~(unsigned)(TF_AUTOW | TF_NOTRUNC);
 		}
 		if ((c->opts & ST_IS_MACHINE) && mach_w) {
 			c->width = mach_w;
-			c->opts &= ~(unsigned)(ST_AUTOW | ST_NOTRUNC);
+			c->opts &= ~(unsigned)(TF_AUTOW | TF_NOTRUNC);
 		}
 	}
 }
@@ -521,13 +530,13 @@ static void st_output(struct st_run *r, struct classad_buf *out)
 	if (o->style == ST_PP_CUSTOM) {
 		if (!o->want_only_totals && r->m.has_headings &&
 		    !(o->headfoot & ST_HF_NOHEADER))
-			st_mask_headings(&r->m, out);
+			tf_mask_headings(&r->m, out);
 	} else if (!ST_PP_LONGISH(o->style)) {
 		if (any)
 			st_fit_names(r);
 		if (!o->want_only_totals && any && columns) {
-			st_mask_headings(&r->m, out);
-			st_buf_addc(out, '\n');
+			tf_mask_headings(&r->m, out);
+			tf_buf_addc(out, '\n');
 		}
 	}
 
@@ -537,9 +546,9 @@ static void st_output(struct st_run *r, struct classad_buf *out)
 		if (e->flags & ST_R_FOLDED)
 			continue;
 		if (columns)
-			st_mask_display(&r->m, &e->row, out);
+			tf_mask_display(&r->m, &e->row, out);
 		else if (e->text_len)
-			st_print_long_ad(out, o->style,
+			tf_print_long_ad(out, st_long_form(o->style),
 					 r->texts.data + e->text_at,
 					 e->text_len, written++);
 		/* long listings go out as they are made, not held whole */
@@ -550,11 +559,11 @@ static void st_output(struct st_run *r, struct classad_buf *out)
 		}
 	}
 	if (ST_PP_LONGISH(o->style))
-		st_print_long_end(out, o->style, written);
+		tf_print_long_end(out, st_long_form(o->style), written);
 
 	if (any && !(o->headfoot & ST_HF_NOSUMMARY) && r->totals &&
 	    st_totals_meaningful(r->totals)) {
-		st_buf_addc(out, '\n');
+		tf_buf_addc(out, '\n');
 		int keylen = r->max_subkey > 14 ? r->max_subkey : 14;
 		if (o->wide || o->style == ST_PP_SUBMITTER)
 			keylen = -1;
@@ -567,7 +576,7 @@ static void st_run_free(struct st_run *r)
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->entries[i].key);
 		free(r->entries[i].label);
-		st_row_free(&r->entries[i].row);
+		tf_row_free(&r->entries[i].row);
 	}
 	free(r->entries);
 	free(r->order);
@@ -575,7 +584,7 @@ static void st_run_free(struct st_run *r)
 	st_query_free(&r->sort_names);
 	st_totals_free(r->totals);
 	st_sort_free(&r->sort);
-	st_mask_free(&r->m);
+	tf_mask_free(&r->m);
 	st_query_free(&r->q);
 	st_opts_free(&r->o);
 	if (r->cfg)
@@ -672,7 +681,7 @@ int st_main(int argc, const char *const *argv, FILE *out, FILE *err)
 		st_output(&r, &b);
 		if (b.len && fwrite(b.data, 1, b.len, out) != b.len)
 			rc = 1;
-		st_buf_free(&b);
+		tf_buf_free(&b);
 		if (fflush(out) != 0 || ferror(out))
 			rc = 1;
 	}

@@ -71,15 +71,15 @@ void st_sort_key(const struct st_sort *s, const classad *ad, unsigned ord,
 				classad_buf_printf(key, "%d", v.u.b ? 1 : 0);
 				break;
 			case CLASSAD_STRING:
-				st_buf_add(key, classad_value_str(&v, NULL));
+				tf_buf_add(key, classad_value_str(&v, NULL));
 				break;
 			default:
-				st_value_unparse(key, &v, false);
+				tf_value_unparse(key, &v, false);
 				break;
 			}
 		}
 		classad_value_clear(&v);
-		st_buf_addc(key, '\n');
+		tf_buf_addc(key, '\n');
 	}
 	classad_buf_printf(key, "%08X", ord);
 }

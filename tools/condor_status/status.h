@@ -19,6 +19,7 @@
 
 #include "classad.h"
 #include "ks_wire.h"
+#include "tfmt.h"
 
 /* Runs condor_status with argv (argv[0] is the program name used in
  * messages), writing the result to out and messages to err.  Returns the
@@ -31,206 +32,9 @@ int st_main(int argc, const char *const *argv, FILE *out, FILE *err);
 int st_query_for_args(int argc, const char *const *argv, FILE *err,
 		      classad **query, int *command);
 
-/* ---- growable strings (buf.c) ---------------------------------------- */
-
-/* Output is built in libclassad's text buffer (classad_buf_add,
- * classad_buf_printf); these add what condor_status needs besides. */
-void st_buf_add(struct classad_buf *b, const char *s);
-void st_buf_addc(struct classad_buf *b, char c);
-void st_buf_pad(struct classad_buf *b, char c, size_t n);
-void st_buf_truncate(struct classad_buf *b, size_t len);
-void st_buf_free(struct classad_buf *b);
-/* The text so far ("" when empty).  Borrowed. */
-const char *st_buf_str(const struct classad_buf *b);
-
-/* What a printf conversion asks for: HTCondor's extended set, where %v
- * and %V print a ClassAd value, %r its unevaluated text, %T a duration
- * and %Y a date. */
-enum st_pft {
-	ST_PFT_NONE = 0,
-	ST_PFT_INT,
-	ST_PFT_FLOAT,
-	ST_PFT_CHAR,
-	ST_PFT_STRING,
-	ST_PFT_POINTER,
-	ST_PFT_VALUE,
-	ST_PFT_RAW,
-	ST_PFT_TIME,
-	ST_PFT_DATE,
-};
-
-/* The first conversion of a printf format (a "%%" is text). */
-struct st_spec {
-	bool found;      /* a complete conversion was found */
-	bool unsafe;     /* %n, or '*' for a width or precision */
-	enum st_pft type;
-	char letter;
-	int width;       /* 0 when none */
-	bool left;       /* the '-' flag */
-	size_t start;    /* offset of the '%' */
-	size_t mods;     /* offset of the length modifiers */
-	size_t end;      /* offset just past the conversion letter */
-};
-
-void st_spec_parse(const char *fmt, struct st_spec *sp);
-
-/* Formats fmt (whose first conversion sp describes) with one argument,
- * after making the conversion fit the C type given; any later '%' is
- * printed as text, so that a format with several conversions cannot read
- * arguments that are not there. */
-void st_format_int(struct classad_buf *b, const char *fmt, const struct st_spec *sp,
-		   long long v);
-void st_format_double(struct classad_buf *b, const char *fmt,
-		      const struct st_spec *sp, double v);
-/* letter replaces the conversion letter ('s' for %v, %V and %r). */
-void st_format_str(struct classad_buf *b, const char *fmt, const struct st_spec *sp,
-		   const char *v);
-
-/* HTCondor's duration "%3d+%02d:%02d:%02d" and date "%2d/%-2d %02d:%02d"
- * (local time), and byte counts as "%.1f XB". */
-void st_format_time(struct classad_buf *b, long long secs);
-void st_format_date(struct classad_buf *b, long long when);
-void st_metric_units(struct classad_buf *b, double bytes);
-
-/* Collapses C escapes (\n, \t, \\, ...) as HTCondor does for -format.
- * Returns a new string (free()). */
-char *st_collapse_escapes(const char *s);
-
-/* strverscmp-like compare of HTCondor's natural sort. */
-int st_natural_cmp(const char *a, const char *b);
-
-/* ---- values ------------------------------------------------------------ */
-
-/* HTCondor's IsNumber(): integers, reals and booleans. */
-bool st_value_int(const classad_value *v, long long *out);
-bool st_value_real(const classad_value *v, double *out);
-/* Appends a value as HTCondor's old-syntax unparser prints it. */
-void st_value_unparse(struct classad_buf *b, const classad_value *v, bool old);
-
-/* ---- columns (columns.c) --------------------------------------------- */
-
-/* Column options, as HTCondor's print masks have them. */
-enum {
-	ST_NOPREFIX = 0x01,
-	ST_NOSUFFIX = 0x02,
-	ST_NOTRUNC = 0x04,
-	ST_AUTOW = 0x08,
-	ST_LEFT = 0x10,
-	ST_ALWAYS = 0x80,
-	ST_FIT = 0x200,
-	ST_IS_NAME = 0x1000,    /* the column shows Name (width fitting) */
-	ST_IS_MACHINE = 0x2000, /* the column shows Machine */
-};
-
-/* How a column gets its text: by its printf format alone, or through a
- * function that formats the value (ST_K_*_FMT) or rewrites it before
- * formatting (ST_K_*_RENDER).  The value is converted first to what the
- * kind names. */
-enum st_kind {
-	ST_K_PRINTF = 0,
-	ST_K_INT_FMT,
-	ST_K_FLT_FMT,
-	ST_K_STR_FMT,
-	ST_K_VAL_FMT,
-	ST_K_INT_RENDER,
-	ST_K_FLT_RENDER,
-	ST_K_STR_RENDER,
-	ST_K_VAL_RENDER,
-};
-
-struct st_col;
-/* A renderer rewrites *v (already converted per the kind) and says
- * whether the column is valid; a formatter appends the text. */
-typedef bool (*st_render_fn)(classad_value *v, const classad *ad,
-			     const struct st_col *c);
-typedef void (*st_format_fn)(const classad_value *v, struct classad_buf *out,
-			     const struct st_col *c);
-
-struct st_col {
-	char *expr;       /* the attribute or expression shown */
-	char *heading;    /* NULL: no heading */
-	char *printf;     /* NULL: none */
-	int width;        /* HTCondor's signed width; < 0 also means left */
-	unsigned opts;
-	enum st_kind kind;
-	st_render_fn render;
-	st_format_fn format;
-	char alt;         /* shown when the value is not valid */
-	bool alt_wide;    /* fill the width with alt ("[????]") */
-	enum st_pft type; /* the type of printf's first conversion */
-	classad_expr *parsed; /* expr parsed, when it is not an attribute */
-	const char *extra;    /* attributes a custom format also reads */
-};
-
-/* A table of columns with HTCondor's separators. */
-struct st_mask {
-	struct st_col *cols;
-	size_t n, cap;
-	char *row_prefix, *col_prefix, *col_suffix, *row_suffix;
-	int overall_width; /* 0: no limit */
-	bool has_headings;
-};
-
-/* The values of one row, rendered from one ad. */
-struct st_row {
-	classad_value *v;
-	bool *valid;
-	size_t n;
-};
-
-void st_mask_free(struct st_mask *m);
-void st_mask_set_seps(struct st_mask *m, const char *rpre, const char *cpre,
-		      const char *cpost, const char *rpost);
-/* Adds a column; strings are copied.  width as HTCondor registers it:
- * negative means left-aligned.  With width 0 and a printf format, the
- * format's own width applies. */
-struct st_col *st_mask_add(struct st_mask *m, const char *expr,
-			   const char *heading, const char *printf, int width,
-			   unsigned opts, enum st_kind kind, st_render_fn render,
-			   st_format_fn format);
-
-void st_mask_render(struct st_mask *m, const classad *ad, struct st_row *row);
-void st_mask_display(struct st_mask *m, struct st_row *row, struct classad_buf *out);
-void st_mask_headings(struct st_mask *m, struct classad_buf *out);
-void st_row_free(struct st_row *row);
-
-/* ---- custom renderers (renderers.c) ------------------------------- */
-
-struct st_custom {
-	const char *name;
-	enum st_kind kind;
-	st_render_fn render;
-	st_format_fn format;
-	const char *printf; /* default format, or NULL */
-	const char *extra;  /* other attributes it reads, space-separated */
-};
-
-/* The custom formats by HTCondor's PRINTAS names, or NULL. */
-const struct st_custom *st_custom_find(const char *name);
-
-/* One-letter codes of HTCondor's states and activities. */
-enum st_state {
-	ST_NO_STATE = 0, ST_OWNER, ST_UNCLAIMED, ST_MATCHED, ST_CLAIMED,
-	ST_PREEMPTING, ST_SHUTDOWN, ST_DELETE, ST_BACKFILL, ST_DRAINED,
-	ST_STATE_THRESHOLD, ST_STATE_ERROR,
-};
-enum st_activity {
-	ST_NO_ACT = 0, ST_IDLE, ST_BUSY, ST_RETIRING, ST_VACATING,
-	ST_SUSPENDED, ST_BENCHMARKING, ST_KILLING, ST_CLEANING,
-	ST_ACT_THRESHOLD, ST_ACT_ERROR,
-};
-enum st_state st_state_of(const char *s);
-enum st_activity st_activity_of(const char *s);
-void st_state_code(char sa[3], enum st_state st, enum st_activity ac);
-
-/* Typed lookups of an ad attribute, as HTCondor's Lookup*(). */
-bool st_ad_int(const classad *ad, const char *name, long long *out);
-bool st_ad_real(const classad *ad, const char *name, double *out);
-bool st_ad_bool(const classad *ad, const char *name, bool *out);
-/* A new string (free()), or NULL. */
-char *st_ad_string(const classad *ad, const char *name);
-/* Arch/OpSysAndVer as HTCondor's PLATFORM shows it ("x64/Ubuntu22"). */
-bool st_platform_name(const classad *ad, struct classad_buf *out);
+/* Column marks read by condor_status's own steps (fitting to the
+ * terminal), which the mask itself ignores. */
+enum { ST_IS_NAME = TF_USER1, ST_IS_MACHINE = TF_USER2 };
 
 /* ---- options (args.c) -------------------------------------------- */
 
@@ -281,9 +85,6 @@ enum st_style {
 enum { ST_HF_NOTITLE = 1, ST_HF_NOHEADER = 2, ST_HF_NOSUMMARY = 4,
        ST_HF_BARE = 15 };
 
-enum st_ads_format { ST_ADS_LONG, ST_ADS_JSON, ST_ADS_NEW, ST_ADS_XML,
-		     ST_ADS_AUTO };
-
 /* The arguments that act in the order given (constraints, formats). */
 enum st_item_kind { ST_I_CONSTRAINT, ST_I_NAME, ST_I_SORT, ST_I_FORMAT,
 		    ST_I_AF };
@@ -314,7 +115,7 @@ struct st_opts {
 	bool no_sort;
 	const char *pool;
 	const char *ads_file;
-	enum st_ads_format ads_format;
+	enum tf_ads_format ads_format;
 	const char *generic_type;
 	int limit;
 	char **attributes; /* -attributes, split at commas */
@@ -337,8 +138,7 @@ struct st_query {
 	const char *target;     /* TargetType */
 	char **ands, **ors;     /* the constraints, as HTCondor adds them */
 	size_t nands, nors;
-	char **proj;            /* projection, sorted, no duplicates */
-	size_t nproj;
+	struct tf_names proj;   /* projection */
 	bool no_trivial_req;    /* QUERY_MULTIPLE_ADS: no Requirements = true */
 };
 
@@ -387,11 +187,11 @@ struct st_layout {
 
 /* Fills m with the default table of style; width is the display width
  * less one, as HTCondor passes it. */
-void st_table_init(struct st_mask *m, struct st_layout *lay,
+void st_table_init(struct tf_mask *m, struct st_layout *lay,
 		   enum st_style style, bool compact, bool wide, int width);
 /* Gives the Name and Machine columns their widths (HTCondor's adjust
  * step), and adds every attribute the table needs to the projection. */
-void st_table_adjust(struct st_mask *m, const struct st_layout *lay,
+void st_table_adjust(struct tf_mask *m, const struct st_layout *lay,
 		     bool wide, struct st_query *q);
 
 struct st_totals;
@@ -424,32 +224,6 @@ void st_sort_key(const struct st_sort *s, const classad *ad, unsigned ord,
 		 struct classad_buf *key);
 void st_sort_free(struct st_sort *s);
 
-/* ---- -af and -format (af.c) -------------------------------------- */
-
-/* Adds the columns of one -af or -format argument.  Returns 0, or 1 with
- * the message written on err. */
-int st_af_add(struct st_mask *m, const struct st_item *it,
-	      struct st_query *q, FILE *err);
-
-/* ---- whole ads (output.c) ---------------------------------------- */
-
-/* Appends the text of one ad in a long form (attrs, if not NULL, are the
- * only attributes shown). */
-void st_long_text(struct classad_buf *out, enum st_style style,
-		  const classad *ad, char *const *attrs, size_t nattrs);
-/* st_long_text() for -long from the ad's wire record, whose lines are
- * already what -long prints; false (nothing appended) when the record
- * is NULL or not in old syntax. */
-bool st_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
-		   char *const *attrs, size_t nattrs);
-/* Appends one ad's text from st_long_text(), with what goes before it
- * in the listing; index 0 is the first ad written. */
-void st_print_long_ad(struct classad_buf *out, enum st_style style,
-		      const char *text, size_t len, size_t index);
-/* Closes the list a JSON or new-syntax output opened. */
-void st_print_long_end(struct classad_buf *out, enum st_style style,
-		       size_t count);
-
 /* ---- compact rows (compact.c) ------------------------------------ */
 
 enum {
@@ -473,7 +247,7 @@ struct st_entry {
 	size_t text_len;   /* the run's text buffer, and how long */
 	char *label;       /* slot name before '@' (compact) */
 	unsigned flags;
-	struct st_row row;
+	struct tf_row row;
 };
 
 /* Slot flags and, for a partitionable slot, the state of its children

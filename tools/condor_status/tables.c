@@ -8,7 +8,7 @@
  *   - "WIDTH n": width n (negative: left), no truncation unless TRUNCATE,
  *     and no default %v format;
  *   - no WIDTH, or WIDTH AUTO: a %v column, left-aligned, as wide as its
- *     heading at least, growing to fit (ST_AUTOW);
+ *     heading at least, growing to fit (TF_AUTOW);
  *   - "OR ?" shows '?' for a value of the wrong type, "OR ??" fills the
  *     column ("[????]");
  *   - PRINTAS f: f's format replaces any PRINTF.
@@ -20,29 +20,18 @@
 
 #include "status.h"
 
-struct st_coldef {
-	const char *expr;
-	const char *head;
-	int width;
-	unsigned opts;
-	const char *printf;
-	const char *custom;
-	char alt;
-	bool alt_wide;
-};
-
-#define AUTO (ST_AUTOW | ST_NOTRUNC)
-#define NT ST_NOTRUNC
+#define AUTO (TF_AUTOW | TF_NOTRUNC)
+#define NT TF_NOTRUNC
 
 /* Name WIDTH -34 FIT PRINTF %s OR ?? (shared by the slot tables) */
-#define COL_NAME {"Name", "Name", -34, NT | ST_FIT, "%s", NULL, '?', true}
+#define COL_NAME {"Name", "Name", -34, NT | TF_FIT, "%s", NULL, '?', true}
 #define COL_OPSYS {"OpSys", "OpSys", -10, NT, NULL, NULL, '?', true}
 #define COL_ARCH {"Arch", "Arch", -8, NT, NULL, NULL, '?', true}
 /* CondorLoadAvg AS LoadAv WIDTH 6 TRUNCATE PRINTAS LOAD_AVG OR ?? */
 #define COL_LOADAV {"CondorLoadAvg", "LoadAv", 6, 0, NULL, "LOAD_AVG", '?', true}
 
 /* condor_status: startdPFV_Normal */
-static const struct st_coldef st_slots[] = {
+static const struct tf_coldef st_slots[] = {
 	COL_NAME,
 	COL_OPSYS,
 	COL_ARCH,
@@ -54,15 +43,15 @@ static const struct st_coldef st_slots[] = {
 };
 /* The last column: "  ActvtyTime" (WIDTH 12 NOPREFIX) below 100 columns,
  * "ActivityTime" (WIDTH AUTO) when -wide. */
-static const struct st_coldef st_actvtytime = {
-	"EnteredCurrentActivity", "  ActvtyTime", 12, ST_NOPREFIX, "%T",
+static const struct tf_coldef st_actvtytime = {
+	"EnteredCurrentActivity", "  ActvtyTime", 12, TF_NOPREFIX, "%T",
 	"ACTIVITY_TIME", '-', false};
-static const struct st_coldef st_activitytime = {
-	"EnteredCurrentActivity", "ActivityTime", -12, ST_AUTOW, "%T",
+static const struct tf_coldef st_activitytime = {
+	"EnteredCurrentActivity", "ActivityTime", -12, TF_AUTOW, "%T",
 	"ACTIVITY_TIME", '-', false};
 
 /* -server: server_PrintFormat */
-static const struct st_coldef st_server[] = {
+static const struct tf_coldef st_server[] = {
 	COL_NAME,
 	COL_OPSYS,
 	COL_ARCH,
@@ -75,7 +64,7 @@ static const struct st_coldef st_server[] = {
 };
 
 /* -state: startdState_PrintFormat */
-static const struct st_coldef st_state[] = {
+static const struct tf_coldef st_state[] = {
 	COL_NAME,
 	{"Cpus", "Cpu", -3, AUTO, "%v", NULL, '?', true},
 	{"Memory", " Mem", 5, NT, NULL, NULL, '?', true},
@@ -92,7 +81,7 @@ static const struct st_coldef st_state[] = {
 
 /* -claimed: startdPFV_Normal without State and Activity, and RemoteUser
  * and ClientMachine in place of Mem and ActvtyTime */
-static const struct st_coldef st_run[] = {
+static const struct tf_coldef st_run[] = {
 	COL_NAME,
 	COL_OPSYS,
 	COL_ARCH,
@@ -103,7 +92,7 @@ static const struct st_coldef st_run[] = {
 };
 
 /* -startd: startDaemonNormal_PrintFormat */
-static const struct st_coldef st_startd[] = {
+static const struct tf_coldef st_startd[] = {
 	{"Name", "Name", -4, AUTO, "%v", NULL, 0, false},
 	{"OpSys", "Platform", -8, AUTO, NULL, "PLATFORM", 0, false},
 	{"CondorVersion", "Version", -7, AUTO, NULL, "CONDOR_VERSION", 0, false},
@@ -115,7 +104,7 @@ static const struct st_coldef st_startd[] = {
 };
 
 /* -schedd: scheddNormal_PrintFormat */
-static const struct st_coldef st_schedd[] = {
+static const struct tf_coldef st_schedd[] = {
 	{"Name", "Name", -4, AUTO, "%v", NULL, 0, false},
 	{"Machine", "Machine", -7, AUTO, "%v", NULL, 0, false},
 	{"TotalRunningJobs", "RunningJobs", -11, AUTO, "%11d", NULL, 0, false},
@@ -125,7 +114,7 @@ static const struct st_coldef st_schedd[] = {
 };
 
 /* -run: scheddRun_PrintFormat */
-static const struct st_coldef st_schedd_run[] = {
+static const struct tf_coldef st_schedd_run[] = {
 	{"Name", "Name", -4, AUTO, "%v", NULL, 0, false},
 	{"TotalJobAds", "TotalJobs", -9, AUTO, "%9d", NULL, 0, false},
 	{"ShadowsRunning", "Shadows", -7, AUTO, "%7d", NULL, 0, false},
@@ -138,7 +127,7 @@ static const struct st_coldef st_schedd_run[] = {
 };
 
 /* -submitters: submitterNormal_PrintFormat */
-static const struct st_coldef st_submitters[] = {
+static const struct tf_coldef st_submitters[] = {
 	{"Name", "Name", -4, AUTO, "%v", NULL, 0, false},
 	{"Machine", "Machine", -7, AUTO, "%v", NULL, 0, false},
 	{"RunningJobs", "RunningJobs", -11, AUTO, "%11d", NULL, 0, false},
@@ -148,7 +137,7 @@ static const struct st_coldef st_submitters[] = {
 };
 
 /* -master: masterNormal_PrintFormat */
-static const struct st_coldef st_master[] = {
+static const struct tf_coldef st_master[] = {
 	{"Name", "Name", -4, AUTO, "%v", NULL, 0, false},
 	{"CondorVersion", "Version", -14, NT, NULL, "CONDOR_VERSION", 0, false},
 	{"DetectedCpus", "Cpus", 4, NT, "%4d", NULL, '?', true},
@@ -158,7 +147,7 @@ static const struct st_coldef st_master[] = {
 };
 
 /* -collector: collectorNormal_PrintFormat */
-static const struct st_coldef st_collector[] = {
+static const struct tf_coldef st_collector[] = {
 	{"Name", "Name", -4, AUTO, "%v", NULL, 0, false},
 	{"Machine", "Machine", -7, AUTO, "%v", NULL, 0, false},
 	{"RunningJobs", "RunningJobs", -11, AUTO, "%11d", NULL, 0, false},
@@ -168,7 +157,7 @@ static const struct st_coldef st_collector[] = {
 };
 
 /* -negotiator: negotiatorNormal_PrintFormat */
-static const struct st_coldef st_negotiator[] = {
+static const struct tf_coldef st_negotiator[] = {
 	{"Name", "Name", -4, AUTO, "%v", NULL, 0, false},
 	{"LastNegotiationCycleEnd0", "LastCycleEnd", 12, NT, NULL, "DATE", 0,
 	 false},
@@ -190,19 +179,19 @@ static const struct st_coldef st_negotiator[] = {
 };
 
 /* -any, -generic: adtype_PrintFormat */
-static const struct st_coldef st_any[] = {
+static const struct tf_coldef st_any[] = {
 	{"MyType?:\"None\"", "MyType", -18, NT, NULL, NULL, 0, false},
 	{"TargetType?:\"None\"", "TargetType", -18, NT, NULL, NULL, 0, false},
-	{"Name", "Name", -41, NT | ST_FIT, NULL, NULL, '?', false},
+	{"Name", "Name", -41, NT | TF_FIT, NULL, NULL, '?', false},
 	{NULL, NULL, 0, 0, NULL, NULL, 0, false},
 };
 
 /* -compact: startdCompact_PrintFormat */
-static const struct st_coldef st_compact[] = {
+static const struct tf_coldef st_compact[] = {
 	{"Machine", "Machine", -7, AUTO, "%v", NULL, 0, false},
 	{"OpSys", "Platform", -8, AUTO, NULL, "PLATFORM", 0, false},
 	{"NumDynamicSlots", "Slot", -4, AUTO, "%4d", NULL, 0, false},
-	{"SlotType", "s", -1, AUTO | ST_NOPREFIX, NULL, "SLOT_COUNT_TAG", 0,
+	{"SlotType", "s", -1, AUTO | TF_NOPREFIX, NULL, "SLOT_COUNT_TAG", 0,
 	 false},
 	{"TotalSlotCpus", "Cpus", -4, AUTO, "%4d", NULL, 0, false},
 	{"TotalSlotGpus", "Gpus", -4, AUTO, "%4d", NULL, 0, false},
@@ -221,11 +210,11 @@ static const struct st_coldef st_compact[] = {
 };
 
 /* -server -compact: serverCompact_PrintFormat */
-static const struct st_coldef st_server_compact[] = {
+static const struct tf_coldef st_server_compact[] = {
 	{"Machine", "Machine", -7, AUTO, "%v", NULL, 0, false},
 	{"OpSys", "Platform", -8, AUTO, NULL, "PLATFORM", 0, false},
 	{"NumDynamicSlots", "Slot", -4, AUTO, "%4d", NULL, 0, false},
-	{"SlotType", "s", -1, AUTO | ST_NOPREFIX, NULL, "SLOT_COUNT_TAG", 0,
+	{"SlotType", "s", -1, AUTO | TF_NOPREFIX, NULL, "SLOT_COUNT_TAG", 0,
 	 false},
 	{"TotalSlotCpus", "Cpus", -4, AUTO, "%4d", NULL, 0, false},
 	{"TotalSlotGpus", "Gpus", -4, AUTO, "%4d", NULL, 0, false},
@@ -242,11 +231,11 @@ static const struct st_coldef st_server_compact[] = {
 };
 
 /* -state -compact: stateCompact_PrintFormat */
-static const struct st_coldef st_state_compact[] = {
+static const struct tf_coldef st_state_compact[] = {
 	{"Machine", "Machine", -7, AUTO, "%v", NULL, 0, false},
 	{"OpSys", "Platform", -8, AUTO, NULL, "PLATFORM", 0, false},
 	{"NumDynamicSlots", "Slot", -4, AUTO, "%4d", NULL, 0, false},
-	{"SlotType", "s", -1, AUTO | ST_NOPREFIX, NULL, "SLOT_COUNT_TAG", 0,
+	{"SlotType", "s", -1, AUTO | TF_NOPREFIX, NULL, "SLOT_COUNT_TAG", 0,
 	 false},
 	{"TotalSlotCpus", "Cpus", -4, AUTO, "%4d", NULL, 0, false},
 	{"TotalSlotGpus", "Gpus", -4, AUTO, "%4d", NULL, 0, false},
@@ -261,55 +250,37 @@ static const struct st_coldef st_state_compact[] = {
 };
 
 /* -claimed -compact: claimedCompact_PrintFormat */
-static const struct st_coldef st_claimed_compact[] = {
+static const struct tf_coldef st_claimed_compact[] = {
 	{"Machine", "Machine", -7, AUTO, "%v", NULL, 0, false},
 	{"OpSys", "Platform", -8, AUTO, NULL, "PLATFORM", 0, false},
 	{"NumDynamicSlots", "Slot", -4, AUTO, "%4d", NULL, 0, false},
-	{"SlotType", "s", -1, AUTO | ST_NOPREFIX, NULL, "SLOT_COUNT_TAG", 0,
+	{"SlotType", "s", -1, AUTO | TF_NOPREFIX, NULL, "SLOT_COUNT_TAG", 0,
 	 false},
 	{"ChildRemoteUser", "Users", -5, AUTO, NULL, "UNIQUE", 0, false},
 	{NULL, NULL, 0, 0, NULL, NULL, 0, false},
 };
 
-static void st_add_def(struct st_mask *m, const struct st_coldef *d)
-{
-	const struct st_custom *cu = d->custom ? st_custom_find(d->custom) : NULL;
-	struct st_col *c = st_mask_add(m, d->expr, d->head, d->printf, d->width,
-				       d->opts, cu ? cu->kind : ST_K_PRINTF,
-				       cu ? cu->render : NULL,
-				       cu ? cu->format : NULL);
-	c->alt = d->alt;
-	c->alt_wide = d->alt_wide;
-	c->extra = cu ? cu->extra : NULL;
-}
-
-static void st_add_defs(struct st_mask *m, const struct st_coldef *d)
-{
-	for (; d->expr; d++)
-		st_add_def(m, d);
-}
-
-void st_table_init(struct st_mask *m, struct st_layout *lay,
+void st_table_init(struct tf_mask *m, struct st_layout *lay,
 		   enum st_style style, bool compact, bool wide, int width)
 {
 	memset(lay, 0, sizeof *lay);
 	lay->width_of_fixed_cols = -1;
-	lay->name_flags = wide ? ST_AUTOW : 0;
+	lay->name_flags = wide ? TF_AUTOW : 0;
 	lay->machine_flags = lay->name_flags;
 	lay->ix_platform = lay->ix_slots = lay->ix_freecpus = lay->ix_freemem =
 		lay->ix_actcode = lay->ix_jobstarts = lay->ix_maxslotmem =
 			lay->ix_machineslot = -1;
 	/* A table without a SUMMARY line has none (HTCondor's default). */
 	lay->headfoot = 0;
-	st_mask_set_seps(m, NULL, " ", NULL, "\n");
+	tf_mask_set_seps(m, NULL, " ", NULL, "\n");
 
 	switch (style) {
 	case ST_PP_SLOTS_NORMAL:
 		if (compact) {
-			st_add_defs(m, st_compact);
+			tf_mask_add_defs(m, st_compact);
 			lay->where = "PartitionableSlot =?= true || DynamicSlot =!= true";
 			lay->machine_width = 12;
-			lay->machine_flags = ST_AUTOW;
+			lay->machine_flags = TF_AUTOW;
 			lay->ix_machineslot = 0;
 			lay->ix_platform = 1;
 			lay->ix_slots = 2;
@@ -319,16 +290,16 @@ void st_table_init(struct st_mask *m, struct st_layout *lay,
 			lay->ix_jobstarts = 11;
 			lay->ix_maxslotmem = 12;
 		} else {
-			st_add_defs(m, st_slots);
-			st_add_def(m, (width < 100 && !wide) ? &st_actvtytime
+			tf_mask_add_defs(m, st_slots);
+			tf_mask_add_def(m, (width < 100 && !wide) ? &st_actvtytime
 							    : &st_activitytime);
-			lay->name_flags = ST_AUTOW;
+			lay->name_flags = TF_AUTOW;
 			lay->width_of_fixed_cols = 65;
 		}
 		break;
 	case ST_PP_SLOTS_SERVER:
 		if (compact) {
-			st_add_defs(m, st_server_compact);
+			tf_mask_add_defs(m, st_server_compact);
 			lay->where = "PartitionableSlot =?= true || DynamicSlot =!= true";
 			lay->ix_machineslot = 0;
 			lay->ix_platform = 1;
@@ -336,14 +307,14 @@ void st_table_init(struct st_mask *m, struct st_layout *lay,
 			lay->ix_actcode = 10;
 			lay->ix_jobstarts = 11;
 		} else {
-			st_add_defs(m, st_server);
+			tf_mask_add_defs(m, st_server);
 		}
-		lay->name_flags = ST_AUTOW;
+		lay->name_flags = TF_AUTOW;
 		lay->width_of_fixed_cols = 65;
 		break;
 	case ST_PP_SLOTS_STATE:
 		if (compact) {
-			st_add_defs(m, st_state_compact);
+			tf_mask_add_defs(m, st_state_compact);
 			lay->where = "PartitionableSlot =?= true || DynamicSlot =!= true";
 			lay->ix_machineslot = 0;
 			lay->ix_platform = 1;
@@ -351,58 +322,58 @@ void st_table_init(struct st_mask *m, struct st_layout *lay,
 			lay->ix_actcode = 8;
 			lay->ix_jobstarts = 9;
 		} else {
-			st_add_defs(m, st_state);
+			tf_mask_add_defs(m, st_state);
 		}
-		lay->name_flags = ST_AUTOW;
+		lay->name_flags = TF_AUTOW;
 		lay->width_of_fixed_cols = 34 + 3 * 12;
 		break;
 	case ST_PP_SLOTS_RUN:
 		if (compact) {
-			st_add_defs(m, st_claimed_compact);
+			tf_mask_add_defs(m, st_claimed_compact);
 			lay->where = "(State == \"Claimed\" && DynamicSlot =!= true) || "
 				     "(NumDynamicSlots isnt undefined && NumDynamicSlots > 0)";
 			lay->ix_machineslot = 0;
 			lay->ix_platform = 1;
 			lay->ix_slots = 2;
 		} else {
-			st_add_defs(m, st_run);
+			tf_mask_add_defs(m, st_run);
 		}
-		lay->name_flags = ST_AUTOW;
+		lay->name_flags = TF_AUTOW;
 		lay->width_of_fixed_cols = 63;
 		break;
 	case ST_PP_STARTDAEMON:
-		st_add_defs(m, st_startd);
+		tf_mask_add_defs(m, st_startd);
 		break;
 	case ST_PP_SCHEDD_NORMAL:
-		st_add_defs(m, st_schedd);
+		tf_mask_add_defs(m, st_schedd);
 		lay->name_width = 15;
 		lay->machine_width = 12;
-		lay->name_flags = lay->machine_flags = ST_AUTOW;
+		lay->name_flags = lay->machine_flags = TF_AUTOW;
 		lay->width_of_fixed_cols = 35;
 		break;
 	case ST_PP_SCHEDD_RUN:
-		st_add_defs(m, st_schedd_run);
+		tf_mask_add_defs(m, st_schedd_run);
 		lay->where = "(ShadowsRunning+TotalSchedulerJobsRunning) > 0";
 		lay->headfoot = ST_HF_NOSUMMARY;
 		lay->name_width = 15;
-		lay->name_flags = ST_AUTOW;
+		lay->name_flags = TF_AUTOW;
 		lay->width_of_fixed_cols = 35;
 		break;
 	case ST_PP_SUBMITTER:
-		st_add_defs(m, st_submitters);
+		tf_mask_add_defs(m, st_submitters);
 		lay->name_width = 15;
 		lay->machine_width = 12;
-		lay->name_flags = lay->machine_flags = ST_AUTOW;
+		lay->name_flags = lay->machine_flags = TF_AUTOW;
 		lay->width_of_fixed_cols = 35;
 		break;
 	case ST_PP_MASTER:
-		st_add_defs(m, st_master);
+		tf_mask_add_defs(m, st_master);
 		lay->headfoot = ST_HF_NOSUMMARY;
 		lay->name_width = 12;
-		lay->name_flags = ST_AUTOW;
+		lay->name_flags = TF_AUTOW;
 		break;
 	case ST_PP_COLLECTOR:
-		st_add_defs(m, st_collector);
+		tf_mask_add_defs(m, st_collector);
 		/* the Machine column takes what a wide terminal leaves */
 		lay->machine_width = wide ? -34 : -18;
 		if (width > 79 && !wide) {
@@ -415,15 +386,15 @@ void st_table_init(struct st_mask *m, struct st_layout *lay,
 		}
 		break;
 	case ST_PP_NEGOTIATOR:
-		st_add_defs(m, st_negotiator);
+		tf_mask_add_defs(m, st_negotiator);
 		lay->headfoot = ST_HF_NOSUMMARY;
 		lay->name_width = 12;
-		lay->name_flags = ST_AUTOW;
+		lay->name_flags = TF_AUTOW;
 		lay->width_of_fixed_cols = 12 + 5 + 7 + 8 + 7 + 7 + 7 + 10;
 		break;
 	case ST_PP_GENERIC_NORMAL:
 	case ST_PP_GENERIC:
-		st_add_defs(m, st_any);
+		tf_mask_add_defs(m, st_any);
 		lay->headfoot = ST_HF_NOSUMMARY;
 		break;
 	default:
@@ -431,11 +402,11 @@ void st_table_init(struct st_mask *m, struct st_layout *lay,
 	}
 }
 
-void st_table_adjust(struct st_mask *m, const struct st_layout *lay,
+void st_table_adjust(struct tf_mask *m, const struct st_layout *lay,
 		     bool wide, struct st_query *q)
 {
 	for (size_t i = 0; i < m->n; i++) {
-		struct st_col *c = &m->cols[i];
+		struct tf_col *c = &m->cols[i];
 		st_query_project_expr(q, c->expr);
 		if (c->extra)
 			st_query_project_expr(q, c->extra);
@@ -444,17 +415,17 @@ void st_table_adjust(struct st_mask *m, const struct st_layout *lay,
 			if (lay->name_width) {
 				c->width = lay->name_width;
 				if (!wide)
-					c->opts &= ~(unsigned)ST_AUTOW;
-				c->opts |= lay->name_flags & ST_AUTOW;
+					c->opts &= ~(unsigned)TF_AUTOW;
+				c->opts |= lay->name_flags & TF_AUTOW;
 			} else {
-				c->opts |= lay->name_flags & ST_AUTOW;
+				c->opts |= lay->name_flags & TF_AUTOW;
 			}
 		} else if (strcasecmp(c->expr, "Machine") == 0) {
 			c->opts |= ST_IS_MACHINE;
 			if (lay->machine_width) {
 				c->width = lay->machine_width;
-				c->opts &= ~(unsigned)ST_AUTOW;
-				c->opts |= lay->machine_flags & ST_AUTOW;
+				c->opts &= ~(unsigned)TF_AUTOW;
+				c->opts |= lay->machine_flags & TF_AUTOW;
 			}
 		}
 	}

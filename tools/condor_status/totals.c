@@ -114,8 +114,8 @@ static bool st_class_key(const struct st_totals *t, const classad *ad,
 	case ST_PP_SLOTS_NORMAL:
 	case ST_PP_SLOTS_RUN:
 	case ST_PP_SLOTS_SERVER: {
-		char *arch = st_ad_string(ad, "Arch");
-		char *opsys = st_ad_string(ad, "OpSys");
+		char *arch = tf_ad_string(ad, "Arch");
+		char *opsys = tf_ad_string(ad, "OpSys");
 		bool ok = arch && opsys;
 		if (ok)
 			classad_buf_printf(key, "%s/%s", arch, opsys);
@@ -124,18 +124,18 @@ static bool st_class_key(const struct st_totals *t, const classad *ad,
 		return ok;
 	}
 	case ST_PP_STARTDAEMON:
-		return st_platform_name(ad, key);
+		return tf_platform_name(ad, key);
 	case ST_PP_SLOTS_STATE:
 	case ST_PP_SUBMITTER: {
-		char *s = st_ad_string(ad, t->style == ST_PP_SUBMITTER ? "Name"
+		char *s = tf_ad_string(ad, t->style == ST_PP_SUBMITTER ? "Name"
 								       : "Activity");
 		if (s)
-			st_buf_add(key, s);
+			tf_buf_add(key, s);
 		free(s);
 		return s != NULL;
 	}
 	case ST_PP_SCHEDD_NORMAL:
-		st_buf_add(key, " ");
+		tf_buf_add(key, " ");
 		return true;
 	default:
 		return false;
@@ -146,24 +146,24 @@ static bool st_class_key(const struct st_totals *t, const classad *ad,
 static bool st_count_state(struct st_count *c, const char *s, bool backfill,
 			   bool count_machine)
 {
-	enum st_state st = st_state_of(s);
+	enum tf_state st = tf_state_of(s);
 	if (backfill) {
-		if (st == ST_UNCLAIMED) {
+		if (st == TF_UNCLAIMED) {
 			/* idle backfill slots are not in the slot total */
 			c->backfill_idle++;
 			return true;
 		}
-		if (st == ST_CLAIMED)
-			st = ST_BACKFILL;
+		if (st == TF_CLAIMED)
+			st = TF_BACKFILL;
 	}
 	switch (st) {
-	case ST_OWNER: c->owner++; break;
-	case ST_UNCLAIMED: c->unclaimed++; break;
-	case ST_CLAIMED: c->claimed++; break;
-	case ST_MATCHED: c->matched++; break;
-	case ST_PREEMPTING: c->preempting++; break;
-	case ST_BACKFILL: c->backfill++; break;
-	case ST_DRAINED: c->drained++; break;
+	case TF_OWNER: c->owner++; break;
+	case TF_UNCLAIMED: c->unclaimed++; break;
+	case TF_CLAIMED: c->claimed++; break;
+	case TF_MATCHED: c->matched++; break;
+	case TF_PREEMPTING: c->preempting++; break;
+	case TF_BACKFILL: c->backfill++; break;
+	case TF_DRAINED: c->drained++; break;
 	default: return false;
 	}
 	/* HTCondor's -state summary never counts its Total column */
@@ -177,11 +177,11 @@ static bool st_count_slots(struct st_count *c, const classad *ad, int options,
 {
 	bool pslot = false, dslot = false, bkfill = false;
 	if (options) {
-		st_ad_bool(ad, "PartitionableSlot", &pslot);
+		tf_ad_bool(ad, "PartitionableSlot", &pslot);
 		if (!pslot)
-			st_ad_bool(ad, "DynamicSlot", &dslot);
+			tf_ad_bool(ad, "DynamicSlot", &dslot);
 		if (options & ST_TOT_BACKFILL_SLOTS)
-			st_ad_bool(ad, "BackfillSlot", &bkfill);
+			tf_ad_bool(ad, "BackfillSlot", &bkfill);
 	}
 	if ((options & ST_TOT_IGNORE_DYNAMIC) && dslot)
 		return true;
@@ -201,7 +201,7 @@ static bool st_count_slots(struct st_count *c, const classad *ad, int options,
 		classad_value_clear(&l);
 		return true;
 	}
-	char *state = st_ad_string(ad, "State");
+	char *state = tf_ad_string(ad, "State");
 	bool ok = state && st_count_state(c, state, bkfill, count_machine);
 	free(state);
 	return ok;
@@ -210,7 +210,7 @@ static bool st_count_slots(struct st_count *c, const classad *ad, int options,
 static int st_int(const classad *ad, const char *name, bool *bad)
 {
 	long long v;
-	if (!st_ad_int(ad, name, &v)) {
+	if (!tf_ad_int(ad, name, &v)) {
 		if (bad)
 			*bad = true;
 		return 0;
@@ -228,16 +228,16 @@ static bool st_count_ad(const struct st_totals *t, struct st_count *c,
 	case ST_PP_SLOTS_STATE:
 		return st_count_slots(c, ad, options, false);
 	case ST_PP_SLOTS_SERVER: {
-		char *state = st_ad_string(ad, "State");
+		char *state = tf_ad_string(ad, "State");
 		if (!state)
 			return false;
-		enum st_state st = st_state_of(state);
+		enum tf_state st = tf_state_of(state);
 		free(state);
 		int mem = st_int(ad, "Memory", &bad);
 		int disk = st_int(ad, "Disk", &bad);
 		int mips = st_int(ad, "Mips", &bad);
 		int kflops = st_int(ad, "KFlops", &bad);
-		if (st == ST_CLAIMED || st == ST_UNCLAIMED)
+		if (st == TF_CLAIMED || st == TF_UNCLAIMED)
 			c->avail++;
 		c->machines++;
 		c->memory += (unsigned long long)(long long)mem;
@@ -250,7 +250,7 @@ static bool st_count_ad(const struct st_totals *t, struct st_count *c,
 		int mips = st_int(ad, "Mips", &bad);
 		int kflops = st_int(ad, "KFlops", &bad);
 		double load = 0;
-		if (!st_ad_real(ad, "LoadAvg", &load)) {
+		if (!tf_ad_real(ad, "LoadAvg", &load)) {
 			bad = true;
 			load = 0;
 		}
@@ -262,21 +262,21 @@ static bool st_count_ad(const struct st_totals *t, struct st_count *c,
 	}
 	case ST_PP_STARTDAEMON: {
 		long long slots;
-		if (!st_ad_int(ad, "TotalSlots", &slots) &&
-		    !st_ad_int(ad, "NumDynamicSlots", &slots)) {
+		if (!tf_ad_int(ad, "TotalSlots", &slots) &&
+		    !tf_ad_int(ad, "NumDynamicSlots", &slots)) {
 			bad = true;
 			slots = 0;
 		}
 		int cpus = st_int(ad, "TotalCpus", &bad);
 		int gpus = st_int(ad, "TotalGPUs", &bad);
 		long long mem = 0;
-		if (!st_ad_int(ad, "TotalMemory", &mem)) {
+		if (!tf_ad_int(ad, "TotalMemory", &mem)) {
 			bad = true;
 			mem = 0;
 		}
 		long long inuse_mem = 0, bk_mem = 0;
-		st_ad_int(ad, "TotalInUseMemory", &inuse_mem);
-		st_ad_int(ad, "TotalBackfillInUseMemory", &bk_mem);
+		tf_ad_int(ad, "TotalInUseMemory", &inuse_mem);
+		tf_ad_int(ad, "TotalBackfillInUseMemory", &bk_mem);
 		c->machines++;
 		c->slots += (int)slots;
 		c->cpus += cpus;
@@ -297,15 +297,15 @@ static bool st_count_ad(const struct st_totals *t, struct st_count *c,
 	case ST_PP_SUBMITTER: {
 		bool sch = t->style == ST_PP_SCHEDD_NORMAL;
 		long long v;
-		if (st_ad_int(ad, sch ? "TotalRunningJobs" : "RunningJobs", &v))
+		if (tf_ad_int(ad, sch ? "TotalRunningJobs" : "RunningJobs", &v))
 			c->running += (int)v;
 		else
 			bad = true;
-		if (st_ad_int(ad, sch ? "TotalIdleJobs" : "IdleJobs", &v))
+		if (tf_ad_int(ad, sch ? "TotalIdleJobs" : "IdleJobs", &v))
 			c->idle += (int)v;
 		else
 			bad = true;
-		if (st_ad_int(ad, sch ? "TotalHeldJobs" : "HeldJobs", &v))
+		if (tf_ad_int(ad, sch ? "TotalHeldJobs" : "HeldJobs", &v))
 			c->held += (int)v;
 		else
 			bad = true;
@@ -321,15 +321,15 @@ void st_totals_update(struct st_totals *t, const classad *ad, int options,
 {
 	struct classad_buf k = {0};
 	if (key && *key) {
-		st_buf_add(&k, key);
+		tf_buf_add(&k, key);
 	} else if (!st_class_key(t, ad, &k)) {
 		t->malformed++;
-		st_buf_free(&k);
+		tf_buf_free(&k);
 		return;
 	}
 	struct st_class *cl = NULL;
 	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->classes[i].key, st_buf_str(&k)) == 0)
+		if (strcmp(t->classes[i].key, tf_buf_str(&k)) == 0)
 			cl = &t->classes[i];
 	if (!cl) {
 		if (t->n == t->cap) {
@@ -339,9 +339,9 @@ void st_totals_update(struct st_totals *t, const classad *ad, int options,
 		}
 		cl = &t->classes[t->n++];
 		memset(cl, 0, sizeof *cl);
-		cl->key = ks_xstrdup(st_buf_str(&k));
+		cl->key = ks_xstrdup(tf_buf_str(&k));
 	}
-	st_buf_free(&k);
+	tf_buf_free(&k);
 	bool ok = st_count_ad(t, &cl->c, ad, options);
 	st_count_ad(t, &t->top, ad, options);
 	if (!ok)
@@ -460,7 +460,7 @@ void st_totals_display(const struct st_totals *t, struct classad_buf *out,
 	}
 	classad_buf_printf(out, "%*.*s", keylen, keylen, "");
 	st_header(t, out);
-	st_buf_add(out, "\n");
+	tf_buf_add(out, "\n");
 
 	struct st_class *sorted = ks_xmalloc((t->n ? t->n : 1) * sizeof *sorted);
 	if (t->n)
@@ -472,7 +472,7 @@ void st_totals_display(const struct st_totals *t, struct classad_buf *out,
 	}
 	free(sorted);
 	if (t->n)
-		st_buf_add(out, "\n");
+		tf_buf_add(out, "\n");
 	classad_buf_printf(out, "%*.*s", keylen, keylen, "Total");
 	st_info(t, &t->top, true, out);
 	if (t->malformed > 0)

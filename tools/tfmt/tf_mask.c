@@ -1,5 +1,5 @@
 /*
- * columns.c: tables of columns, as HTCondor's print masks lay them out.
+ * tf_mask.c: tables of columns, as HTCondor's print masks lay them out.
  *
  * A row is rendered from its ad first (the value of each column, and
  * whether it is valid), then displayed.  Columns with an automatic width
@@ -11,17 +11,17 @@
 #include <string.h>
 
 #include "ks_mem.h"
-#include "status.h"
+#include "tfmt.h"
 
-static char *st_dup(const char *s)
+static char *tf_dup(const char *s)
 {
 	return s ? ks_xstrdup(s) : NULL;
 }
 
-void st_mask_free(struct st_mask *m)
+void tf_mask_free(struct tf_mask *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
-		struct st_col *c = &m->cols[i];
+		struct tf_col *c = &m->cols[i];
 		free(c->expr);
 		free(c->heading);
 		free(c->printf);
@@ -35,51 +35,51 @@ void st_mask_free(struct st_mask *m)
 	memset(m, 0, sizeof *m);
 }
 
-void st_mask_set_seps(struct st_mask *m, const char *rpre, const char *cpre,
+void tf_mask_set_seps(struct tf_mask *m, const char *rpre, const char *cpre,
 		      const char *cpost, const char *rpost)
 {
 	free(m->row_prefix);
 	free(m->col_prefix);
 	free(m->col_suffix);
 	free(m->row_suffix);
-	m->row_prefix = st_dup(rpre);
-	m->col_prefix = st_dup(cpre);
-	m->col_suffix = st_dup(cpost);
-	m->row_suffix = st_dup(rpost);
+	m->row_prefix = tf_dup(rpre);
+	m->col_prefix = tf_dup(cpre);
+	m->col_suffix = tf_dup(cpost);
+	m->row_suffix = tf_dup(rpost);
 }
 
-struct st_col *st_mask_add(struct st_mask *m, const char *expr,
+struct tf_col *tf_mask_add(struct tf_mask *m, const char *expr,
 			   const char *heading, const char *printf, int width,
-			   unsigned opts, enum st_kind kind, st_render_fn render,
-			   st_format_fn format)
+			   unsigned opts, enum tf_kind kind, tf_render_fn render,
+			   tf_format_fn format)
 {
 	if (m->n == m->cap) {
 		m->cap = m->cap ? m->cap * 2 : 8;
 		m->cols = ks_xrealloc(m->cols, m->cap * sizeof *m->cols);
 	}
-	struct st_col *c = &m->cols[m->n++];
+	struct tf_col *c = &m->cols[m->n++];
 	memset(c, 0, sizeof *c);
 	c->expr = ks_xstrdup(expr);
-	c->heading = st_dup(heading);
+	c->heading = tf_dup(heading);
 	if (heading)
 		m->has_headings = true;
 	c->width = abs(width);
 	c->opts = opts;
 	if (width < 0)
-		c->opts |= ST_LEFT;
+		c->opts |= TF_LEFT;
 	c->kind = kind;
 	c->render = render;
 	c->format = format;
 	if (printf) {
-		c->printf = st_collapse_escapes(printf);
-		struct st_spec sp;
-		st_spec_parse(c->printf, &sp);
+		c->printf = tf_collapse_escapes(printf);
+		struct tf_spec sp;
+		tf_spec_parse(c->printf, &sp);
 		if (sp.found) {
 			c->type = sp.type;
 			if (!width && !sp.unsafe) {
 				c->width = sp.width;
 				if (sp.left)
-					c->opts |= ST_LEFT;
+					c->opts |= TF_LEFT;
 			}
 		}
 	}
@@ -89,7 +89,7 @@ struct st_col *st_mask_add(struct st_mask *m, const char *expr,
 	return c;
 }
 
-void st_row_free(struct st_row *row)
+void tf_row_free(struct tf_row *row)
 {
 	for (size_t i = 0; i < row->n; i++)
 		classad_value_clear(&row->v[i]);
@@ -100,7 +100,7 @@ void st_row_free(struct st_row *row)
 
 /* True if text is a bare attribute reference (a.b, MY.x), which -af:r
  * shows as "undefined" when the ad lacks it. */
-static bool st_is_attr_ref(const char *text)
+static bool tf_is_attr_ref(const char *text)
 {
 	const char *p = text;
 	while (*p == ' ' || *p == '\t')
@@ -117,12 +117,12 @@ static bool st_is_attr_ref(const char *text)
 	return *p == '\0';
 }
 
-static size_t st_width_abs(int w)
+static size_t tf_width_abs(int w)
 {
 	return (size_t)(w < 0 ? -w : w);
 }
 
-static void st_grow(struct st_col *c, size_t w)
+static void tf_grow(struct tf_col *c, size_t w)
 {
 	if ((int)w > c->width)
 		c->width = (int)w;
@@ -130,61 +130,61 @@ static void st_grow(struct st_col *c, size_t w)
 
 /* Formats a number as a printf column would, padded on the left to the
  * column's width. */
-static void st_format_number(struct classad_buf *b, const struct st_col *c,
-			     enum st_pft type, const classad_value *v)
+static void tf_format_number(struct classad_buf *b, const struct tf_col *c,
+			     enum tf_pft type, const classad_value *v)
 {
-	struct st_spec sp;
-	st_spec_parse(c->printf ? c->printf : "", &sp);
+	struct tf_spec sp;
+	tf_spec_parse(c->printf ? c->printf : "", &sp);
 	size_t start = b->len;
 	long long i = 0;
 	double r = 0;
 	switch (type) {
-	case ST_PFT_FLOAT:
-		st_value_real(v, &r);
-		st_format_double(b, c->printf, &sp, r);
+	case TF_PFT_FLOAT:
+		tf_value_real(v, &r);
+		tf_format_double(b, c->printf, &sp, r);
 		break;
-	case ST_PFT_TIME:
-		st_value_int(v, &i);
-		st_format_time(b, i);
+	case TF_PFT_TIME:
+		tf_value_int(v, &i);
+		tf_format_time(b, i);
 		break;
-	case ST_PFT_DATE:
-		st_value_int(v, &i);
-		st_format_date(b, i);
+	case TF_PFT_DATE:
+		tf_value_int(v, &i);
+		tf_format_date(b, i);
 		break;
 	default:
-		st_value_int(v, &i);
-		st_format_int(b, c->printf, &sp, i);
+		tf_value_int(v, &i);
+		tf_format_int(b, c->printf, &sp, i);
 		break;
 	}
 	size_t len = b->len - start;
 	if (c->width > 0 && (size_t)c->width > len) {
 		/* right-align inside the column */
 		struct classad_buf t = {0};
-		st_buf_add(&t, b->data + start);
-		st_buf_truncate(b, start);
-		st_buf_pad(b, ' ', (size_t)c->width - len);
-		st_buf_add(b, st_buf_str(&t));
-		st_buf_free(&t);
+		tf_buf_add(&t, b->data + start);
+		tf_buf_truncate(b, start);
+		tf_buf_pad(b, ' ', (size_t)c->width - len);
+		tf_buf_add(b, tf_buf_str(&t));
+		tf_buf_free(&t);
 	}
 }
 
 /* How wide a rendered value will be, for a column of automatic width. */
-static size_t st_value_width(const struct st_col *c, const classad_value *v)
+static size_t tf_value_width(const struct tf_col *c, const classad_value *v)
 {
 	struct classad_buf t = {0};
-	size_t w = st_width_abs(c->width);
+	size_t w = tf_width_abs(c->width);
 	switch (v->type) {
 	case CLASSAD_REAL:
 	case CLASSAD_INTEGER:
-		if (c->type == ST_PFT_FLOAT || c->type == ST_PFT_INT ||
-		    c->type == ST_PFT_TIME || c->type == ST_PFT_DATE ||
-		    (c->type == ST_PFT_POINTER && v->type == CLASSAD_INTEGER)) {
-			st_format_number(&t, c, c->type, v);
+		if (c->type == TF_PFT_FLOAT || c->type == TF_PFT_INT ||
+		    c->type == TF_PFT_TIME || c->type == TF_PFT_DATE ||
+		    (c->type == TF_PFT_POINTER && v->type == CLASSAD_INTEGER)) {
+			tf_format_number(&t, c, c->type, v);
 			w = t.len;
-		} else if (c->type == ST_PFT_VALUE ||
-			   c->type == ST_PFT_STRING || c->type == ST_PFT_RAW) {
+		} else if (c->type == TF_PFT_VALUE ||
+			   c->type == TF_PFT_STRING || c->type == TF_PFT_RAW) {
 			if (v->type == CLASSAD_REAL)
-				st_value_unparse(&t, v, false);
+				tf_value_unparse(&t, v, false);
 			else
 				classad_buf_printf(&t, "%lld", (long long)v->u.i);
 			w = t.len;
@@ -199,29 +199,29 @@ static size_t st_value_width(const struct st_col *c, const classad_value *v)
 	default:
 		break;
 	}
-	st_buf_free(&t);
+	tf_buf_free(&t);
 	return w;
 }
 
-static void st_set_string(classad_value *v, const char *s)
+static void tf_set_string(classad_value *v, const char *s)
 {
 	classad_value_set_string(v, s, strlen(s));
 }
 
-static void st_render_col(struct st_col *c, const classad *ad,
+static void tf_render_col(struct tf_col *c, const classad *ad,
 			  classad_value *v, bool *valid)
 {
-	enum st_pft type = ST_PFT_VALUE;
+	enum tf_pft type = TF_PFT_VALUE;
 	bool no_data = false;
-	struct st_spec sp;
+	struct tf_spec sp;
 	switch (c->kind) {
-	case ST_K_INT_FMT: type = ST_PFT_INT; break;
-	case ST_K_FLT_FMT: type = ST_PFT_FLOAT; break;
-	case ST_K_STR_FMT: type = ST_PFT_STRING; break;
-	case ST_K_VAL_FMT: type = ST_PFT_VALUE; break;
-	case ST_K_PRINTF:
+	case TF_K_INT_FMT: type = TF_PFT_INT; break;
+	case TF_K_FLT_FMT: type = TF_PFT_FLOAT; break;
+	case TF_K_STR_FMT: type = TF_PFT_STRING; break;
+	case TF_K_VAL_FMT: type = TF_PFT_VALUE; break;
+	case TF_K_PRINTF:
 		if (c->printf) {
-			st_spec_parse(c->printf, &sp);
+			tf_spec_parse(c->printf, &sp);
 			if (!sp.found || sp.unsafe)
 				no_data = true;
 			type = sp.type;
@@ -234,9 +234,9 @@ static void st_render_col(struct st_col *c, const classad *ad,
 	*valid = false;
 	if (no_data) {
 		/* a format without a conversion prints as text */
-		st_set_string(v, c->printf ? c->printf : "");
-		if (c->opts & ST_AUTOW)
-			st_grow(c, strlen(c->printf ? c->printf : ""));
+		tf_set_string(v, c->printf ? c->printf : "");
+		if (c->opts & TF_AUTOW)
+			tf_grow(c, strlen(c->printf ? c->printf : ""));
 		*valid = true;
 		return;
 	}
@@ -248,21 +248,21 @@ static void st_render_col(struct st_col *c, const classad *ad,
 		is_expr = true;
 	}
 	if (tree) {
-		if (c->kind == ST_K_PRINTF && type == ST_PFT_STRING && !is_expr) {
+		if (c->kind == TF_K_PRINTF && type == TF_PFT_STRING && !is_expr) {
 			/* %s of an attribute that is not a string shows the
 			 * attribute's text */
 			classad_value s = CLASSAD_VALUE_INIT;
 			classad_eval_attr(ad, c->expr, NULL, &s);
 			if (s.type != CLASSAD_STRING)
-				type = ST_PFT_RAW;
+				type = TF_PFT_RAW;
 			classad_value_clear(&s);
 		}
-		if (type == ST_PFT_RAW) {
-			if (is_expr && st_is_attr_ref(c->expr)) {
-				st_set_string(v, "undefined");
+		if (type == TF_PFT_RAW) {
+			if (is_expr && tf_is_attr_ref(c->expr)) {
+				tf_set_string(v, "undefined");
 			} else {
 				char *t = classad_expr_unparse(tree, true);
-				st_set_string(v, t);
+				tf_set_string(v, t);
 				free(t);
 			}
 			*valid = true;
@@ -275,38 +275,38 @@ static void st_render_col(struct st_col *c, const classad *ad,
 	long long i = 0;
 	double r = 0;
 	switch (c->kind) {
-	case ST_K_INT_RENDER:
-		st_value_int(v, &i);
+	case TF_K_INT_RENDER:
+		tf_value_int(v, &i);
 		classad_value_set_int(v, i);
 		*valid = c->render(v, ad, c);
 		break;
-	case ST_K_FLT_RENDER:
-		st_value_real(v, &r);
+	case TF_K_FLT_RENDER:
+		tf_value_real(v, &r);
 		classad_value_set_real(v, r);
 		*valid = c->render(v, ad, c);
 		break;
-	case ST_K_STR_RENDER:
+	case TF_K_STR_RENDER:
 		if (v->type != CLASSAD_STRING)
-			st_set_string(v, "");
+			tf_set_string(v, "");
 		*valid = c->render(v, ad, c);
 		break;
-	case ST_K_VAL_RENDER:
+	case TF_K_VAL_RENDER:
 		*valid = c->render(v, ad, c);
 		break;
 	default:
 		if (!*valid)
 			break;
-		if (type == ST_PFT_INT || type == ST_PFT_CHAR ||
-		    type == ST_PFT_TIME) {
-			*valid = st_value_int(v, &i);
+		if (type == TF_PFT_INT || type == TF_PFT_CHAR ||
+		    type == TF_PFT_TIME) {
+			*valid = tf_value_int(v, &i);
 			classad_value_set_int(v, i);
-		} else if (type == ST_PFT_FLOAT) {
-			*valid = st_value_real(v, &r);
+		} else if (type == TF_PFT_FLOAT) {
+			*valid = tf_value_real(v, &r);
 			classad_value_set_real(v, r);
-		} else if (type == ST_PFT_STRING) {
+		} else if (type == TF_PFT_STRING) {
 			*valid = v->type == CLASSAD_STRING;
-		} else if (type == ST_PFT_DATE) {
-			if (st_value_int(v, &i))
+		} else if (type == TF_PFT_DATE) {
+			if (tf_value_int(v, &i))
 				classad_value_set_int(v, i);
 			else
 				*valid = v->type == CLASSAD_ABSTIME;
@@ -314,44 +314,44 @@ static void st_render_col(struct st_col *c, const classad *ad,
 		break;
 	}
 
-	if (*valid && (c->opts & ST_AUTOW))
-		st_grow(c, st_value_width(c, v));
+	if (*valid && (c->opts & TF_AUTOW))
+		tf_grow(c, tf_value_width(c, v));
 }
 
-void st_mask_render(struct st_mask *m, const classad *ad, struct st_row *row)
+void tf_mask_render(struct tf_mask *m, const classad *ad, struct tf_row *row)
 {
-	st_row_free(row);
+	tf_row_free(row);
 	row->n = m->n;
 	row->v = ks_xcalloc(m->n ? m->n : 1, sizeof *row->v);
 	row->valid = ks_xcalloc(m->n ? m->n : 1, sizeof *row->valid);
 	for (size_t i = 0; i < m->n; i++)
-		st_render_col(&m->cols[i], ad, &row->v[i], &row->valid[i]);
+		tf_render_col(&m->cols[i], ad, &row->v[i], &row->valid[i]);
 }
 
 /* The text HTCondor shows for a value that is not valid: one alt
  * character, or the column's width of them ("[???]" for '?'). */
-static void st_alt_text(const struct st_col *c, struct classad_buf *b)
+static void tf_alt_text(const struct tf_col *c, struct classad_buf *b)
 {
 	if (c->alt_wide) {
-		size_t w = st_width_abs(c->width);
+		size_t w = tf_width_abs(c->width);
 		if (!w)
 			return;
 		if (w < 3) {
-			st_buf_addc(b, c->alt);
+			tf_buf_addc(b, c->alt);
 		} else if (c->alt == '?') {
-			st_buf_addc(b, '[');
-			st_buf_pad(b, '?', w - 2);
-			st_buf_addc(b, ']');
+			tf_buf_addc(b, '[');
+			tf_buf_pad(b, '?', w - 2);
+			tf_buf_addc(b, ']');
 		} else {
-			st_buf_pad(b, c->alt, w);
+			tf_buf_pad(b, c->alt, w);
 		}
 	} else if (c->alt && c->alt != ' ') {
-		st_buf_addc(b, c->alt);
+		tf_buf_addc(b, c->alt);
 	}
 }
 
 /* The text of one cell, before alignment. */
-static void st_cell_text(struct st_col *c, const classad_value *v, bool valid,
+static void tf_cell_text(struct tf_col *c, const classad_value *v, bool valid,
 			 struct classad_buf *t)
 {
 	const char *pf = c->printf;
@@ -360,23 +360,23 @@ static void st_cell_text(struct st_col *c, const classad_value *v, bool valid,
 	bool done = false;
 	long long i = 0;
 	double r = 0;
-	if (valid || (c->opts & ST_ALWAYS)) {
+	if (valid || (c->opts & TF_ALWAYS)) {
 		classad_value cv = CLASSAD_VALUE_INIT;
 		switch (c->kind) {
-		case ST_K_INT_FMT:
-			st_value_int(v, &i);
+		case TF_K_INT_FMT:
+			tf_value_int(v, &i);
 			classad_value_set_int(&cv, i);
 			c->format(&cv, t, c);
 			done = true;
 			break;
-		case ST_K_FLT_FMT:
-			st_value_real(v, &r);
+		case TF_K_FLT_FMT:
+			tf_value_real(v, &r);
 			classad_value_set_real(&cv, r);
 			c->format(&cv, t, c);
 			done = true;
 			break;
-		case ST_K_STR_FMT:
-		case ST_K_VAL_FMT:
+		case TF_K_STR_FMT:
+		case TF_K_VAL_FMT:
 			c->format(v, t, c);
 			done = true;
 			break;
@@ -388,43 +388,43 @@ static void st_cell_text(struct st_col *c, const classad_value *v, bool valid,
 			return;
 	}
 	if (!valid) {
-		st_alt_text(c, t);
+		tf_alt_text(c, t);
 		return;
 	}
 	const char *str = classad_value_str(v, NULL);
 	if (!pf) {
 		if (str)
-			st_buf_add(t, str);
+			tf_buf_add(t, str);
 		return;
 	}
-	struct st_spec sp;
-	st_spec_parse(pf, &sp);
+	struct tf_spec sp;
+	tf_spec_parse(pf, &sp);
 	if (!sp.found || sp.unsafe) {
-		st_buf_add(t, pf);
+		tf_buf_add(t, pf);
 		return;
 	}
 	switch (sp.type) {
-	case ST_PFT_TIME:
-	case ST_PFT_DATE:
-	case ST_PFT_INT:
-	case ST_PFT_POINTER:
-	case ST_PFT_CHAR:
-	case ST_PFT_FLOAT:
-		st_format_number(t, c, sp.type, v);
+	case TF_PFT_TIME:
+	case TF_PFT_DATE:
+	case TF_PFT_INT:
+	case TF_PFT_POINTER:
+	case TF_PFT_CHAR:
+	case TF_PFT_FLOAT:
+		tf_format_number(t, c, sp.type, v);
 		break;
-	case ST_PFT_STRING:
-		st_format_str(t, pf, &sp, str);
+	case TF_PFT_STRING:
+		tf_format_str(t, pf, &sp, str);
 		break;
-	case ST_PFT_RAW:
-	case ST_PFT_VALUE: {
+	case TF_PFT_RAW:
+	case TF_PFT_VALUE: {
 		/* %v prints strings bare, %V quotes them */
 		struct classad_buf u = {0};
 		if (str && sp.letter != 'V')
-			st_buf_add(&u, str);
+			tf_buf_add(&u, str);
 		else
-			st_value_unparse(&u, v, true);
-		st_format_str(t, pf, &sp, st_buf_str(&u));
-		st_buf_free(&u);
+			tf_value_unparse(&u, v, true);
+		tf_format_str(t, pf, &sp, tf_buf_str(&u));
+		tf_buf_free(&u);
 		break;
 	}
 	default:
@@ -432,71 +432,94 @@ static void st_cell_text(struct st_col *c, const classad_value *v, bool valid,
 	}
 }
 
-void st_mask_display(struct st_mask *m, struct st_row *row, struct classad_buf *out)
+void tf_mask_display(struct tf_mask *m, struct tf_row *row, struct classad_buf *out)
 {
 	size_t row_start = out->len;
 	if (m->row_prefix)
-		st_buf_add(out, m->row_prefix);
+		tf_buf_add(out, m->row_prefix);
 	struct classad_buf t = {0};
 	for (size_t ic = 0; ic < m->n; ic++) {
-		struct st_col *c = &m->cols[ic];
-		if (m->col_prefix && ic > 0 && !(c->opts & ST_NOPREFIX))
-			st_buf_add(out, m->col_prefix);
-		st_buf_truncate(&t, 0);
+		struct tf_col *c = &m->cols[ic];
+		if (c->opts & TF_HIDDEN)
+			continue;
+		if (m->col_prefix && ic > 0 && !(c->opts & TF_NOPREFIX))
+			tf_buf_add(out, m->col_prefix);
+		tf_buf_truncate(&t, 0);
 		static const classad_value undef = CLASSAD_VALUE_INIT;
 		const classad_value *v = ic < row->n ? &row->v[ic] : &undef;
 		bool valid = ic < row->n && row->valid[ic];
-		st_cell_text(c, v, valid, &t);
+		tf_cell_text(c, v, valid, &t);
 		size_t len = t.len;
-		if (c->opts & ST_AUTOW)
-			st_grow(c, len);
+		if (c->opts & TF_AUTOW)
+			tf_grow(c, len);
 		if (!c->width) {
-			classad_buf_add(out, st_buf_str(&t), len);
+			classad_buf_add(out, tf_buf_str(&t), len);
 		} else {
-			size_t wid = st_width_abs(c->width);
+			size_t wid = tf_width_abs(c->width);
 			if (len > wid) {
-				classad_buf_add(out, st_buf_str(&t),
-					    (c->opts & ST_NOTRUNC) ? len : wid);
-			} else if (c->width < 0 || (c->opts & ST_LEFT)) {
-				classad_buf_add(out, st_buf_str(&t), len);
-				st_buf_pad(out, ' ', wid - len);
+				classad_buf_add(out, tf_buf_str(&t),
+					    (c->opts & TF_NOTRUNC) ? len : wid);
+			} else if (c->width < 0 || (c->opts & TF_LEFT)) {
+				classad_buf_add(out, tf_buf_str(&t), len);
+				tf_buf_pad(out, ' ', wid - len);
 			} else {
-				st_buf_pad(out, ' ', wid - len);
-				classad_buf_add(out, st_buf_str(&t), len);
+				tf_buf_pad(out, ' ', wid - len);
+				classad_buf_add(out, tf_buf_str(&t), len);
 			}
 		}
-		if (m->col_suffix && ic + 1 < m->n && !(c->opts & ST_NOSUFFIX))
-			st_buf_add(out, m->col_suffix);
+		if (m->col_suffix && ic + 1 < m->n && !(c->opts & TF_NOSUFFIX))
+			tf_buf_add(out, m->col_suffix);
 	}
-	st_buf_free(&t);
+	tf_buf_free(&t);
 	if (m->overall_width > 0 &&
 	    out->len - row_start > (size_t)m->overall_width)
-		st_buf_truncate(out, row_start + (size_t)m->overall_width);
+		tf_buf_truncate(out, row_start + (size_t)m->overall_width);
 	if (m->row_suffix)
-		st_buf_add(out, m->row_suffix);
+		tf_buf_add(out, m->row_suffix);
 }
 
-void st_mask_headings(struct st_mask *m, struct classad_buf *out)
+void tf_mask_headings(struct tf_mask *m, struct classad_buf *out)
 {
 	size_t start = out->len;
 	if (m->row_prefix)
-		st_buf_add(out, m->row_prefix);
+		tf_buf_add(out, m->row_prefix);
 	for (size_t ic = 0; ic < m->n; ic++) {
-		struct st_col *c = &m->cols[ic];
+		struct tf_col *c = &m->cols[ic];
 		if (!c->heading)
 			break; /* headings stop at the first column without */
-		if (ic != 0 && m->col_prefix && !(c->opts & ST_NOPREFIX))
-			st_buf_add(out, m->col_prefix);
+		if (c->opts & TF_HIDDEN)
+			continue;
+		if (ic != 0 && m->col_prefix && !(c->opts & TF_NOPREFIX))
+			tf_buf_add(out, m->col_prefix);
 		size_t len = strlen(c->heading);
-		st_buf_add(out, c->heading);
-		size_t wid = st_width_abs(c->width);
+		tf_buf_add(out, c->heading);
+		size_t wid = tf_width_abs(c->width);
 		if (c->width && wid > len)
-			st_buf_pad(out, ' ', wid - len);
-		if (ic + 1 < m->n && m->col_suffix && !(c->opts & ST_NOSUFFIX))
-			st_buf_add(out, m->col_suffix);
+			tf_buf_pad(out, ' ', wid - len);
+		if (ic + 1 < m->n && m->col_suffix && !(c->opts & TF_NOSUFFIX))
+			tf_buf_add(out, m->col_suffix);
 	}
 	if (m->overall_width > 0 && out->len - start > (size_t)m->overall_width)
-		st_buf_truncate(out, start + (size_t)m->overall_width);
+		tf_buf_truncate(out, start + (size_t)m->overall_width);
 	if (m->row_suffix)
-		st_buf_add(out, m->row_suffix);
+		tf_buf_add(out, m->row_suffix);
+}
+
+struct tf_col *tf_mask_add_def(struct tf_mask *m, const struct tf_coldef *d)
+{
+	const struct tf_custom *cu = d->custom ? tf_custom_find(d->custom) : NULL;
+	struct tf_col *c = tf_mask_add(m, d->expr, d->head, d->printf, d->width,
+				       d->opts, cu ? cu->kind : TF_K_PRINTF,
+				       cu ? cu->render : NULL,
+				       cu ? cu->format : NULL);
+	c->alt = d->alt;
+	c->alt_wide = d->alt_wide;
+	c->extra = cu ? cu->extra : NULL;
+	return c;
+}
+
+void tf_mask_add_defs(struct tf_mask *m, const struct tf_coldef *d)
+{
+	for (; d->expr; d++)
+		tf_mask_add_def(m, d);
 }

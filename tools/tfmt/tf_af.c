@@ -1,5 +1,5 @@
 /*
- * af.c: the columns of -autoformat (-af) and -format.
+ * tf_af.c: the columns of -autoformat (-af) and -format.
  *
  * -af's letters after the colon, as HTCondor reads them: ',' a comma
  * after each value but the last, 'n' a newline instead, 't' a tab before
@@ -10,33 +10,30 @@
  */
 #include <string.h>
 
-#include "status.h"
+#include "tfmt.h"
 
-static int st_format_add(struct st_mask *m, const struct st_item *it,
-			 struct st_query *q, FILE *err)
+int tf_format_add(struct tf_mask *m, const char *fmt, const char *expr,
+		  struct tf_names *proj, FILE *err)
 {
-	classad_expr *e = classad_parse_expr(it->b, strlen(it->b), NULL);
+	classad_expr *e = classad_parse_expr(expr, strlen(expr), NULL);
 	if (!e) {
-		fprintf(err, "Error:  Parse error of: %s\n", it->b);
+		fprintf(err, "Error:  Parse error of: %s\n", expr);
 		return 1;
 	}
 	classad_expr_free(e);
-	st_mask_add(m, it->b, NULL, it->a, 0, ST_NOTRUNC, ST_K_PRINTF, NULL,
+	tf_mask_add(m, expr, NULL, fmt, 0, TF_NOTRUNC, TF_K_PRINTF, NULL,
 		    NULL);
-	st_query_project_expr(q, it->b);
+	tf_names_add_expr(proj, expr);
 	return 0;
 }
 
-int st_af_add(struct st_mask *m, const struct st_item *it,
-	      struct st_query *q, FILE *err)
+int tf_af_add(struct tf_mask *m, const char *opts, int argc,
+	      const char *const *argv, struct tf_names *proj, FILE *err)
 {
-	if (it->kind == ST_I_FORMAT)
-		return st_format_add(m, it, q, err);
-
 	bool label = false, capv = false, raw = false, time = false,
 	     date = false, headings = false, jobid = false;
 	const char *rpre = NULL, *cpre = " ", *csuf = NULL;
-	for (const char *p = it->opts ? it->opts : ""; *p; p++) {
+	for (const char *p = opts ? opts : ""; *p; p++) {
 		switch (*p) {
 		case ',': csuf = ","; break;
 		case 'n': csuf = "\n"; break;
@@ -52,53 +49,53 @@ int st_af_add(struct st_mask *m, const struct st_item *it,
 		default: break; /* HTCondor ignores other letters */
 		}
 	}
-	st_mask_set_seps(m, rpre, cpre, csuf, "\n");
+	tf_mask_set_seps(m, rpre, cpre, csuf, "\n");
 	bool heads = headings || m->has_headings;
 
 	if (jobid) {
-		const struct st_custom *cu = st_custom_find("JOB_ID");
-		unsigned opts = ST_NOTRUNC | ST_LEFT;
+		const struct tf_custom *cu = tf_custom_find("JOB_ID");
+		unsigned opts = TF_NOTRUNC | TF_LEFT;
 		if (heads)
-			opts |= ST_AUTOW;
-		struct st_col *c = st_mask_add(m, "ClusterId", heads ? " ID" : NULL,
+			opts |= TF_AUTOW;
+		struct tf_col *c = tf_mask_add(m, "ClusterId", heads ? " ID" : NULL,
 					       label ? "ID = %v" : "%v", 0, opts,
 					       cu->kind, cu->render, NULL);
 		c->extra = cu->extra;
-		st_query_project(q, "ClusterId");
-		st_query_project_expr(q, cu->extra);
+		tf_names_add(proj, "ClusterId");
+		tf_names_add_expr(proj, cu->extra);
 	}
 
 	const char *deffmt = raw ? "%r" : capv ? "%V" : date ? "%Y"
 				     : time ? "%T" : "%v";
-	for (int i = 0; i < it->argc; i++) {
-		const char *arg = it->argv[i];
+	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i];
 		classad_expr *e = classad_parse_expr(arg, strlen(arg), NULL);
 		if (!e) {
 			fprintf(err, "Error:  Parse error of: %s\n", arg);
 			return 1;
 		}
 		classad_expr_free(e);
-		st_query_project_expr(q, arg);
+		tf_names_add_expr(proj, arg);
 		if (heads) {
-			st_mask_add(m, arg, arg, deffmt, -(int)strlen(arg),
-				    ST_AUTOW | ST_NOTRUNC, ST_K_PRINTF, NULL,
+			tf_mask_add(m, arg, arg, deffmt, -(int)strlen(arg),
+				    TF_AUTOW | TF_NOTRUNC, TF_K_PRINTF, NULL,
 				    NULL);
 		} else if (label) {
 			struct classad_buf f = {0};
 			/* a '%' in the label would be read as a conversion */
 			for (const char *p = arg; *p; p++) {
 				if (*p == '%')
-					st_buf_addc(&f, '%');
-				st_buf_addc(&f, *p);
+					tf_buf_addc(&f, '%');
+				tf_buf_addc(&f, *p);
 			}
-			st_buf_add(&f, " = ");
-			st_buf_add(&f, deffmt);
-			st_mask_add(m, arg, NULL, st_buf_str(&f), 0, 0,
-				    ST_K_PRINTF, NULL, NULL);
-			st_buf_free(&f);
+			tf_buf_add(&f, " = ");
+			tf_buf_add(&f, deffmt);
+			tf_mask_add(m, arg, NULL, tf_buf_str(&f), 0, 0,
+				    TF_K_PRINTF, NULL, NULL);
+			tf_buf_free(&f);
 		} else {
-			st_mask_add(m, arg, NULL, deffmt, 0, ST_NOTRUNC,
-				    ST_K_PRINTF, NULL, NULL);
+			tf_mask_add(m, arg, NULL, deffmt, 0, TF_NOTRUNC,
+				    TF_K_PRINTF, NULL, NULL);
 		}
 	}
 	return 0;

@@ -1,6 +1,6 @@
 /*
- * buf.c: growable strings, printf conversions, and the small text
- * helpers condor_status's output is made of.
+ * tf_buf.c: growable strings, printf conversions, and the small text
+ * helpers the tools' output is made of.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -9,19 +9,19 @@
 #include <time.h>
 
 #include "ks_mem.h"
-#include "status.h"
+#include "tfmt.h"
 
-void st_buf_add(struct classad_buf *b, const char *s)
+void tf_buf_add(struct classad_buf *b, const char *s)
 {
 	classad_buf_add(b, s, strlen(s));
 }
 
-void st_buf_addc(struct classad_buf *b, char c)
+void tf_buf_addc(struct classad_buf *b, char c)
 {
 	classad_buf_add(b, &c, 1);
 }
 
-void st_buf_pad(struct classad_buf *b, char c, size_t n)
+void tf_buf_pad(struct classad_buf *b, char c, size_t n)
 {
 	classad_buf_reserve(b, n);
 	memset(b->data + b->len, c, n);
@@ -29,7 +29,7 @@ void st_buf_pad(struct classad_buf *b, char c, size_t n)
 	b->data[b->len] = '\0';
 }
 
-void st_buf_truncate(struct classad_buf *b, size_t len)
+void tf_buf_truncate(struct classad_buf *b, size_t len)
 {
 	if (len < b->len) {
 		b->len = len;
@@ -37,21 +37,21 @@ void st_buf_truncate(struct classad_buf *b, size_t len)
 	}
 }
 
-void st_buf_free(struct classad_buf *b)
+void tf_buf_free(struct classad_buf *b)
 {
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
 }
 
-const char *st_buf_str(const struct classad_buf *b)
+const char *tf_buf_str(const struct classad_buf *b)
 {
 	return b->data ? b->data : "";
 }
 
 /* ---- printf conversions ---------------------------------------------- */
 
-void st_spec_parse(const char *fmt, struct st_spec *sp)
+void tf_spec_parse(const char *fmt, struct tf_spec *sp)
 {
 	memset(sp, 0, sizeof *sp);
 	const char *p = fmt;
@@ -98,26 +98,26 @@ void st_spec_parse(const char *fmt, struct st_spec *sp)
 	sp->end = (size_t)(p - fmt);
 	switch (sp->letter) {
 	case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
-		sp->type = ST_PFT_INT; break;
+		sp->type = TF_PFT_INT; break;
 	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
 	case 'a': case 'A':
-		sp->type = ST_PFT_FLOAT; break;
+		sp->type = TF_PFT_FLOAT; break;
 	case 'c': case 'C':
-		sp->type = ST_PFT_CHAR; break;
+		sp->type = TF_PFT_CHAR; break;
 	case 's': case 'S':
-		sp->type = ST_PFT_STRING; break;
+		sp->type = TF_PFT_STRING; break;
 	case 'p':
-		sp->type = ST_PFT_POINTER; break;
+		sp->type = TF_PFT_POINTER; break;
 	case 'n':
 		sp->unsafe = true; break;
 	case 'v': case 'V':
-		sp->type = ST_PFT_VALUE; break;
+		sp->type = TF_PFT_VALUE; break;
 	case 'r': case 'R':
-		sp->type = ST_PFT_RAW; break;
+		sp->type = TF_PFT_RAW; break;
 	case 'T':
-		sp->type = ST_PFT_TIME; break;
+		sp->type = TF_PFT_TIME; break;
 	case 'Y':
-		sp->type = ST_PFT_DATE; break;
+		sp->type = TF_PFT_DATE; break;
 	default:
 		return; /* not a conversion HTCondor knows */
 	}
@@ -126,65 +126,65 @@ void st_spec_parse(const char *fmt, struct st_spec *sp)
 
 /* Rewrites fmt so that its first conversion is mods+letter and every
  * later '%' that does not start "%%" is text. */
-static char *st_safe_format(const char *fmt, const struct st_spec *sp,
+static char *tf_safe_format(const char *fmt, const struct tf_spec *sp,
 			    const char *mods, char letter)
 {
 	struct classad_buf b = {0};
 	classad_buf_add(&b, fmt, sp->mods);
-	st_buf_add(&b, mods);
-	st_buf_addc(&b, letter);
+	tf_buf_add(&b, mods);
+	tf_buf_addc(&b, letter);
 	for (const char *p = fmt + sp->end; *p; p++) {
 		if (*p == '%') {
-			st_buf_add(&b, "%%");
+			tf_buf_add(&b, "%%");
 			if (p[1] == '%')
 				p++;
 			continue;
 		}
-		st_buf_addc(&b, *p);
+		tf_buf_addc(&b, *p);
 	}
 	return b.data ? b.data : ks_xstrdup("");
 }
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-void st_format_int(struct classad_buf *b, const char *fmt, const struct st_spec *sp,
+void tf_format_int(struct classad_buf *b, const char *fmt, const struct tf_spec *sp,
 		   long long v)
 {
 	char *f;
-	if (sp->type == ST_PFT_CHAR) {
-		f = st_safe_format(fmt, sp, "", 'c');
+	if (sp->type == TF_PFT_CHAR) {
+		f = tf_safe_format(fmt, sp, "", 'c');
 		classad_buf_printf(b, f, (int)v);
-	} else if (sp->type == ST_PFT_POINTER) {
-		f = st_safe_format(fmt, sp, "", 'p');
+	} else if (sp->type == TF_PFT_POINTER) {
+		f = tf_safe_format(fmt, sp, "", 'p');
 		classad_buf_printf(b, f, (void *)(uintptr_t)v);
 	} else {
-		char letter = sp->type == ST_PFT_INT ? sp->letter : 'd';
-		f = st_safe_format(fmt, sp, "ll", letter);
+		char letter = sp->type == TF_PFT_INT ? sp->letter : 'd';
+		f = tf_safe_format(fmt, sp, "ll", letter);
 		classad_buf_printf(b, f, v);
 	}
 	free(f);
 }
 
-void st_format_double(struct classad_buf *b, const char *fmt,
-		      const struct st_spec *sp, double v)
+void tf_format_double(struct classad_buf *b, const char *fmt,
+		      const struct tf_spec *sp, double v)
 {
-	char *f = st_safe_format(fmt, sp, "",
-				 sp->type == ST_PFT_FLOAT ? sp->letter : 'f');
+	char *f = tf_safe_format(fmt, sp, "",
+				 sp->type == TF_PFT_FLOAT ? sp->letter : 'f');
 	classad_buf_printf(b, f, v);
 	free(f);
 }
 
-void st_format_str(struct classad_buf *b, const char *fmt, const struct st_spec *sp,
+void tf_format_str(struct classad_buf *b, const char *fmt, const struct tf_spec *sp,
 		   const char *v)
 {
-	char *f = st_safe_format(fmt, sp, "", 's');
+	char *f = tf_safe_format(fmt, sp, "", 's');
 	/* glibc's text for a null string, which HTCondor passes on */
 	classad_buf_printf(b, f, v ? v : "(null)");
 	free(f);
 }
 #pragma GCC diagnostic pop
 
-void st_format_time(struct classad_buf *b, long long secs)
+void tf_format_time(struct classad_buf *b, long long secs)
 {
 	long long days = secs / 86400;
 	secs %= 86400;
@@ -194,23 +194,23 @@ void st_format_time(struct classad_buf *b, long long secs)
 		      secs % 60);
 }
 
-void st_format_date(struct classad_buf *b, long long when)
+void tf_format_date(struct classad_buf *b, long long when)
 {
 	if (when < 0) {
-		st_buf_add(b, "    ???    ");
+		tf_buf_add(b, "    ???    ");
 		return;
 	}
 	time_t t = (time_t)when;
 	struct tm tm;
 	if (!localtime_r(&t, &tm)) {
-		st_buf_add(b, "    ???    ");
+		tf_buf_add(b, "    ???    ");
 		return;
 	}
 	classad_buf_printf(b, "%2d/%-2d %02d:%02d", tm.tm_mon + 1, tm.tm_mday,
 		      tm.tm_hour, tm.tm_min);
 }
 
-void st_metric_units(struct classad_buf *b, double bytes)
+void tf_metric_units(struct classad_buf *b, double bytes)
 {
 	static const char *const suffix[] = {"B ", "KB", "MB", "GB", "TB"};
 	int power = 0;
@@ -221,12 +221,12 @@ void st_metric_units(struct classad_buf *b, double bytes)
 	classad_buf_printf(b, "%.1f %s", bytes, suffix[power]);
 }
 
-char *st_collapse_escapes(const char *s)
+char *tf_collapse_escapes(const char *s)
 {
 	struct classad_buf b = {0};
 	for (const char *p = s; *p; p++) {
 		if (*p != '\\' || !p[1]) {
-			st_buf_addc(&b, *p);
+			tf_buf_addc(&b, *p);
 			continue;
 		}
 		p++;
@@ -262,19 +262,19 @@ char *st_collapse_escapes(const char *s)
 		/* a NUL ends the format, as it does in C */
 		if ((char)v == '\0')
 			break;
-		st_buf_addc(&b, (char)v);
+		tf_buf_addc(&b, (char)v);
 	}
 	return b.data ? b.data : ks_xstrdup("");
 }
 
 /* Characters compared as signed, which is how HTCondor's builds on x86
  * order them. */
-static int st_chdiff(const char *a, const char *b)
+static int tf_chdiff(const char *a, const char *b)
 {
 	return (int)(signed char)*a - (int)(signed char)*b;
 }
 
-int st_natural_cmp(const char *s1, const char *s2)
+int tf_natural_cmp(const char *s1, const char *s2)
 {
 	const char *beg = s1;
 	while (*s1 && *s1 == *s2) {
@@ -289,7 +289,7 @@ int st_natural_cmp(const char *s1, const char *s2)
 	const char *n2 = s2 - (s1 - n1);
 	if (n1 == s1 && (!isdigit((unsigned char)*s1) ||
 			 !isdigit((unsigned char)*s2)))
-		return st_chdiff(s1, s2);
+		return tf_chdiff(s1, s2);
 	const char *z1 = n1, *z2 = n2;
 	while (*z1 == '0')
 		z1++;
@@ -303,7 +303,7 @@ int st_natural_cmp(const char *s1, const char *s2)
 	if (z1 - n1 != z2 - n2)
 		return (int)((z2 - n2) - (z1 - n1));
 	if (z1 > n1)
-		return st_chdiff(s1, s2);
+		return tf_chdiff(s1, s2);
 	const char *e1 = z1, *e2 = z2;
 	while (isdigit((unsigned char)*e1))
 		e1++;
@@ -311,12 +311,12 @@ int st_natural_cmp(const char *s1, const char *s2)
 		e2++;
 	if (e1 - n1 != e2 - n2)
 		return (int)((e1 - n1) - (e2 - n2));
-	return st_chdiff(s1, s2);
+	return tf_chdiff(s1, s2);
 }
 
 /* ---- values ------------------------------------------------------------ */
 
-bool st_value_int(const classad_value *v, long long *out)
+bool tf_value_int(const classad_value *v, long long *out)
 {
 	switch (v->type) {
 	case CLASSAD_INTEGER: *out = v->u.i; return true;
@@ -333,7 +333,7 @@ bool st_value_int(const classad_value *v, long long *out)
 	}
 }
 
-bool st_value_real(const classad_value *v, double *out)
+bool tf_value_real(const classad_value *v, double *out)
 {
 	switch (v->type) {
 	case CLASSAD_INTEGER: *out = (double)v->u.i; return true;
@@ -343,9 +343,9 @@ bool st_value_real(const classad_value *v, double *out)
 	}
 }
 
-void st_value_unparse(struct classad_buf *b, const classad_value *v, bool old)
+void tf_value_unparse(struct classad_buf *b, const classad_value *v, bool old)
 {
 	char *s = classad_value_unparse(v, old);
-	st_buf_add(b, s);
+	tf_buf_add(b, s);
 	free(s);
 }

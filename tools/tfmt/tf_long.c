@@ -1,5 +1,5 @@
 /*
- * output.c: whole ads, as -long, -json and -long:new print them.  The
+ * tf_long.c: whole ads, as -long, -json and -long:new print them.  The
  * attributes come sorted without regard to case, private ones (claim
  * ids, capabilities) left out, as HTCondor prints them.
  */
@@ -10,16 +10,16 @@
 #include <strings.h>
 
 #include "ks_mem.h"
-#include "status.h"
+#include "tfmt.h"
 
-static bool st_same_name(const char *a, const char *b, size_t blen)
+static bool tf_same_name(const char *a, const char *b, size_t blen)
 {
 	return strncasecmp(a, b, blen) == 0 && a[blen] == '\0';
 }
 
 /* Attributes HTCondor never shows (ClassAdPrivateAttrs and the
  * _condor_priv prefix). */
-static bool st_private(const char *name, size_t len)
+static bool tf_private(const char *name, size_t len)
 {
 	static const char *const priv[] = {"Capability", "ChildClaimIds",
 					   "ClaimId", "ClaimIdList", "ClaimIds",
@@ -27,12 +27,12 @@ static bool st_private(const char *name, size_t len)
 	if (len >= 12 && strncasecmp(name, "_condor_priv", 12) == 0)
 		return true;
 	for (int i = 0; priv[i]; i++)
-		if (st_same_name(priv[i], name, len))
+		if (tf_same_name(priv[i], name, len))
 			return true;
 	return false;
 }
 
-struct st_attr {
+struct tf_attr {
 	uint64_t key; /* the name's first 8 bytes in lower case, big-endian */
 	const char *name;
 	size_t len;
@@ -44,7 +44,7 @@ struct st_attr {
 /* The sort key of a name: comparing two keys orders names as
  * strncasecmp() does their first 8 bytes (a long listing sorts a
  * million names; most differ early). */
-static uint64_t st_name_key(const char *name, size_t len)
+static uint64_t tf_name_key(const char *name, size_t len)
 {
 	uint64_t k = 0;
 	for (size_t i = 0; i < 8; i++)
@@ -55,68 +55,68 @@ static uint64_t st_name_key(const char *name, size_t len)
 }
 
 /* strcasecmp() of names that need not end in NUL */
-static int st_attr_cmp(const void *a, const void *b)
+static int tf_attr_cmp(const void *a, const void *b)
 {
-	const struct st_attr *x = a, *y = b;
+	const struct tf_attr *x = a, *y = b;
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
 	int c = strncasecmp(x->name, y->name, x->len < y->len ? x->len : y->len);
 	return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
-static bool st_wanted(const char *name, size_t len, char *const *attrs,
+static bool tf_wanted(const char *name, size_t len, char *const *attrs,
 		      size_t nattrs)
 {
 	if (!attrs)
 		return true;
 	for (size_t i = 0; i < nattrs; i++)
-		if (st_same_name(attrs[i], name, len))
+		if (tf_same_name(attrs[i], name, len))
 			return true;
 	return false;
 }
 
 /* The attributes to print, sorted; *n of them. */
-static struct st_attr *st_sorted_attrs(const classad *ad, char *const *attrs,
+static struct tf_attr *tf_sorted_attrs(const classad *ad, char *const *attrs,
 				       size_t nattrs, size_t *n)
 {
-	struct st_attr *list = ks_xmalloc((classad_size(ad) + 1) * sizeof *list);
+	struct tf_attr *list = ks_xmalloc((classad_size(ad) + 1) * sizeof *list);
 	size_t k = 0, pos = 0;
 	const char *name;
 	const classad_expr *e;
 	while (classad_next(ad, &pos, &name, &e)) {
 		size_t len = strlen(name);
-		if (st_private(name, len) || !st_wanted(name, len, attrs, nattrs))
+		if (tf_private(name, len) || !tf_wanted(name, len, attrs, nattrs))
 			continue;
-		list[k] = (struct st_attr){.key = st_name_key(name, len),
+		list[k] = (struct tf_attr){.key = tf_name_key(name, len),
 					   .name = name,
 					   .len = len,
 					   .e = e};
 		k++;
 	}
-	qsort(list, k, sizeof *list, st_attr_cmp);
+	qsort(list, k, sizeof *list, tf_attr_cmp);
 	*n = k;
 	return list;
 }
 
-void st_long_text(struct classad_buf *out, enum st_style style,
+void tf_long_text(struct classad_buf *out, enum tf_long_form form,
 		  const classad *ad, char *const *attrs, size_t nattrs)
 {
 	size_t n;
-	struct st_attr *list = st_sorted_attrs(ad, attrs, nattrs, &n);
-	if (style == ST_PP_LONG) {
+	struct tf_attr *list = tf_sorted_attrs(ad, attrs, nattrs, &n);
+	if (form == TF_LONG_OLD) {
 		/* one text buffer for every value: a long listing has
 		 * hundreds of thousands of them */
 		struct classad_buf t = {0};
 		for (size_t i = 0; i < n; i++) {
 			t.len = 0;
 			classad_expr_unparse_buf(&t, list[i].e, true);
-			st_buf_add(out, list[i].name);
-			st_buf_add(out, " = ");
+			tf_buf_add(out, list[i].name);
+			tf_buf_add(out, " = ");
 			classad_buf_add(out, t.data ? t.data : "", t.len);
-			st_buf_addc(out, '\n');
+			tf_buf_addc(out, '\n');
 		}
 		free(t.data);
-		st_buf_addc(out, '\n');
+		tf_buf_addc(out, '\n');
 		free(list);
 		return;
 	}
@@ -126,15 +126,15 @@ void st_long_text(struct classad_buf *out, enum st_style style,
 	for (size_t i = 0; i < n; i++)
 		classad_insert(sel, list[i].name, classad_expr_ref(list[i].e));
 	free(list);
-	if (style == ST_PP_JSON)
+	if (form == TF_LONG_JSON)
 		classad_unparse_json_buf(out, sel, false);
 	else
 		classad_unparse_buf(out, sel, CLASSAD_FMT_NEW);
-	st_buf_addc(out, '\n');
+	tf_buf_addc(out, '\n');
 	classad_free(sel);
 }
 
-bool st_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
+bool tf_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
 		   char *const *attrs, size_t nattrs)
 {
 	if (!rec || rec->new_syntax)
@@ -142,7 +142,7 @@ bool st_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
 	/* its text is the unparse of the ad, a line per attribute: only
 	 * their order differs from what -long prints */
 	size_t cap = 128, k = 0;
-	struct st_attr *list = ks_xmalloc(cap * sizeof *list);
+	struct tf_attr *list = ks_xmalloc(cap * sizeof *list);
 	const char *p = rec->text, *end = rec->text + rec->len;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -153,12 +153,12 @@ bool st_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
 			return false;
 		}
 		size_t len = (size_t)(sp - p);
-		if (!st_private(p, len) && st_wanted(p, len, attrs, nattrs)) {
+		if (!tf_private(p, len) && tf_wanted(p, len, attrs, nattrs)) {
 			if (k == cap) {
 				cap *= 2;
 				list = ks_xrealloc(list, cap * sizeof *list);
 			}
-			list[k++] = (struct st_attr){.key = st_name_key(p, len),
+			list[k++] = (struct tf_attr){.key = tf_name_key(p, len),
 						     .name = p,
 						     .len = len,
 						     .line = p,
@@ -166,31 +166,31 @@ bool st_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
 		}
 		p = eol + 1;
 	}
-	qsort(list, k, sizeof *list, st_attr_cmp);
+	qsort(list, k, sizeof *list, tf_attr_cmp);
 	for (size_t i = 0; i < k; i++) {
 		classad_buf_add(out, list[i].line, list[i].line_len);
-		st_buf_addc(out, '\n');
+		tf_buf_addc(out, '\n');
 	}
-	st_buf_addc(out, '\n');
+	tf_buf_addc(out, '\n');
 	free(list);
 	return true;
 }
 
-void st_print_long_ad(struct classad_buf *out, enum st_style style,
+void tf_print_long_ad(struct classad_buf *out, enum tf_long_form form,
 		      const char *text, size_t len, size_t index)
 {
-	if (style != ST_PP_LONG)
-		st_buf_add(out, index == 0 ? (style == ST_PP_JSON ? "[\n" : "{\n")
+	if (form != TF_LONG_OLD)
+		tf_buf_add(out, index == 0 ? (form == TF_LONG_JSON ? "[\n" : "{\n")
 					   : ",\n");
 	classad_buf_add(out, text, len);
 }
 
-void st_print_long_end(struct classad_buf *out, enum st_style style, size_t count)
+void tf_print_long_end(struct classad_buf *out, enum tf_long_form form, size_t count)
 {
 	if (count == 0)
 		return;
-	if (style == ST_PP_JSON)
-		st_buf_add(out, "]\n");
-	else if (style == ST_PP_NEW)
-		st_buf_add(out, "}\n");
+	if (form == TF_LONG_JSON)
+		tf_buf_add(out, "]\n");
+	else if (form == TF_LONG_NEW)
+		tf_buf_add(out, "}\n");
 }

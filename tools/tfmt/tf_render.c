@@ -1,5 +1,5 @@
 /*
- * renderers.c: the custom column formats of HTCondor's tables, by their
+ * tf_render.c: the custom column formats of HTCondor's tables, by their
  * PRINTAS names (ACTIVITY_TIME, LOAD_AVG, PLATFORM, ...), and the typed
  * ad lookups they rest on.
  */
@@ -7,34 +7,35 @@
 #include <string.h>
 
 #include "ks_mem.h"
-#include "status.h"
+#include "tf_int.h"
+#include "tfmt.h"
 
 /* ---- ad lookups -------------------------------------------------------- */
 
-bool st_ad_int(const classad *ad, const char *name, long long *out)
+bool tf_ad_int(const classad *ad, const char *name, long long *out)
 {
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_eval_attr(ad, name, NULL, &v);
-	bool ok = st_value_int(&v, out);
+	bool ok = tf_value_int(&v, out);
 	classad_value_clear(&v);
 	return ok;
 }
 
-bool st_ad_real(const classad *ad, const char *name, double *out)
+bool tf_ad_real(const classad *ad, const char *name, double *out)
 {
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_eval_attr(ad, name, NULL, &v);
-	bool ok = st_value_real(&v, out);
+	bool ok = tf_value_real(&v, out);
 	classad_value_clear(&v);
 	return ok;
 }
 
-bool st_ad_bool(const classad *ad, const char *name, bool *out)
+bool tf_ad_bool(const classad *ad, const char *name, bool *out)
 {
 	return classad_eval_bool(ad, name, NULL, out);
 }
 
-char *st_ad_string(const classad *ad, const char *name)
+char *tf_ad_string(const classad *ad, const char *name)
 {
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_eval_attr(ad, name, NULL, &v);
@@ -44,161 +45,161 @@ char *st_ad_string(const classad *ad, const char *name)
 	return r;
 }
 
-static void st_set_str(classad_value *v, const char *s)
+static void tf_set_str(classad_value *v, const char *s)
 {
 	classad_value_set_string(v, s, strlen(s));
 }
 
 /* ---- states ------------------------------------------------------------ */
 
-static const char *const st_states[] = {
+static const char *const tf_states[] = {
 	"None", "Owner", "Unclaimed", "Matched", "Claimed", "Preempting",
 	"Shutdown", "Delete", "Backfill", "Drained",
 };
-static const char *const st_activities[] = {
+static const char *const tf_activities[] = {
 	"None", "Idle", "Busy", "Retiring", "Vacating", "Suspended",
 	"Benchmarking", "Killing", "Cleaning",
 };
 
-enum st_state st_state_of(const char *s)
+enum tf_state tf_state_of(const char *s)
 {
-	for (int i = 0; i < ST_STATE_THRESHOLD; i++)
-		if (s && strcmp(st_states[i], s) == 0)
-			return (enum st_state)i;
-	return ST_STATE_ERROR;
+	for (int i = 0; i < TF_STATE_THRESHOLD; i++)
+		if (s && strcmp(tf_states[i], s) == 0)
+			return (enum tf_state)i;
+	return TF_STATE_ERROR;
 }
 
-enum st_activity st_activity_of(const char *s)
+enum tf_activity tf_activity_of(const char *s)
 {
-	for (int i = 0; i < ST_ACT_THRESHOLD; i++)
-		if (s && strcmp(st_activities[i], s) == 0)
-			return (enum st_activity)i;
-	return ST_ACT_ERROR;
+	for (int i = 0; i < TF_ACT_THRESHOLD; i++)
+		if (s && strcmp(tf_activities[i], s) == 0)
+			return (enum tf_activity)i;
+	return TF_ACT_ERROR;
 }
 
-void st_state_code(char sa[3], enum st_state st, enum st_activity ac)
+void tf_state_code(char sa[3], enum tf_state st, enum tf_activity ac)
 {
 	/* HTCondor's letters; '#' is "no consensus" */
 	static const char states[] = "~OUMCPSXFD#?";
 	static const char acts[] = "0ibrvsekc#?";
 	sa[0] = sa[1] = ' ';
 	sa[2] = '\0';
-	if (st > ST_NO_STATE && st <= ST_STATE_THRESHOLD)
+	if (st > TF_NO_STATE && st <= TF_STATE_THRESHOLD)
 		sa[0] = states[st];
-	if (ac > ST_NO_ACT && ac <= ST_ACT_THRESHOLD)
+	if (ac > TF_NO_ACT && ac <= TF_ACT_THRESHOLD)
 		sa[1] = acts[ac];
 }
 
 /* ---- the renderers ----------------------------------------------------- */
 
 /* "OCU" for an idle slot that holds an owner-claimed unit. */
-static bool st_r_activity_or_ocu(classad_value *v, const classad *ad,
-				 const struct st_col *c)
+static bool tf_r_activity_or_ocu(classad_value *v, const classad *ad,
+				 const struct tf_col *c)
 {
 	(void)c;
-	char *act = st_ad_string(ad, "Activity");
+	char *act = tf_ad_string(ad, "Activity");
 	if (!act || !*act) {
-		st_set_str(v, "??");
+		tf_set_str(v, "??");
 	} else {
 		bool ocu = false;
-		st_ad_bool(ad, "OCU", &ocu);
+		tf_ad_bool(ad, "OCU", &ocu);
 		if (ocu && strcmp(act, "Idle") == 0)
-			st_set_str(v, "OCU");
+			tf_set_str(v, "OCU");
 	}
 	free(act);
 	return true;
 }
 
 /* Time since the value, measured by the ad's own clock. */
-static bool st_r_activity_time(classad_value *v, const classad *ad,
-			       const struct st_col *c)
+static bool tf_r_activity_time(classad_value *v, const classad *ad,
+			       const struct tf_col *c)
 {
 	(void)c;
 	long long now;
-	if (!st_ad_int(ad, "MyCurrentTime", &now) &&
-	    !st_ad_int(ad, "LastHeardFrom", &now))
+	if (!tf_ad_int(ad, "MyCurrentTime", &now) &&
+	    !tf_ad_int(ad, "LastHeardFrom", &now))
 		return false;
 	long long t = now - v->u.i;
 	classad_value_set_int(v, t < 0 ? 0 : t);
 	return true;
 }
 
-static bool st_r_elapsed_time(classad_value *v, const classad *ad,
-			      const struct st_col *c)
+static bool tf_r_elapsed_time(classad_value *v, const classad *ad,
+			      const struct tf_col *c)
 {
 	(void)c;
 	long long now;
-	if (!st_ad_int(ad, "LastHeardFrom", &now))
+	if (!tf_ad_int(ad, "LastHeardFrom", &now))
 		return false;
 	classad_value_set_int(v, now - v->u.i);
 	return true;
 }
 
-static void st_f_load_avg(const classad_value *v, struct classad_buf *out,
-			  const struct st_col *c)
+static void tf_f_load_avg(const classad_value *v, struct classad_buf *out,
+			  const struct tf_col *c)
 {
 	(void)c;
 	classad_buf_printf(out, "%.3f", v->u.r);
 }
 
-static void st_f_time(const classad_value *v, struct classad_buf *out,
-		      const struct st_col *c)
+static void tf_f_time(const classad_value *v, struct classad_buf *out,
+		      const struct tf_col *c)
 {
 	(void)c;
-	st_format_time(out, v->u.i);
+	tf_format_time(out, v->u.i);
 }
 
-static void st_f_date(const classad_value *v, struct classad_buf *out,
-		      const struct st_col *c)
+static void tf_f_date(const classad_value *v, struct classad_buf *out,
+		      const struct tf_col *c)
 {
 	(void)c;
-	st_format_date(out, v->u.i);
+	tf_format_date(out, v->u.i);
 }
 
-bool st_platform_name(const classad *ad, struct classad_buf *out)
+bool tf_platform_name(const classad *ad, struct classad_buf *out)
 {
-	char *opsys = st_ad_string(ad, "OpSys");
+	char *opsys = tf_ad_string(ad, "OpSys");
 	bool windows = opsys && strcmp(opsys, "WINDOWS") == 0;
 	free(opsys);
-	char *name = st_ad_string(ad, windows ? "OpSysShortName" : "OpSysAndVer");
+	char *name = tf_ad_string(ad, windows ? "OpSysShortName" : "OpSysAndVer");
 	if (!name)
 		return false;
-	char *arch = st_ad_string(ad, "Arch");
+	char *arch = tf_ad_string(ad, "Arch");
 	if (arch) {
-		st_buf_truncate(out, 0);
+		tf_buf_truncate(out, 0);
 		if (strcmp(arch, "X86_64") == 0)
-			st_buf_add(out, "x64");
+			tf_buf_add(out, "x64");
 		else if (strcmp(arch, "X86") == 0)
-			st_buf_add(out, "x86");
+			tf_buf_add(out, "x86");
 		else
-			st_buf_add(out, arch);
+			tf_buf_add(out, arch);
 		free(arch);
 	}
-	st_buf_addc(out, '/');
-	st_buf_add(out, name);
+	tf_buf_addc(out, '/');
+	tf_buf_add(out, name);
 	free(name);
 	return true;
 }
 
-static bool st_r_platform(classad_value *v, const classad *ad,
-			  const struct st_col *c)
+static bool tf_r_platform(classad_value *v, const classad *ad,
+			  const struct tf_col *c)
 {
 	(void)c;
 	struct classad_buf b = {0};
-	st_buf_add(&b, classad_value_str(v, NULL) ? classad_value_str(v, NULL) : "");
-	bool ok = st_platform_name(ad, &b);
+	tf_buf_add(&b, classad_value_str(v, NULL) ? classad_value_str(v, NULL) : "");
+	bool ok = tf_platform_name(ad, &b);
 	if (ok)
-		st_set_str(v, st_buf_str(&b));
-	st_buf_free(&b);
+		tf_set_str(v, tf_buf_str(&b));
+	tf_buf_free(&b);
 	return ok;
 }
 
 /* "X.Y.Z" from "$CondorVersion: X.Y.Z DATE [BuildID: N] $", with ".N"
  * unless the column is too narrow for it. */
-static void st_version_text(const char *s, const struct st_col *c,
+static void tf_version_text(const char *s, const struct tf_col *c,
 			    struct classad_buf *out)
 {
-	bool no_build_id = !(c->opts & ST_AUTOW) && c->width > -10 &&
+	bool no_build_id = !(c->opts & TF_AUTOW) && c->width > -10 &&
 			   c->width < 10;
 	const char *p = s;
 	while (*p && *p != ' ')
@@ -234,7 +235,7 @@ static void st_version_text(const char *s, const struct st_col *c,
 			p++;
 	}
 	if (*p != '$' && !no_build_id) {
-		st_buf_addc(out, '.');
+		tf_buf_addc(out, '.');
 		const char *b = p;
 		while (*p && *p != '-' && *p != ' ')
 			p++;
@@ -245,34 +246,34 @@ static void st_version_text(const char *s, const struct st_col *c,
 	}
 }
 
-static bool st_r_version(classad_value *v, const classad *ad,
-			 const struct st_col *c)
+static bool tf_r_version(classad_value *v, const classad *ad,
+			 const struct tf_col *c)
 {
 	(void)ad;
 	const char *s = classad_value_str(v, NULL);
 	if (!s || !*s)
 		return false;
 	struct classad_buf b = {0};
-	st_version_text(s, c, &b);
-	st_set_str(v, st_buf_str(&b));
-	st_buf_free(&b);
+	tf_version_text(s, c, &b);
+	tf_set_str(v, tf_buf_str(&b));
+	tf_buf_free(&b);
 	return true;
 }
 
-static void st_f_readable_mb(const classad_value *v, struct classad_buf *out,
-			     const struct st_col *c)
+static void tf_f_readable_mb(const classad_value *v, struct classad_buf *out,
+			     const struct tf_col *c)
 {
 	(void)c;
 	if (v->type == CLASSAD_INTEGER)
-		st_metric_units(out, (double)v->u.i * 1024.0 * 1024.0);
+		tf_metric_units(out, (double)v->u.i * 1024.0 * 1024.0);
 	else if (v->type == CLASSAD_REAL)
-		st_metric_units(out, v->u.r * 1024.0 * 1024.0);
+		tf_metric_units(out, v->u.r * 1024.0 * 1024.0);
 	else
-		st_buf_add(out, "        ");
+		tf_buf_add(out, "        ");
 }
 
-static bool st_r_member_count(classad_value *v, const classad *ad,
-			      const struct st_col *c)
+static bool tf_r_member_count(classad_value *v, const classad *ad,
+			      const struct tf_col *c)
 {
 	(void)ad;
 	(void)c;
@@ -300,38 +301,38 @@ static bool st_r_member_count(classad_value *v, const classad *ad,
 }
 
 /* Two letters: the state and the activity ("Ui" for Unclaimed/Idle). */
-static bool st_r_activity_code(classad_value *v, const classad *ad,
-			       const struct st_col *c)
+static bool tf_r_activity_code(classad_value *v, const classad *ad,
+			       const struct tf_col *c)
 {
 	(void)c;
 	const char *in = classad_value_str(v, NULL);
-	enum st_state st = ST_NO_STATE;
-	enum st_activity ac = st_activity_of(in);
+	enum tf_state st = TF_NO_STATE;
+	enum tf_activity ac = tf_activity_of(in);
 	bool ok = false;
-	if (ac > ST_NO_ACT && ac < ST_ACT_THRESHOLD) {
+	if (ac > TF_NO_ACT && ac < TF_ACT_THRESHOLD) {
 		ok = true;
-		char *s = st_ad_string(ad, "State");
-		st = st_state_of(s ? s : in);
+		char *s = tf_ad_string(ad, "State");
+		st = tf_state_of(s ? s : in);
 		free(s);
 	} else {
-		st = st_state_of(in);
-		if (st > ST_NO_STATE && st < ST_STATE_THRESHOLD) {
+		st = tf_state_of(in);
+		if (st > TF_NO_STATE && st < TF_STATE_THRESHOLD) {
 			ok = true;
-			char *a = st_ad_string(ad, "Activity");
-			ac = a ? st_activity_of(a) : ST_ACT_ERROR;
+			char *a = tf_ad_string(ad, "Activity");
+			ac = a ? tf_activity_of(a) : TF_ACT_ERROR;
 			free(a);
 		}
 	}
 	char sa[3];
-	st_state_code(sa, st, ac);
-	st_set_str(v, sa);
+	tf_state_code(sa, st, ac);
+	tf_set_str(v, sa);
 	return ok;
 }
 
 /* After NumDynamicSlots: "S" for a static slot, " " for a partitionable
  * one, else the first letter of SlotType. */
-static bool st_r_slot_count_tag(classad_value *v, const classad *ad,
-				const struct st_col *c)
+static bool tf_r_slot_count_tag(classad_value *v, const classad *ad,
+				const struct tf_col *c)
 {
 	(void)ad;
 	(void)c;
@@ -343,19 +344,19 @@ static bool st_r_slot_count_tag(classad_value *v, const classad *ad,
 		t[0] = ' ';
 	else if (s && *s)
 		t[0] = s[0];
-	st_set_str(v, t);
+	tf_set_str(v, t);
 	return true;
 }
 
-static int st_strcmp_p(const void *a, const void *b)
+static int tf_strcmp_p(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* The distinct items of a list (or a comma list in a string), sorted,
  * joined with ", "; nothing for any other value. */
-static bool st_r_unique(classad_value *v, const classad *ad,
-			const struct st_col *c)
+static bool tf_r_unique(classad_value *v, const classad *ad,
+			const struct tf_col *c)
 {
 	(void)ad;
 	(void)c;
@@ -389,72 +390,72 @@ static bool st_r_unique(classad_value *v, const classad *ad,
 	} else {
 		return false;
 	}
-	qsort(items, n, sizeof *items, st_strcmp_p);
+	qsort(items, n, sizeof *items, tf_strcmp_p);
 	struct classad_buf b = {0};
 	for (size_t i = 0; i < n; i++) {
 		if (i && strcmp(items[i], items[i - 1]) == 0)
 			continue;
 		if (b.len)
-			st_buf_add(&b, ", ");
-		st_buf_add(&b, items[i]);
+			tf_buf_add(&b, ", ");
+		tf_buf_add(&b, items[i]);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(items[i]);
 	free(items);
-	st_set_str(v, st_buf_str(&b));
-	st_buf_free(&b);
+	tf_set_str(v, tf_buf_str(&b));
+	tf_buf_free(&b);
 	return true;
 }
 
-static bool st_r_job_id(classad_value *v, const classad *ad,
-			const struct st_col *c)
+static bool tf_r_job_id(classad_value *v, const classad *ad,
+			const struct tf_col *c)
 {
 	(void)c;
 	long long cluster, proc = -1;
-	if (!st_ad_int(ad, "ClusterId", &cluster)) {
-		char *id = st_ad_string(ad, "JobId");
+	if (!tf_ad_int(ad, "ClusterId", &cluster)) {
+		char *id = tf_ad_string(ad, "JobId");
 		if (!id)
 			return false;
-		st_set_str(v, id);
+		tf_set_str(v, id);
 		free(id);
 		return true;
 	}
-	st_ad_int(ad, "ProcId", &proc);
+	tf_ad_int(ad, "ProcId", &proc);
 	char buf[64];
 	snprintf(buf, sizeof buf, "%d.%d", (int)cluster, (int)proc);
-	st_set_str(v, buf);
+	tf_set_str(v, buf);
 	return true;
 }
 
 /* The attributes after the function are those it reads besides the
  * column's own (for the projection). */
-static const struct st_custom st_customs[] = {
-	{"ACTIVITY_CODE", ST_K_STR_RENDER, st_r_activity_code, NULL, NULL,
+static const struct tf_custom tf_customs[] = {
+	{"ACTIVITY_CODE", TF_K_STR_RENDER, tf_r_activity_code, NULL, NULL,
 	 "State"},
-	{"ACTIVITY_OR_OCU", ST_K_STR_RENDER, st_r_activity_or_ocu, NULL, NULL,
+	{"ACTIVITY_OR_OCU", TF_K_STR_RENDER, tf_r_activity_or_ocu, NULL, NULL,
 	 "State"},
-	{"ACTIVITY_TIME", ST_K_INT_RENDER, st_r_activity_time, NULL, "%T",
+	{"ACTIVITY_TIME", TF_K_INT_RENDER, tf_r_activity_time, NULL, "%T",
 	 "LastHeardFrom MyCurrentTime"},
-	{"CONDOR_VERSION", ST_K_STR_RENDER, st_r_version, NULL, NULL, NULL},
-	{"DATE", ST_K_INT_FMT, NULL, st_f_date, NULL, NULL},
-	{"ELAPSED_TIME", ST_K_INT_RENDER, st_r_elapsed_time, NULL, "%T",
+	{"CONDOR_VERSION", TF_K_STR_RENDER, tf_r_version, NULL, NULL, NULL},
+	{"DATE", TF_K_INT_FMT, NULL, tf_f_date, NULL, NULL},
+	{"ELAPSED_TIME", TF_K_INT_RENDER, tf_r_elapsed_time, NULL, "%T",
 	 "LastHeardFrom"},
-	{"JOB_ID", ST_K_STR_RENDER, st_r_job_id, NULL, NULL, "ProcId JobId"},
-	{"LOAD_AVG", ST_K_FLT_FMT, NULL, st_f_load_avg, NULL, NULL},
-	{"MEMBER_COUNT", ST_K_VAL_RENDER, st_r_member_count, NULL, "%d", NULL},
-	{"PLATFORM", ST_K_STR_RENDER, st_r_platform, NULL, NULL,
+	{"JOB_ID", TF_K_STR_RENDER, tf_r_job_id, NULL, NULL, "ProcId JobId"},
+	{"LOAD_AVG", TF_K_FLT_FMT, NULL, tf_f_load_avg, NULL, NULL},
+	{"MEMBER_COUNT", TF_K_VAL_RENDER, tf_r_member_count, NULL, "%d", NULL},
+	{"PLATFORM", TF_K_STR_RENDER, tf_r_platform, NULL, NULL,
 	 "Arch OpSysAndVer OpSysShortName"},
-	{"READABLE_MB", ST_K_VAL_FMT, NULL, st_f_readable_mb, NULL, NULL},
-	{"SLOT_COUNT_TAG", ST_K_VAL_RENDER, st_r_slot_count_tag, NULL, NULL,
+	{"READABLE_MB", TF_K_VAL_FMT, NULL, tf_f_readable_mb, NULL, NULL},
+	{"SLOT_COUNT_TAG", TF_K_VAL_RENDER, tf_r_slot_count_tag, NULL, NULL,
 	 NULL},
-	{"TIME", ST_K_INT_FMT, NULL, st_f_time, NULL, NULL},
-	{"UNIQUE", ST_K_VAL_RENDER, st_r_unique, NULL, NULL, NULL},
+	{"TIME", TF_K_INT_FMT, NULL, tf_f_time, NULL, NULL},
+	{"UNIQUE", TF_K_VAL_RENDER, tf_r_unique, NULL, NULL, NULL},
 };
 
-const struct st_custom *st_custom_find(const char *name)
+const struct tf_custom *tf_custom_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof st_customs / sizeof st_customs[0]; i++)
-		if (strcmp(st_customs[i].name, name) == 0)
-			return &st_customs[i];
-	return NULL;
+	for (size_t i = 0; i < sizeof tf_customs / sizeof tf_customs[0]; i++)
+		if (strcmp(tf_customs[i].name, name) == 0)
+			return &tf_customs[i];
+	return tf_job_custom_find(name);
 }
