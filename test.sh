@@ -23,7 +23,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 echo "== valgrind"
 vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite"
 for t in build/tests/classad/test_classad_* build/tests/config/test_config \
-	build/tests/net/test_net build/tests/log/test_log build/tests/token/test_token \
+	build/tests/net/test_net build/tests/log/test_log build/tests/userlog/test_userlog build/tests/token/test_token \
 	build/tests/collector/test_updstats build/tests/collector/test_store \
 	build/tests/store/test_ks_store \
 	build/tests/daemon/test_loop \
