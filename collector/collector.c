@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ks_commands.h"
+#include "ks_query.h"
 #include "ks_daemon.h"
 #include "ks_mem.h"
 #include "ks_wire.h"
@@ -155,19 +156,6 @@ static void cmd_update(ks_daemon *d, struct ks_request *req)
 }
 
 /* A query's constraint: the query ad's Requirements, true if absent. */
-static bool matches(const classad *ad, const classad_expr *req)
-{
-	if (!req)
-		return true;
-	classad_value v = CLASSAD_VALUE_INIT;
-	classad_eval_expr(ad, req, NULL, &v);
-	bool ok = v.type == CLASSAD_BOOLEAN ? v.u.b
-		  : v.type == CLASSAD_INTEGER ? v.u.i != 0
-					       : false;
-	classad_value_clear(&v);
-	return ok;
-}
-
 /* The entries a query or an invalidation names by type: every one if
  * *all, else those whose type is the string returned (NULL: none). */
 static const char *wanted_type(struct collector *c, const char *want,
@@ -201,7 +189,7 @@ static void cmd_invalidate(ks_daemon *d, struct ks_request *req)
 			     (all || tp) && j-- > 0;) {
 				struct cs_entry *e = cs_store_at(c->store, j);
 				if ((all || e->type == tp) &&
-				    matches(e->ad, r)) {
+				    ks_query_matches(e->ad, r)) {
 					cs_store_remove_at(c->store, j);
 					removed++;
 				}
@@ -214,28 +202,13 @@ static void cmd_invalidate(ks_daemon *d, struct ks_request *req)
 		      ks_command_name(req->code), req->identity, removed);
 }
 
-static void projection(const classad *q, char ***names, size_t *n)
-{
-	*names = NULL;
-	*n = 0;
-	char *p = ad_str(q, "Projection");
-	if (!p)
-		return;
-	for (char *tok = strtok(p, " ,\t\n"); tok; tok = strtok(NULL, " ,\t\n")) {
-		*names = ks_xrealloc(*names, (*n + 1) * sizeof(**names));
-		(*names)[(*n)++] = ks_xstrdup(tok);
-	}
-	free(p);
-}
-
 /* A query's answer: the matching ads as they were when it came (a
  * reference each, so updates and expiry meanwhile change nothing in it),
  * sent a piece at a time. */
 struct query_reply {
 	classad **ads;
 	size_t n, next;
-	char **proj;
-	size_t nproj;
+	struct ks_projection proj;
 };
 
 static bool query_piece(ks_daemon *d, void *arg, struct classad_buf *out)
@@ -244,19 +217,7 @@ static bool query_piece(ks_daemon *d, void *arg, struct classad_buf *out)
 	struct query_reply *q = arg;
 	size_t start = out->len;
 	while (q->next < q->n && out->len - start < CHUNK) {
-		const classad *ad = q->ads[q->next++];
-		if (!q->nproj) {
-			ks_wire_encode_ad(out, ad);
-			continue;
-		}
-		classad *p = classad_new();
-		for (size_t k = 0; k < q->nproj; k++) {
-			const classad_expr *x = classad_lookup(ad, q->proj[k]);
-			if (x)
-				classad_insert(p, q->proj[k], classad_expr_ref(x));
-		}
-		ks_wire_encode_ad(out, p);
-		classad_free(p);
+		ks_projection_encode(out, q->ads[q->next++], &q->proj);
 	}
 	return q->next < q->n;
 }
@@ -267,9 +228,7 @@ static void query_done(void *arg)
 	for (size_t i = 0; i < q->n; i++)
 		classad_free(q->ads[i]);
 	free(q->ads);
-	for (size_t k = 0; k < q->nproj; k++)
-		free(q->proj[k]);
-	free(q->proj);
+	ks_projection_free(&q->proj);
 	free(q);
 }
 
@@ -318,7 +277,7 @@ static void cmd_query(ks_daemon *d, struct ks_request *req)
 	int64_t limit = -1;
 	classad_eval_int(qad, "LimitResults", NULL, &limit);
 	struct query_reply *q = ks_xcalloc(1, sizeof(*q));
-	projection(qad, &q->proj, &q->nproj);
+	ks_projection_read(qad, &q->proj);
 	size_t count = cs_store_count(c->store);
 	q->ads = ks_xmalloc((count ? count : 1) * sizeof(*q->ads));
 	bool all;
@@ -333,7 +292,7 @@ static void cmd_query(ks_daemon *d, struct ks_request *req)
 		struct cs_entry *e = cs_store_at(c->store, i);
 		/* the private ads: what the constraint sees, and answers */
 		const classad *ad = pvt ? e->pvt : e->ad;
-		if (ad && (all || e->type == tp) && matches(ad, r))
+		if (ad && (all || e->type == tp) && ks_query_matches(ad, r))
 			q->ads[q->n++] = classad_ref(ad);
 	}
 	free(target);

@@ -217,6 +217,16 @@ void ks_ads_free(classad **ads, size_t n)
 	free(ads);
 }
 
+int ks_conn_fd(const ks_conn *c)
+{
+	return c->fd;
+}
+
+bool ks_conn_pending(const ks_conn *c)
+{
+	return c->ssl && SSL_pending(c->ssl) > 0;
+}
+
 void ks_conn_close(ks_conn *c)
 {
 	if (!c)
@@ -649,5 +659,73 @@ int ks_collector_query(const ks_config *cfg, const char *pool, int command,
 	}
 	*ads = a.ads;
 	*n = a.n;
+	return rc;
+}
+
+/* The Name this host's schedd gives itself (the daemon skeleton's rule:
+ * SCHEDD_NAME, "x" meaning "x@host", else the host name). */
+static char *local_schedd_name(const ks_config *cfg)
+{
+	char host[256] = "localhost";
+	gethostname(host, sizeof(host) - 1);
+	char *given = ks_config_get(cfg, "SCHEDD_NAME", NULL);
+	if (!given || !*given) {
+		free(given);
+		return ks_xstrdup(host);
+	}
+	if (strchr(given, '@'))
+		return given;
+	size_t n = strlen(given) + strlen(host) + 2;
+	char *name = ks_xmalloc(n);
+	snprintf(name, n, "%s@%s", given, host);
+	free(given);
+	return name;
+}
+
+int ks_schedd_addr(const ks_config *cfg, const char *name, const char *pool,
+		   char **addr, char **found_name, struct ks_err *err)
+{
+	*addr = NULL;
+	if (found_name)
+		*found_name = NULL;
+	if (!name && !pool) {
+		char *path = ks_config_get(cfg, "SCHEDD_ADDRESS_FILE", NULL);
+		struct ks_addr a;
+		char *got = path ? ks_addr_read_file(path, &a) : NULL;
+		free(path);
+		if (got) {
+			*addr = got;
+			if (found_name)
+				*found_name = local_schedd_name(cfg);
+			return 0;
+		}
+	}
+	char *want = name ? ks_xstrdup(name) : local_schedd_name(cfg);
+	classad *q = classad_new();
+	classad_insert_string(q, "MyType", "Query");
+	classad_insert_string(q, "TargetType", "Scheduler");
+	struct classad_buf req = {0};
+	classad_buf_add(&req, "Name == ", 8);
+	classad_quote_string_buf(&req, want, strlen(want));
+	classad_insert_text(q, "Requirements", req.data, NULL);
+	free(req.data);
+	classad **ads = NULL;
+	size_t n = 0;
+	int rc = ks_collector_query(cfg, pool, KS_QUERY_SCHEDD_ADS, q, &ads,
+				    &n, err);
+	classad_free(q);
+	if (rc == 0) {
+		*addr = n ? ad_string(ads[0], "MyAddress") : NULL;
+		if (!*addr)
+			rc = ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
+					"no schedd named %s is known to the "
+					"collector", want);
+	}
+	if (rc == 0 && found_name) {
+		*found_name = want;
+		want = NULL;
+	}
+	ks_ads_free(ads, n);
+	free(want);
 	return rc;
 }

@@ -78,6 +78,13 @@ int ks_conn_send_raw(ks_conn *c, const char *msgs, size_t len,
 
 void ks_conn_close(ks_conn *c);
 
+/* For a daemon that waits in its event loop for a reply that comes
+ * later (the end of a job): the connection's socket, to watch for input,
+ * and whether a message's bytes have already been read off it into the
+ * connection (TLS reads ahead), so that it need not wait for the socket. */
+int ks_conn_fd(const ks_conn *c);
+bool ks_conn_pending(const ks_conn *c);
+
 /* Frees an array of ads returned by this module (NULL allowed). */
 void ks_ads_free(classad **ads, size_t n);
 
@@ -87,6 +94,16 @@ void ks_ads_free(classad **ads, size_t n);
  * *addr. */
 int ks_collector_addr(const ks_config *cfg, const char *pool, char **addr,
 		      struct ks_err *err);
+
+/* The schedd a job tool talks to: with name, the schedd of that Name
+ * (asked of the collector of pool, or COLLECTOR_HOST); without, this
+ * host's schedd: SCHEDD_ADDRESS_FILE when it is there, else the
+ * collector's ad of the schedd named as this host's would be (SCHEDD_NAME
+ * or the host name).  Sets *addr (new string) and *found_name (new
+ * string, NULL allowed: the schedd's Name) and returns 0, or KS_ENOTFOUND
+ * with err filled. */
+int ks_schedd_addr(const ks_config *cfg, const char *name, const char *pool,
+		   char **addr, char **found_name, struct ks_err *err);
 
 /* Sends a query to the collector and collects the whole answer.  command
  * is a QUERY_*_ADS code (ks_commands.h); query is the query ad as

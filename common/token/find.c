@@ -17,6 +17,7 @@
 
 #include "ks_mem.h"
 #include "ks_token.h"
+#include "ks_text.h"
 #include "token_int.h"
 
 static char *join_path(const char *dir, const char *name)
@@ -304,7 +305,7 @@ int ks_token_save(const ks_config *cfg, const char *name, const char *token,
 	int rc = ks_token_dir(cfg, &dir, err);
 	if (rc)
 		return rc;
-	if (kt_mkdirs(dir, 0700) != 0) {
+	if (ks_mkdirs(dir, 0700) != 0) {
 		int e = errno;
 		rc = ks_err_set(err, KS_EIO, 0, 0, 0,
 				"cannot make token directory %s: %s", dir,

@@ -18,6 +18,7 @@
 
 #include "ks_mem.h"
 #include "ks_token.h"
+#include "ks_text.h"
 #include "token_int.h"
 
 struct ks_token_key {
@@ -214,7 +215,7 @@ int ks_token_key_create_file(const char *path, bool *created,
 	char *slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
-		if (kt_mkdirs(dir, 0700) != 0) {
+		if (ks_mkdirs(dir, 0700) != 0) {
 			int e = errno;
 			int rc = ks_err_set(err, KS_EIO, 0, 0, 0,
 					    "cannot make directory %s: %s", dir,

@@ -23,10 +23,6 @@
 int kt_read_file(const char *path, bool secure, unsigned char **buf,
 		 size_t *len, struct ks_err *err);
 
-/* mkdir -p with mode for the directories it makes.  Returns 0 or -1 with
- * errno set. */
-int kt_mkdirs(const char *dir, mode_t mode);
-
 /* OPENSSL_cleanse() then free(); n bytes.  NULL allowed. */
 void kt_wipe_free(void *p, size_t n);
 

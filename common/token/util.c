@@ -100,38 +100,3 @@ int kt_read_file(const char *path, bool secure, unsigned char **buf,
 	return 0;
 }
 
-int kt_mkdirs(const char *dir, mode_t mode)
-{
-	if (!dir[0]) {
-		errno = ENOENT;
-		return -1;
-	}
-	char *p = ks_xstrdup(dir);
-	int rc = 0;
-	for (char *s = p + 1;; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		char c = *s;
-		*s = '\0';
-		if (mkdir(p, mode) != 0 && errno != EEXIST) {
-			rc = -1;
-			break;
-		}
-		*s = c;
-		if (c == '\0')
-			break;
-	}
-	int e = errno;
-	free(p);
-	errno = e;
-	if (rc == 0) {
-		struct stat st;
-		if (stat(dir, &st) != 0)
-			return -1;
-		if (!S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
-			return -1;
-		}
-	}
-	return rc;
-}

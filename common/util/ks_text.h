@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* s without its leading white space, its trailing white space cut off in
  * place.  Returns a pointer into s. */
@@ -18,5 +19,9 @@ char *ks_path_in(const char *dir, const char *name);
 /* Everything left to read from f, NUL-terminated; *len (NULL allowed)
  * its length.  New string (free()); a read error ends it early. */
 char *ks_read_all(FILE *f, size_t *len);
+
+/* mkdir -p: makes dir and its missing parents with mode.  Returns 0 (also
+ * when dir exists as a directory) or -1 with errno set. */
+int ks_mkdirs(const char *dir, mode_t mode);
 
 #endif

@@ -54,8 +54,26 @@ static void print_ad(FILE *out, const classad *ad, const classad *first)
 	fprintf(out, ".\n");
 }
 
+struct dry {
+	FILE *out;
+	classad *first;
+};
+
+static int print_job(void *arg, classad *ad, struct ks_err *err)
+{
+	(void)err;
+	struct dry *d = arg;
+	print_ad(d->out, ad, d->first);
+	if (!d->first)
+		d->first = ad;
+	else
+		classad_free(ad);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	const char *name = NULL, *pool = NULL;
 	const char *dry = NULL, *file = NULL;
 	bool terse = false;
 	struct classad_buf extra = {0}; /* -append, -batch-name, name=value */
@@ -82,7 +100,11 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			const char *v = argv[++i];
-			if (!strcmp(a, "-batch-name")) {
+			if (!strcmp(a, "-name")) {
+				name = v;
+			} else if (!strcmp(a, "-pool")) {
+				pool = v;
+			} else if (!strcmp(a, "-batch-name")) {
 				classad_buf_add(&extra, "batch_name = ", 13);
 				classad_buf_add(&extra, v, strlen(v));
 				classad_buf_add(&extra, "\n", 1);
@@ -154,59 +176,35 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	free(text);
-	FILE *out = !dry	       ? NULL
-		    : strcmp(dry, "-") ? fopen(dry, "w")
-				       : stdout;
+	int status;
+	if (!dry) {
+		status = sub_send(cfg, &sf, cwd, user, name, pool, terse,
+				  file == NULL || strcmp(file, "-") == 0);
+		sub_file_free(&sf);
+		ks_config_free(cfg);
+		return status;
+	}
+	FILE *out = strcmp(dry, "-") ? fopen(dry, "w") : stdout;
 	if (!out) {
-		if (!dry)
-			fprintf(stderr, "\nERROR: Can't find address of local "
-					"schedd\n");
-		else
-			fprintf(stderr, "ERROR: cannot write %s: %s\n", dry,
-				strerror(errno));
+		fprintf(stderr, "ERROR: cannot write %s: %s\n", dry,
+			strerror(errno));
 		sub_file_free(&sf);
 		ks_config_free(cfg);
 		return 1;
 	}
 	if (!terse)
 		printf("Dry-Run job(s).\n");
-	long cluster = 1, proc = 0;
-	classad *first = NULL;
-	int status = 0;
-	for (size_t qi = 0; qi < sf.nqueues && !status; qi++) {
-		const struct sub_queue *q = &sf.queues[qi];
-		size_t nitems = q->nrows ? q->nrows : 1;
-		for (size_t r = 0; r < nitems && !status; r++)
-			for (long step = 0; step < q->count && !status; step++) {
-				struct sub_job_ctx c = {
-					.file = &sf, .queue = q, .row = r,
-					.cluster = cluster, .proc = proc,
-					.step = step, .item_index = (long)r,
-					.iwd = cwd, .user = user,
-					.cfg = cfg};
-				classad *ad = sub_job_ad(&c, &err);
-				if (!ad) {
-					fprintf(stderr, "\nERROR: %s\n", err.msg);
-					status = 1;
-					break;
-				}
-				print_ad(out, ad, first);
-				if (!first)
-					first = ad;
-				else
-					classad_free(ad);
-				proc++;
-			}
-	}
-	if (!status) {
-		if (terse)
-			printf("%ld.0 - %ld.%ld\n", cluster, cluster,
-			       proc ? proc - 1 : 0);
-		else
-			printf("%ld job(s) dry-run to cluster %ld.\n", proc,
-			       cluster);
-	}
-	classad_free(first);
+	struct dry d = {out, NULL};
+	long njobs = 0;
+	status = sub_each_job(cfg, &sf, 1, cwd, user, print_job, &d, &njobs,
+			      &err) ? 1 : 0;
+	if (status)
+		fprintf(stderr, "\nERROR: %s\n", err.msg);
+	else if (terse)
+		printf("1.0 - 1.%ld\n", njobs ? njobs - 1 : 0);
+	else
+		printf("%ld job(s) dry-run to cluster 1.\n", njobs);
+	classad_free(d.first);
 	if (out != stdout)
 		fclose(out);
 	sub_file_free(&sf);

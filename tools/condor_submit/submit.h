@@ -69,4 +69,21 @@ struct sub_job_ctx {
 /* The job ad, or NULL with err saying why (HTCondor's messages). */
 classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err);
 
+/* Makes every job of the description, in order, with the given cluster
+ * id, and hands each (a new ad, now the callee's) to fn; stops at the
+ * first error (fn's, or a job that cannot be made, err filled).  *njobs
+ * counts the jobs made.  Returns 0 or the error. */
+typedef int (*sub_job_fn)(void *arg, classad *ad, struct ks_err *err);
+int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
+		 long cluster, const char *iwd, const char *user,
+		 sub_job_fn fn, void *arg, long *njobs, struct ks_err *err);
+
+/* Submits the description's jobs to the schedd (name, or this host's;
+ * pool: the collector to ask) as one cluster, printing what HTCondor's
+ * condor_submit prints (stdin: the description came from standard
+ * input).  Returns the exit status. */
+int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
+	     const char *user, const char *name, const char *pool, bool terse,
+	     bool stdin_file);
+
 #endif

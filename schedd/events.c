@@ -1,0 +1,193 @@
+/*
+ * events.c: a job's events into its event log (UserLog, relative to its
+ * Iwd) and the schedd's EVENT_LOG, through common/userlog.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_log.h"
+#include "ks_text.h"
+#include "ks_userlog.h"
+#include "sc_events.h"
+
+static char *job_string(const struct sc_job *j, const char *name)
+{
+	char *v = NULL;
+	return classad_eval_string(j->ad, name, NULL, &v) ? v : NULL;
+}
+
+static void emit(struct sc_schedd *s, struct sc_job *j,
+		 struct ks_userlog_event *ev)
+{
+	struct ks_err err = {0};
+	char *log = job_string(j, "UserLog");
+	if (log && *log) {
+		char *iwd = job_string(j, "Iwd");
+		char *path = ks_path_in(iwd ? iwd : "/", log);
+		char *opts_text = ks_config_get(s->d->cfg,
+						"DEFAULT_USERLOG_FORMAT_OPTIONS",
+						NULL);
+		unsigned opts = KS_USERLOG_DEFAULT_OPTS;
+		ks_userlog_parse_opts(opts_text, KS_USERLOG_DEFAULT_OPTS, &opts,
+				      NULL);
+		if (ks_userlog_append(path, ev, opts, &err))
+			ks_log_printf(s->d->log, KS_D_ALWAYS,
+				      "job %d.%d: cannot write its event log: "
+				      "%s",
+				      j->cluster, j->proc, err.msg);
+		free(opts_text);
+		free(path);
+		free(iwd);
+	}
+	free(log);
+	if (s->event_log) {
+		char *opts_text =
+			ks_config_get(s->d->cfg, "EVENT_LOG_FORMAT_OPTIONS", NULL);
+		struct ks_userlog_global g = {
+			.path = s->event_log,
+			.creator_name = s->d->name,
+			.opts = KS_USERLOG_GLOBAL_DEFAULT_OPTS,
+			.max_size = ks_daemon_int(s->d, "EVENT_LOG_MAX_SIZE", -1),
+			.max_rotations =
+				(int)ks_daemon_int(s->d, "EVENT_LOG_MAX_ROTATIONS", 1),
+		};
+		ks_userlog_parse_opts(opts_text, KS_USERLOG_GLOBAL_DEFAULT_OPTS,
+				      &g.opts, NULL);
+		if (ks_userlog_append_global(&g, ev, &err))
+			ks_log_printf(s->d->log, KS_D_ALWAYS,
+				      "cannot write EVENT_LOG: %s", err.msg);
+		free(opts_text);
+	}
+}
+
+static void init(struct ks_userlog_event *ev, enum ks_userlog_type t,
+		 const struct sc_job *j)
+{
+	ks_userlog_event_init(ev, t, j->cluster, j->proc);
+}
+
+void sc_event_submit(struct sc_schedd *s, struct sc_job *j,
+		     const char *warnings)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_SUBMIT, j);
+	ev.submit_host = s->d->sinful;
+	char *notes = job_string(j, "SubmitEventNotes");
+	char *user_notes = job_string(j, "SubmitEventUserNotes");
+	classad *structured = ks_userlog_notes_ad(j->ad);
+	ev.notes = notes;
+	ev.user_notes = user_notes;
+	ev.structured_notes = structured;
+	ev.warnings = warnings;
+	emit(s, j, &ev);
+	classad_free(structured);
+	free(notes);
+	free(user_notes);
+}
+
+void sc_event_execute(struct sc_schedd *s, struct sc_job *j,
+		      const char *host, const char *slot)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_EXECUTE, j);
+	ev.execute_host = host;
+	ev.slot_name = slot;
+	emit(s, j, &ev);
+}
+
+static void usage_of(struct ks_userlog_event *ev, const struct sc_job *j,
+		     const classad *res)
+{
+	double u = 0, sy = 0;
+	if (res) {
+		classad_eval_real(res, "RemoteUserCpu", NULL, &u);
+		classad_eval_real(res, "RemoteSysCpu", NULL, &sy);
+	}
+	ev->run_remote.user_secs = (int64_t)u;
+	ev->run_remote.sys_secs = (int64_t)sy;
+	u = sy = 0;
+	classad_eval_real(j->ad, "CumulativeRemoteUserCpu", NULL, &u);
+	classad_eval_real(j->ad, "CumulativeRemoteSysCpu", NULL, &sy);
+	ev->total_remote.user_secs = (int64_t)u;
+	ev->total_remote.sys_secs = (int64_t)sy;
+}
+
+void sc_event_terminated(struct sc_schedd *s, struct sc_job *j,
+			 const classad *result)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_TERMINATED, j);
+	bool sig = false;
+	classad_eval_bool(j->ad, "ExitBySignal", NULL, &sig);
+	int64_t v = 0;
+	ev.normal = !sig;
+	if (sig) {
+		classad_eval_int(j->ad, "ExitSignal", NULL, &v);
+		ev.signal = (int)v;
+	} else {
+		classad_eval_int(j->ad, "ExitCode", NULL, &v);
+		ev.return_value = (int)v;
+	}
+	usage_of(&ev, j, result);
+	classad *usage = ks_userlog_usage_ad(j->ad);
+	ev.usage = usage;
+	emit(s, j, &ev);
+	classad_free(usage);
+}
+
+void sc_event_evicted(struct sc_schedd *s, struct sc_job *j,
+		      const classad *result)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_EVICTED, j);
+	usage_of(&ev, j, result);
+	char *how = NULL;
+	if (result)
+		classad_eval_string(result, "JobExitReason", NULL, &how);
+	if (how && (strcmp(how, "exited") == 0 || strcmp(how, "signaled") == 0)) {
+		/* it ended but its OnExitRemove sent it back to the queue */
+		ev.requeued = true;
+		int64_t v = 0;
+		ev.normal = strcmp(how, "exited") == 0;
+		classad_eval_int(result, ev.normal ? "ExitCode" : "ExitSignal",
+				 NULL, &v);
+		if (ev.normal)
+			ev.return_value = (int)v;
+		else
+			ev.signal = (int)v;
+	}
+	free(how);
+	classad *usage = ks_userlog_usage_ad(j->ad);
+	ev.usage = usage;
+	emit(s, j, &ev);
+	classad_free(usage);
+}
+
+void sc_event_aborted(struct sc_schedd *s, struct sc_job *j,
+		      const char *reason)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_ABORTED, j);
+	ev.reason = reason;
+	emit(s, j, &ev);
+}
+
+void sc_event_held(struct sc_schedd *s, struct sc_job *j, const char *reason,
+		   int code, int subcode)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_HELD, j);
+	ev.reason = reason;
+	ev.code = code;
+	ev.subcode = subcode;
+	emit(s, j, &ev);
+}
+
+void sc_event_released(struct sc_schedd *s, struct sc_job *j,
+		       const char *reason)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_RELEASED, j);
+	ev.reason = reason;
+	emit(s, j, &ev);
+}

@@ -1,0 +1,646 @@
+/*
+ * run.c: running jobs on claimed slots.
+ *
+ * A match from the negotiator becomes a run: the slot is claimed with the
+ * match's claim id (REQUEST_CLAIM; a partitionable slot answers with the
+ * dynamic slot carved for the job and its own claim id), the claim is
+ * activated with the job (ACTIVATE_CLAIM: the startd answers at once and
+ * again when the job has ended, on the same connection, which the loop
+ * watches), kept alive with ALIVE every alive interval, and when the job
+ * is done reused for another idle job of the same submitter that the
+ * slot matches, or released.
+ *
+ * Talking to a startd blocks the schedd for as long as one round trip
+ * (bounded by a short time-out); a job's end is waited for in the loop.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "ks_client.h"
+#include "ks_commands.h"
+#include "ks_log.h"
+#include "ks_mem.h"
+#include "ks_wire.h"
+#include "sc_cmds.h"
+#include "sc_events.h"
+#include "sc_run.h"
+
+/* A startd on loopback answers in microseconds; one that does not
+ * answer in this long is treated as gone. */
+#define STARTD_TIMEOUT_MS 5000
+
+enum run_state { R_CLAIMING, R_IDLE, R_ACTIVE, R_GONE };
+
+struct sc_run {
+	struct sc_schedd *s;
+	struct sc_job *job; /* the job on it, or NULL for an idle claim */
+	enum run_state state;
+	char *claim_id;
+	char *startd; /* the startd's address */
+	char *slot_name;
+	classad *slot;
+	char *submitter;
+	ks_conn *act; /* ACTIVATE_CLAIM's connection, until the job ends */
+	uint64_t alive_timer, start_timer;
+	bool release_after; /* the job was stopped: no reuse */
+};
+
+static char *ad_string(const classad *ad, const char *name)
+{
+	char *v = NULL;
+	return ad && classad_eval_string(ad, name, NULL, &v) ? v : NULL;
+}
+
+/* The job as the startd gets it: whole, without the claim id. */
+static classad *job_for_startd(const struct sc_job *j)
+{
+	classad *ad = sc_job_flat(j);
+	classad_delete(ad, "ClaimId");
+	return ad;
+}
+
+/* One request and its (first) reply.  *reply is the first ad of an OK
+ * reply (new), or NULL.  keep: the connection stays open for a later
+ * reply and is returned in *conn. */
+static int ask_startd(struct sc_run *r, int code, const classad *job,
+		      classad **reply, ks_conn **conn, struct ks_err *err)
+{
+	ks_daemon *d = r->s->d;
+	if (reply)
+		*reply = NULL;
+	ks_conn *c = NULL;
+	int rc = ks_conn_open(d->cfg, r->startd, STARTD_TIMEOUT_MS, &c, err);
+	if (rc)
+		return rc;
+	classad *head = classad_new();
+	classad_insert_string(head, "ClaimId", r->claim_id);
+	classad_insert_int(head, "AliveInterval", r->s->alive_interval);
+	classad *ads[2] = {head, (classad *)job};
+	rc = ks_conn_send(c, code, ads, job ? 2 : 1, 0, err);
+	classad_free(head);
+	int got = 0;
+	classad **in = NULL;
+	size_t n = 0;
+	bool more = false;
+	if (rc == 0)
+		rc = ks_conn_recv(c, &got, &in, &n, &more, err);
+	if (rc == 0 && got != KS_REPLY_OK) {
+		char *why = n ? ad_string(in[0], "ErrorString") : NULL;
+		rc = ks_err_set(err, KS_EPERM, 0, 0, 0, "%s",
+				why ? why : "refused");
+		free(why);
+	}
+	if (rc == 0 && reply && n)
+		*reply = classad_ref(in[0]);
+	ks_ads_free(in, n);
+	if (rc == 0 && conn && more)
+		*conn = c;
+	else
+		ks_conn_close(c);
+	return rc;
+}
+
+static void add_run(struct sc_schedd *s, struct sc_run *r)
+{
+	if (s->nruns == s->runcap) {
+		s->runcap = s->runcap ? s->runcap * 2 : 16;
+		s->runs = ks_xrealloc(s->runs, s->runcap * sizeof(*s->runs));
+	}
+	s->runs[s->nruns++] = r;
+}
+
+static void free_run(struct sc_run *r)
+{
+	struct sc_schedd *s = r->s;
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i] == r) {
+			s->runs[i] = s->runs[--s->nruns];
+			break;
+		}
+	if (r->act) {
+		ks_loop_unwatch(s->d->loop, ks_conn_fd(r->act));
+		ks_conn_close(r->act);
+	}
+	ks_loop_cancel(s->d->loop, r->alive_timer);
+	ks_loop_cancel(s->d->loop, r->start_timer);
+	if (r->job && r->job->run == r)
+		r->job->run = NULL;
+	free(r->claim_id);
+	free(r->startd);
+	free(r->slot_name);
+	free(r->submitter);
+	classad_free(r->slot);
+	free(r);
+}
+
+/* Ends the claim: the startd is told (unless it is gone) and the run
+ * freed. */
+static void release(struct sc_run *r, const char *why)
+{
+	ks_daemon *d = r->s->d;
+	if (r->state != R_GONE) {
+		struct ks_err err = {0};
+		if (ask_startd(r, KS_RELEASE_CLAIM, NULL, NULL, NULL, &err))
+			ks_log_printf(d->log, KS_D_FULLDEBUG,
+				      "RELEASE_CLAIM to %s: %s", r->startd,
+				      err.msg);
+	}
+	ks_log_printf(d->log, KS_D_FULLDEBUG, "claim on %s released: %s",
+		      r->slot_name ? r->slot_name : r->startd, why);
+	free_run(r);
+}
+
+/* ---- keep-alive ------------------------------------------------------ */
+
+static int alive_seconds(const struct sc_run *r)
+{
+	/* ALIVE_INTERVAL, shortened to a third of the job's lease, never
+	 * below 10 s */
+	int iv = r->s->alive_interval;
+	int64_t lease = 0;
+	if (r->job &&
+	    classad_eval_int(r->job->ad, "JobLeaseDuration", NULL, &lease) &&
+	    lease > 0 && lease / 3 < iv)
+		iv = (int)(lease / 3);
+	return iv < 10 ? 10 : iv;
+}
+
+static void on_alive(void *arg)
+{
+	struct sc_run *r = arg;
+	struct ks_err err = {0};
+	if (ask_startd(r, KS_ALIVE, NULL, NULL, NULL, &err))
+		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
+			      "ALIVE to %s for %s: %s", r->startd,
+			      r->slot_name ? r->slot_name : "?", err.msg);
+}
+
+static void arm_alive(struct sc_run *r)
+{
+	ks_loop_cancel(r->s->d->loop, r->alive_timer);
+	int64_t ms = (int64_t)alive_seconds(r) * 1000;
+	r->alive_timer = ks_loop_timer(r->s->d->loop, ms, ms, on_alive, r);
+}
+
+/* ---- a job's end ----------------------------------------------------- */
+
+static void add_real(struct sc_schedd *s, struct sc_job *j, const char *name,
+		     double d)
+{
+	double v = 0;
+	classad_eval_real(j->ad, name, NULL, &v);
+	sc_job_set_real(s, j, name, v + d);
+}
+
+static void add_int(struct sc_schedd *s, struct sc_job *j, const char *name,
+		    int64_t d)
+{
+	int64_t v = 0;
+	classad_eval_int(j->ad, name, NULL, &v);
+	sc_job_set_int(s, j, name, v + d);
+}
+
+static bool job_bool(const struct sc_job *j, const char *name, bool def)
+{
+	bool v = def;
+	classad_eval_bool(j->ad, name, NULL, &v);
+	return v;
+}
+
+/* Usage of the run that ended, into the job. */
+static void record_usage(struct sc_schedd *s, struct sc_job *j,
+			 const classad *res)
+{
+	double wall = 0, user = 0, sys = 0;
+	int64_t image = 0, rss = 0;
+	classad_eval_real(res, "RemoteWallClockTime", NULL, &wall);
+	classad_eval_real(res, "RemoteUserCpu", NULL, &user);
+	classad_eval_real(res, "RemoteSysCpu", NULL, &sys);
+	add_real(s, j, "RemoteWallClockTime", wall);
+	add_real(s, j, "CumulativeRemoteUserCpu", user);
+	add_real(s, j, "CumulativeRemoteSysCpu", sys);
+	sc_job_set_real(s, j, "RemoteUserCpu", user);
+	sc_job_set_real(s, j, "RemoteSysCpu", sys);
+	sc_job_set_real(s, j, "LastRemoteWallClockTime", wall);
+	if (classad_eval_int(res, "ImageSize", NULL, &image) && image > 0)
+		sc_job_set_int(s, j, "ImageSize", image);
+	if (classad_eval_int(res, "ResidentSetSize", NULL, &rss) && rss > 0)
+		sc_job_set_int(s, j, "ResidentSetSize", rss);
+	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)time(NULL));
+	sc_job_delete_attr(s, j, "RemoteHost");
+	sc_job_delete_attr(s, j, "ClaimId");
+	sc_job_delete_attr(s, j, "StartdIpAddr");
+}
+
+static void hold_job(struct sc_schedd *s, struct sc_job *j, const char *why,
+		     int code, int sub)
+{
+	sc_job_set_string(s, j, "HoldReason", why);
+	sc_job_set_int(s, j, "HoldReasonCode", code);
+	sc_job_set_int(s, j, "HoldReasonSubCode", sub);
+	add_int(s, j, "NumHolds", 1);
+	sc_job_set_status(s, j, SC_HELD);
+	sc_event_held(s, j, why, code, sub);
+}
+
+/* The job exited (or was killed by a signal of its own): its exit
+ * policy decides whether it leaves the queue, is held, or runs again. */
+static void job_exited(struct sc_schedd *s, struct sc_job *j,
+		       const classad *res, bool by_signal)
+{
+	int64_t code = 0, sig = 0;
+	classad_eval_int(res, "ExitCode", NULL, &code);
+	classad_eval_int(res, "ExitSignal", NULL, &sig);
+	sc_job_set_bool(s, j, "ExitBySignal", by_signal);
+	if (by_signal) {
+		sc_job_set_int(s, j, "ExitSignal", sig);
+		sc_job_delete_attr(s, j, "ExitCode");
+	} else {
+		sc_job_set_int(s, j, "ExitCode", code);
+	}
+	sc_job_set_int(s, j, "CompletionDate", (int64_t)time(NULL));
+	add_int(s, j, "NumJobCompletions", 1);
+	if (job_bool(j, "OnExitHold", false)) {
+		sc_job_delete_attr(s, j, "CompletionDate");
+		hold_job(s, j,
+			 "The job attribute OnExitHold expression evaluated "
+			 "to TRUE.",
+			 3, 0);
+		return;
+	}
+	if (!job_bool(j, "OnExitRemove", true)) {
+		/* it runs again: an eviction, as HTCondor logs it */
+		sc_job_delete_attr(s, j, "CompletionDate");
+		sc_job_set_status(s, j, SC_IDLE);
+		sc_event_evicted(s, j, res);
+		return;
+	}
+	sc_job_set_status(s, j, SC_COMPLETED);
+	sc_event_terminated(s, j, res);
+	sc_job_retire(s, j);
+}
+
+static void activate(struct sc_run *r, struct sc_job *j);
+
+/* Another idle job of the same submitter that the claimed slot takes. */
+static struct sc_job *next_job(struct sc_run *r);
+
+static void job_ended(struct sc_run *r, const classad *res)
+{
+	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
+	r->job = NULL;
+	r->state = R_IDLE;
+	if (r->act) {
+		ks_loop_unwatch(s->d->loop, ks_conn_fd(r->act));
+		ks_conn_close(r->act);
+		r->act = NULL;
+	}
+	if (!j)
+		return;
+	j->run = NULL;
+	char *how = ad_string(res, "JobExitReason");
+	if (!how)
+		how = ks_xstrdup(res ? "?" : "lost");
+	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d on %s ended: %s",
+		      j->cluster, j->proc, r->slot_name, how);
+	if (res)
+		record_usage(s, j, res);
+	if (j->status == SC_REMOVED) {
+		/* condor_rm while it ran */
+		char *why = ad_string(j->ad, "RemoveReason");
+		sc_event_aborted(s, j, why ? why : "");
+		free(why);
+		sc_job_retire(s, j);
+	} else if (j->status == SC_HELD) {
+		/* condor_hold: the held event is written already */
+	} else if (strcmp(how, "exited") == 0) {
+		job_exited(s, j, res, false);
+	} else if (strcmp(how, "signaled") == 0) {
+		job_exited(s, j, res, true);
+	} else if (strcmp(how, "start failed") == 0) {
+		char *why = ad_string(res, "HoldReason");
+		int64_t code = 6, sub = 0;
+		classad_eval_int(res, "HoldReasonCode", NULL, &code);
+		classad_eval_int(res, "HoldReasonSubCode", NULL, &sub);
+		hold_job(s, j, why ? why : "the job could not start", (int)code,
+			 (int)sub);
+		free(why);
+	} else {
+		/* evicted (vacated, preempted) or lost: it runs again */
+		sc_job_set_status(s, j, SC_IDLE);
+		sc_event_evicted(s, j, res);
+	}
+	free(how);
+	sc_queue_flush(s);
+	if (r->state == R_GONE || r->release_after || s->d->shutting_down) {
+		release(r, "the job is done");
+		return;
+	}
+	struct sc_job *next = next_job(r);
+	if (next)
+		activate(r, next);
+	else
+		release(r, "no more jobs for it");
+}
+
+static void on_result(void *arg, int fd, unsigned events)
+{
+	(void)fd;
+	(void)events;
+	struct sc_run *r = arg;
+	int code = 0;
+	classad **ads = NULL;
+	size_t n = 0;
+	bool more = false;
+	struct ks_err err = {0};
+	int rc = ks_conn_recv(r->act, &code, &ads, &n, &more, &err);
+	if (rc || code != KS_REPLY_OK || n < 1) {
+		/* the startd went away with the job: the claim is gone */
+		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
+			      "lost the connection to %s running job %d.%d: "
+			      "%s",
+			      r->slot_name, r->job ? r->job->cluster : -1,
+			      r->job ? r->job->proc : -1,
+			      rc ? err.msg : "no result");
+		r->state = R_GONE;
+		job_ended(r, NULL);
+	} else {
+		job_ended(r, ads[0]);
+	}
+	ks_ads_free(ads, n);
+}
+
+/* ---- starting -------------------------------------------------------- */
+
+static void activate(struct sc_run *r, struct sc_job *j)
+{
+	struct sc_schedd *s = r->s;
+	ks_daemon *d = s->d;
+	r->job = j;
+	j->run = r;
+	classad *job = job_for_startd(j);
+	struct ks_err err = {0};
+	ks_conn *c = NULL;
+	int rc = ask_startd(r, KS_ACTIVATE_CLAIM, job, NULL, &c, &err);
+	classad_free(job);
+	if (rc || !c) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "cannot start job %d.%d on %s: %s", j->cluster,
+			      j->proc, r->slot_name,
+			      rc ? err.msg : "the startd gave no result");
+		r->job = NULL;
+		j->run = NULL;
+		ks_conn_close(c);
+		release(r, "activation failed");
+		return;
+	}
+	r->act = c;
+	r->state = R_ACTIVE;
+	time_t now = time(NULL);
+	int64_t first = 0;
+	if (!classad_eval_int(j->ad, "JobStartDate", NULL, &first))
+		sc_job_set_int(s, j, "JobStartDate", (int64_t)now);
+	sc_job_set_int(s, j, "JobCurrentStartDate", (int64_t)now);
+	sc_job_set_int(s, j, "JobCurrentStartExecutingDate", (int64_t)now);
+	sc_job_set_int(s, j, "ShadowBday", (int64_t)now);
+	add_int(s, j, "NumJobStarts", 1);
+	add_int(s, j, "NumShadowStarts", 1);
+	sc_job_set_string(s, j, "RemoteHost", r->slot_name);
+	sc_job_set_string(s, j, "StartdIpAddr", r->startd);
+	sc_job_set_string(s, j, "ClaimId", r->claim_id);
+	sc_job_set_status(s, j, SC_RUNNING);
+	sc_queue_flush(s);
+	sc_event_execute(s, j, r->startd, r->slot_name);
+	ks_log_printf(d->log, KS_D_ALWAYS, "job %d.%d started on %s",
+		      j->cluster, j->proc, r->slot_name);
+	arm_alive(r);
+	ks_loop_watch(d->loop, ks_conn_fd(c), KS_EV_IN, on_result, r);
+	if (ks_conn_pending(c))
+		on_result(r, ks_conn_fd(c), KS_EV_IN);
+}
+
+struct pick {
+	struct sc_run *r;
+	struct sc_job *found;
+};
+
+static int pick_job(struct sc_job *j, void *arg)
+{
+	struct pick *p = arg;
+	if (j->status != SC_IDLE || j->run)
+		return 0;
+	char *sub = sc_submitter_of(p->r->s, j);
+	bool same = strcmp(sub, p->r->submitter) == 0;
+	free(sub);
+	if (!same)
+		return 0;
+	classad_match *m = classad_match_new(j->ad, p->r->slot, NULL);
+	bool ok = m && classad_match_symmetric(m);
+	classad_match_free(m);
+	if (ok)
+		p->found = j;
+	return ok;
+}
+
+static struct sc_job *next_job(struct sc_run *r)
+{
+	struct pick p = {r, NULL};
+	if (r->s->d->shutting_down)
+		return NULL;
+	sc_queue_each(r->s, pick_job, &p);
+	return p.found;
+}
+
+/* The claim itself, from a zero-delay timer so the negotiator's message
+ * is answered first. */
+static void claim(void *arg)
+{
+	struct sc_run *r = arg;
+	struct sc_schedd *s = r->s;
+	r->start_timer = 0;
+	struct sc_job *j = r->job;
+	if (!j || j->status != SC_IDLE) {
+		r->state = R_GONE;
+		free_run(r);
+		return;
+	}
+	classad *job = job_for_startd(j);
+	classad *slot = NULL;
+	struct ks_err err = {0};
+	int rc = ask_startd(r, KS_REQUEST_CLAIM, job, &slot, NULL, &err);
+	classad_free(job);
+	if (rc) {
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "cannot claim %s for job %d.%d: %s",
+			      r->slot_name, j->cluster, j->proc, err.msg);
+		r->state = R_GONE;
+		free_run(r);
+		return;
+	}
+	/* a partitionable slot answers with the dynamic slot it made */
+	char *id = ad_string(slot, "ClaimId");
+	char *name = ad_string(slot, "Name");
+	if (id) {
+		free(r->claim_id);
+		r->claim_id = id;
+	}
+	if (name) {
+		free(r->slot_name);
+		r->slot_name = name;
+	}
+	if (slot) {
+		classad_free(r->slot);
+		r->slot = slot;
+	}
+	r->state = R_IDLE;
+	activate(r, j);
+}
+
+int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
+		 const classad *slot)
+{
+	if ((long)s->nruns >= s->max_jobs_running)
+		return KS_ERANGE;
+	char *addr = ad_string(slot, "MyAddress");
+	if (!addr)
+		addr = ad_string(slot, "StartdIpAddr");
+	if (!addr)
+		return KS_EINVAL;
+	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
+	r->s = s;
+	r->job = j;
+	j->run = r;
+	r->state = R_CLAIMING;
+	r->claim_id = ks_xstrdup(claim_id);
+	r->startd = addr;
+	r->slot_name = ad_string(slot, "Name");
+	if (!r->slot_name)
+		r->slot_name = ks_xstrdup(addr);
+	r->slot = classad_copy(slot);
+	r->submitter = sc_submitter_of(s, j);
+	add_run(s, r);
+	r->start_timer = ks_loop_timer(s->d->loop, 0, 0, claim, r);
+	return 0;
+}
+
+void sc_run_stop(struct sc_schedd *s, struct sc_job *j)
+{
+	struct sc_run *r = j->run;
+	if (!r)
+		return;
+	r->release_after = true;
+	if (r->state != R_ACTIVE) {
+		/* not started yet: the claim is dropped */
+		r->job = NULL;
+		j->run = NULL;
+		if (r->state == R_CLAIMING) {
+			r->state = R_GONE;
+			free_run(r);
+		} else {
+			release(r, "the job was stopped");
+		}
+		return;
+	}
+	struct ks_err err = {0};
+	if (ask_startd(r, KS_DEACTIVATE_CLAIM, NULL, NULL, NULL, &err))
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "DEACTIVATE_CLAIM to %s: %s", r->startd,
+			      err.msg);
+}
+
+/* ---- start-up and shutdown ------------------------------------------ */
+
+struct recover {
+	struct sc_schedd *s;
+	size_t n;
+};
+
+/* A job the store says was running when the schedd stopped.  Its claim
+ * is released, which ends the job if it still runs, so that it is not
+ * running twice, and it goes back to Idle. */
+static int recover_job(struct sc_job *j, void *arg)
+{
+	struct recover *R = arg;
+	struct sc_schedd *s = R->s;
+	if (j->status != SC_RUNNING && j->status != SC_TRANSFERRING &&
+	    j->status != SC_SUSPENDED)
+		return 0;
+	struct sc_run tmp = {.s = s, .state = R_IDLE};
+	tmp.claim_id = ad_string(j->ad, "ClaimId");
+	tmp.startd = ad_string(j->ad, "StartdIpAddr");
+	if (tmp.claim_id && tmp.startd) {
+		struct ks_err err = {0};
+		ask_startd(&tmp, KS_RELEASE_CLAIM, NULL, NULL, NULL, &err);
+	}
+	free(tmp.claim_id);
+	free(tmp.startd);
+	sc_job_delete_attr(s, j, "RemoteHost");
+	sc_job_delete_attr(s, j, "ClaimId");
+	sc_job_delete_attr(s, j, "StartdIpAddr");
+	sc_job_set_status(s, j, SC_IDLE);
+	sc_event_evicted(s, j, NULL);
+	R->n++;
+	return 0;
+}
+
+void sc_run_start(struct sc_schedd *s)
+{
+	struct recover R = {s, 0};
+	sc_queue_each(s, recover_job, &R);
+	if (R.n)
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "%zu jobs were running when the schedd stopped; "
+			      "their claims were released and they are idle "
+			      "again",
+			      R.n);
+	sc_queue_flush(s);
+}
+
+void sc_run_reconfig(struct sc_schedd *s)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i]->state == R_ACTIVE)
+			arm_alive(s->runs[i]);
+}
+
+void sc_run_shutdown(struct sc_schedd *s, bool fast)
+{
+	(void)fast;
+	/* jobs go back to Idle: without reconnection, a job left running
+	 * would run again when the schedd returns */
+	while (s->nruns) {
+		struct sc_run *r = s->runs[s->nruns - 1];
+		struct sc_job *j = r->job;
+		if (j) {
+			r->job = NULL;
+			j->run = NULL;
+			sc_job_delete_attr(s, j, "RemoteHost");
+			sc_job_delete_attr(s, j, "ClaimId");
+			sc_job_delete_attr(s, j, "StartdIpAddr");
+			if (j->status == SC_RUNNING ||
+			    j->status == SC_SUSPENDED ||
+			    j->status == SC_TRANSFERRING) {
+				sc_job_set_status(s, j, SC_IDLE);
+				sc_event_evicted(s, j, NULL);
+			}
+		}
+		if (r->state == R_CLAIMING)
+			r->state = R_GONE;
+		release(r, "the schedd is shutting down");
+	}
+}
+
+void sc_run_free_all(struct sc_schedd *s)
+{
+	while (s->nruns) {
+		struct sc_run *r = s->runs[s->nruns - 1];
+		r->job = NULL;
+		free_run(r);
+	}
+	free(s->runs);
+	s->runs = NULL;
+}

@@ -1,0 +1,27 @@
+/*
+ * sc_events.h: a job's events, written to its event log (the submit
+ * file's log, UserLog in the ad, relative to Iwd) and to EVENT_LOG
+ * (events.c).
+ */
+#ifndef SC_EVENTS_H
+#define SC_EVENTS_H
+
+#include "sc_schedd.h"
+
+void sc_event_submit(struct sc_schedd *s, struct sc_job *j,
+		     const char *warnings);
+void sc_event_execute(struct sc_schedd *s, struct sc_job *j,
+		      const char *host, const char *slot);
+/* result: the starter's result ad */
+void sc_event_terminated(struct sc_schedd *s, struct sc_job *j,
+			 const classad *result);
+void sc_event_evicted(struct sc_schedd *s, struct sc_job *j,
+		      const classad *result);
+void sc_event_aborted(struct sc_schedd *s, struct sc_job *j,
+		      const char *reason);
+void sc_event_held(struct sc_schedd *s, struct sc_job *j, const char *reason,
+		   int code, int subcode);
+void sc_event_released(struct sc_schedd *s, struct sc_job *j,
+		       const char *reason);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * sc_run.h: running jobs: claims on startds, activation, keep-alives,
+ * the job's end (run.c).
+ */
+#ifndef SC_RUN_H
+#define SC_RUN_H
+
+#include "sc_schedd.h"
+
+void sc_run_start(struct sc_schedd *s);
+void sc_run_reconfig(struct sc_schedd *s);
+/* Releases every claim (jobs back to Idle; fast: without waiting). */
+void sc_run_shutdown(struct sc_schedd *s, bool fast);
+void sc_run_free_all(struct sc_schedd *s);
+
+/* A match from the negotiator: claims slot (its public ad) with claim_id
+ * for job, then runs it.  Returns 0, or an error (logged) and the job
+ * stays Idle. */
+int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
+		 const classad *slot);
+
+/* Stops a running job because of a command (condor_rm, condor_hold):
+ * the job has already been given its new status; its run ends and the
+ * claim is released. */
+void sc_run_stop(struct sc_schedd *s, struct sc_job *j);
+
+#endif

@@ -1,0 +1,369 @@
+/*
+ * schedd.c: condor_schedd: its knobs, its ads (the Scheduler ad and one
+ * Submitter ad per user with jobs), its command table and its life.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "ks_commands.h"
+#include "ks_log.h"
+#include "ks_mem.h"
+#include "ks_text.h"
+#include "sc_cmds.h"
+#include "sc_periodic.h"
+#include "sc_policy.h"
+#include "sc_run.h"
+#include "sc_schedd.h"
+
+char *sc_identity_owner(const char *identity)
+{
+	const char *at = strchr(identity, '@');
+	return at ? ks_xstrndup(identity, (size_t)(at - identity))
+		  : ks_xstrdup(identity);
+}
+
+bool sc_may_change(const struct sc_schedd *s, const char *identity,
+		   const char *owner)
+{
+	char *me = sc_identity_owner(identity);
+	bool ok = strcmp(me, owner) == 0;
+	for (size_t i = 0; !ok && i < s->nsuper; i++)
+		ok = strcmp(s->super_users[i], me) == 0 ||
+		     strcmp(s->super_users[i], identity) == 0;
+	free(me);
+	return ok;
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* "a, b c" -> {"a", "b", "c"} */
+static char **split_list(const char *text, size_t *n)
+{
+	char **v = NULL;
+	*n = 0;
+	for (const char *p = text ? text : ""; *p;) {
+		while (*p && (isspace((unsigned char)*p) || *p == ','))
+			p++;
+		const char *b = p;
+		while (*p && !isspace((unsigned char)*p) && *p != ',')
+			p++;
+		if (p > b) {
+			v = ks_xrealloc(v, (*n + 1) * sizeof(*v));
+			v[(*n)++] = ks_xstrndup(b, (size_t)(p - b));
+		}
+	}
+	return v;
+}
+
+static void read_knobs(struct sc_schedd *s)
+{
+	ks_daemon *d = s->d;
+	free(s->uid_domain);
+	s->uid_domain = ks_config_get(d->cfg, "UID_DOMAIN", NULL);
+	if (!s->uid_domain || !*s->uid_domain) {
+		free(s->uid_domain);
+		s->uid_domain = ks_xstrdup("localdomain");
+	}
+	free_list(s->super_users, s->nsuper);
+	char *su = ks_config_get(d->cfg, "QUEUE_SUPER_USERS", NULL);
+	s->super_users = split_list(su, &s->nsuper);
+	free(su);
+	s->alive_interval = (int)ks_daemon_int(d, "ALIVE_INTERVAL", 300);
+	s->periodic_interval =
+		(int)ks_daemon_int(d, "PERIODIC_EXPR_INTERVAL", 60);
+	if (s->periodic_interval < 1)
+		s->periodic_interval = 1;
+	s->max_jobs_running = ks_daemon_int(d, "MAX_JOBS_RUNNING", 10000);
+	free(s->event_log);
+	s->event_log = ks_config_get(d->cfg, "EVENT_LOG", NULL);
+	if (s->event_log && !*s->event_log) {
+		free(s->event_log);
+		s->event_log = NULL;
+	}
+}
+
+/* ---- ads ------------------------------------------------------------- */
+
+struct user_counts {
+	char *name; /* submitter: owner@uid_domain, or the group's */
+	long idle, running, held;
+};
+
+struct tally {
+	struct sc_schedd *s;
+	struct user_counts *u;
+	size_t n;
+};
+
+static int tally_job(struct sc_job *j, void *arg)
+{
+	struct tally *t = arg;
+	char *name = sc_submitter_of(t->s, j);
+	size_t i = 0;
+	while (i < t->n && strcmp(t->u[i].name, name) != 0)
+		i++;
+	if (i == t->n) {
+		t->u = ks_xrealloc(t->u, (t->n + 1) * sizeof(*t->u));
+		t->u[t->n++] = (struct user_counts){.name = name};
+	} else {
+		free(name);
+	}
+	if (j->status == SC_IDLE)
+		t->u[i].idle++;
+	else if (j->status == SC_RUNNING || j->status == SC_TRANSFERRING ||
+		 j->status == SC_SUSPENDED)
+		t->u[i].running++;
+	else if (j->status == SC_HELD)
+		t->u[i].held++;
+	return 0;
+}
+
+static classad *make_ad(ks_daemon *d);
+
+classad *sc_schedd_ad(struct sc_schedd *s)
+{
+	classad *ad = make_ad(s->d);
+	classad_insert_string(ad, "Name", s->d->name);
+	classad_insert_string(ad, "MyAddress", s->d->sinful);
+	return ad;
+}
+
+static classad *make_ad(ks_daemon *d)
+{
+	struct sc_schedd *s = d->ctx;
+	const struct sc_counts *c = sc_queue_counts(s);
+	struct tally t = {.s = s};
+	sc_queue_each(s, tally_job, &t);
+	classad *ad = classad_new();
+	classad_insert_string(ad, "MyType", "Scheduler");
+	classad_insert_string(ad, "ScheddIpAddr", d->sinful);
+	classad_insert_int(ad, "TotalIdleJobs", c->by_status[SC_IDLE]);
+	classad_insert_int(ad, "TotalRunningJobs",
+			   c->by_status[SC_RUNNING] +
+				   c->by_status[SC_TRANSFERRING] +
+				   c->by_status[SC_SUSPENDED]);
+	classad_insert_int(ad, "TotalHeldJobs", c->by_status[SC_HELD]);
+	classad_insert_int(ad, "TotalRemovedJobs", c->by_status[SC_REMOVED]);
+	classad_insert_int(ad, "TotalJobAds", (int64_t)sc_queue_size(s));
+	classad_insert_int(ad, "TotalFlockedJobs", 0);
+	classad_insert_int(ad, "TotalLocalJobsIdle", 0);
+	classad_insert_int(ad, "TotalLocalJobsRunning", 0);
+	classad_insert_int(ad, "TotalSchedulerJobsIdle", 0);
+	classad_insert_int(ad, "TotalSchedulerJobsRunning", 0);
+	classad_insert_int(ad, "NumUsers", (int64_t)t.n);
+	classad_insert_int(ad, "MaxJobsRunning", s->max_jobs_running);
+	classad_insert_string(ad, "UidDomain", s->uid_domain);
+	for (size_t i = 0; i < t.n; i++)
+		free(t.u[i].name);
+	free(t.u);
+	return ad;
+}
+
+static void invalidate_submitter(ks_daemon *d, const char *name)
+{
+	classad *q = classad_new();
+	classad_insert_string(q, "MyType", "Query");
+	classad_insert_string(q, "TargetType", "Submitter");
+	struct classad_buf req = {0};
+	classad_buf_add(&req, "Name == ", 8);
+	classad_quote_string_buf(&req, name, strlen(name));
+	classad_buf_add(&req, " && ScheddName == ", 18);
+	classad_quote_string_buf(&req, d->name, strlen(d->name));
+	classad_insert_text(q, "Requirements", req.data, NULL);
+	free(req.data);
+	ks_daemon_send(d, KS_INVALIDATE_SUBMITTOR_ADS, &q, 1);
+	classad_free(q);
+}
+
+/* One Submitter ad per user with jobs, as HTCondor's schedd sends them:
+ * what the negotiator reads to know whom to negotiate for and where. */
+static void send_submitters(void *arg)
+{
+	struct sc_schedd *s = arg;
+	ks_daemon *d = s->d;
+	s->submitter_timer = 0;
+	s->submitters_pending = false;
+	struct tally t = {.s = s};
+	sc_queue_each(s, tally_job, &t);
+	classad **ads = ks_xcalloc(t.n + 1, sizeof(*ads));
+	for (size_t i = 0; i < t.n; i++) {
+		classad *ad = classad_new();
+		classad_insert_string(ad, "MyType", "Submitter");
+		classad_insert_string(ad, "Name", t.u[i].name);
+		classad_insert_string(ad, "ScheddName", d->name);
+		classad_insert_string(ad, "ScheddIpAddr", d->sinful);
+		classad_insert_string(ad, "MyAddress", d->sinful);
+		classad_insert_string(ad, "Machine", d->name);
+		classad_insert_int(ad, "IdleJobs", t.u[i].idle);
+		classad_insert_int(ad, "RunningJobs", t.u[i].running);
+		classad_insert_int(ad, "HeldJobs", t.u[i].held);
+		classad_insert_int(ad, "WeightedIdleJobs", t.u[i].idle);
+		classad_insert_int(ad, "WeightedRunningJobs", t.u[i].running);
+		classad_insert_string(ad, "SubmitterTag", "");
+		ads[i] = ad;
+	}
+	if (t.n)
+		ks_daemon_send(d, KS_UPDATE_SUBMITTOR_AD, ads, t.n);
+	/* users whose jobs are all gone: withdraw their ads */
+	for (size_t k = 0; k < s->nsubmitters; k++) {
+		bool still = false;
+		for (size_t i = 0; i < t.n && !still; i++)
+			still = strcmp(s->submitters[k], t.u[i].name) == 0;
+		if (still)
+			continue;
+		invalidate_submitter(d, s->submitters[k]);
+	}
+	free_list(s->submitters, s->nsubmitters);
+	s->submitters = ks_xcalloc(t.n + 1, sizeof(char *));
+	s->nsubmitters = t.n;
+	for (size_t i = 0; i < t.n; i++) {
+		s->submitters[i] = t.u[i].name;
+		classad_free(ads[i]);
+	}
+	free(ads);
+	free(t.u);
+}
+
+void sc_submitters_now(struct sc_schedd *s)
+{
+	if (s->submitter_timer)
+		ks_loop_cancel(s->d->loop, s->submitter_timer);
+	send_submitters(s);
+}
+
+void sc_submitters_changed(struct sc_schedd *s)
+{
+	/* a burst of changes (a submission, a cycle's matches) is told
+	 * once */
+	if (s->submitters_pending || !s->d->loop)
+		return;
+	s->submitters_pending = true;
+	s->submitter_timer =
+		ks_loop_timer(s->d->loop, 200, 0, send_submitters, s);
+}
+
+static void on_periodic(void *arg)
+{
+	sc_periodic_run(arg);
+}
+
+static void periodic_submitters(void *arg)
+{
+	struct sc_schedd *s = arg;
+	if (!s->submitters_pending)
+		send_submitters(s);
+}
+
+/* ---- life ------------------------------------------------------------ */
+
+static int start(ks_daemon *d, struct ks_err *err)
+{
+	struct sc_schedd *s = d->ctx;
+	s->d = d;
+	read_knobs(s);
+	sc_policy_reconfig(s);
+	char *path = ks_config_get(d->cfg, "JOB_QUEUE_LOG", NULL);
+	if (!path || !*path) {
+		free(path);
+		return ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				  "JOB_QUEUE_LOG is not set; the schedd needs "
+				  "a file for its job queue");
+	}
+	/* the schedd makes its spool, as HTCondor's does */
+	char *dir = ks_xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (ks_mkdirs(dir, 0755) != 0)
+			ks_log_printf(d->log, KS_D_ALWAYS, "cannot make %s: %s",
+				      dir, strerror(errno));
+	}
+	free(dir);
+	int rc = sc_queue_open(s, path, err);
+	free(path);
+	if (rc)
+		return rc;
+	sc_run_start(s);
+	long interval = ks_daemon_int(d, "SCHEDD_INTERVAL", 300);
+	if (interval < 1)
+		interval = 300;
+	ks_loop_timer(d->loop, interval * 1000, interval * 1000,
+		      periodic_submitters, s);
+	send_submitters(s);
+	s->periodic_timer = ks_loop_timer(d->loop, s->periodic_interval * 1000,
+					  s->periodic_interval * 1000,
+					  on_periodic, s);
+	return 0;
+}
+
+static void reconfig(ks_daemon *d)
+{
+	struct sc_schedd *s = d->ctx;
+	int before = s->periodic_interval;
+	read_knobs(s);
+	sc_policy_reconfig(s);
+	sc_run_reconfig(s);
+	if (before != s->periodic_interval) {
+		ks_loop_cancel(d->loop, s->periodic_timer);
+		s->periodic_timer =
+			ks_loop_timer(d->loop, s->periodic_interval * 1000,
+				      s->periodic_interval * 1000, on_periodic, s);
+	}
+}
+
+static void shutdown_schedd(ks_daemon *d, bool fast)
+{
+	struct sc_schedd *s = d->ctx;
+	sc_run_shutdown(s, fast);
+	sc_run_free_all(s);
+	sc_queue_flush(s);
+	/* withdraw the submitter ads: no jobs to negotiate for now */
+	for (size_t k = 0; k < s->nsubmitters; k++) {
+		invalidate_submitter(d, s->submitters[k]);
+	}
+	ks_daemon_exit(d);
+}
+
+static const struct ks_command_def cmds[] = {
+	{KS_QMGMT_WRITE_CMD, KS_LEVEL_WRITE, sc_cmd_qmgmt},
+	{KS_QUERY_JOB_ADS, KS_LEVEL_READ, sc_cmd_query},
+	{KS_QUERY_SCHEDD_HISTORY, KS_LEVEL_READ, sc_cmd_history},
+	{KS_ACT_ON_JOBS, KS_LEVEL_WRITE, sc_cmd_act},
+	{KS_RESCHEDULE, KS_LEVEL_WRITE, sc_cmd_reschedule},
+	{KS_NEGOTIATE, KS_LEVEL_NEGOTIATOR, sc_cmd_negotiate},
+	{KS_PERMISSION_AND_AD, KS_LEVEL_NEGOTIATOR, sc_cmd_permission},
+};
+
+int main(int argc, char **argv)
+{
+	struct sc_schedd s = {0};
+	static const struct ks_daemon_ops ops = {
+		.start = start,
+		.reconfig = reconfig,
+		.shutdown = shutdown_schedd,
+		.make_ad = make_ad,
+		.update_code = KS_UPDATE_SCHEDD_AD,
+		.invalidate_code = KS_INVALIDATE_SCHEDD_ADS,
+	};
+	int rc = ks_daemon_main(argc, argv, "SCHEDD", &ops, cmds,
+				sizeof(cmds) / sizeof(cmds[0]), &s);
+	sc_queue_close(&s);
+	sc_policy_free(&s);
+	sc_autoclusters_free(&s);
+	sc_negotiation_free(&s);
+	free(s.uid_domain);
+	free(s.event_log);
+	free_list(s.super_users, s.nsuper);
+	free_list(s.submitters, s.nsubmitters);
+	return rc;
+}

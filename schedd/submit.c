@@ -1,0 +1,210 @@
+/*
+ * submit.c: QMGMT_WRITE_CMD: a new cluster id, a whole cluster queued in
+ * one transaction, condor_qedit's SetAttribute.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "ks_log.h"
+#include "ks_mem.h"
+#include "ks_wire.h"
+#include "sc_cmds.h"
+#include "sc_events.h"
+#include "sc_policy.h"
+
+static void reply_int(struct ks_request *req, const char *name, int64_t v)
+{
+	classad *ad = classad_new();
+	classad_insert_int(ad, name, v);
+	ks_reply(req, KS_REPLY_OK, &ad, 1, false);
+	classad_free(ad);
+}
+
+static void new_cluster(struct sc_schedd *s, struct ks_request *req)
+{
+	int id;
+	struct ks_err err = {0};
+	if (sc_queue_new_cluster(s, &id, &err)) {
+		ks_reply_error(req, "cannot make a new cluster: %s", err.msg);
+		return;
+	}
+	reply_int(req, "ClusterId", id);
+}
+
+/* What the schedd itself sets in every job it accepts. */
+static void stamp(struct sc_schedd *s, const char *owner, int cluster,
+		  classad *cl_ad, classad **procs, size_t n)
+{
+	time_t now = time(NULL);
+	char user[512];
+	snprintf(user, sizeof(user), "%s@%s", owner, s->uid_domain);
+	classad_insert_int(cl_ad, "ClusterId", cluster);
+	classad_insert_int(cl_ad, "QDate", (int64_t)now);
+	classad_insert_string(cl_ad, "Owner", owner);
+	classad_insert_string(cl_ad, "User", user);
+	classad_insert_int(cl_ad, "EnteredCurrentStatus", (int64_t)now);
+	if (!classad_lookup(cl_ad, "JobStatus"))
+		classad_insert_int(cl_ad, "JobStatus", SC_IDLE);
+	for (size_t i = 0; i < n; i++) {
+		char gid[600];
+		snprintf(gid, sizeof(gid), "%s#%d.%zu#%lld", s->d->name,
+			 cluster, i, (long long)now);
+		classad_insert_int(procs[i], "ProcId", (int64_t)i);
+		classad_insert_string(procs[i], "GlobalJobId", gid);
+		/* a proc may not claim another cluster or owner */
+		classad_delete(procs[i], "ClusterId");
+		classad_delete(procs[i], "Owner");
+		classad_delete(procs[i], "User");
+		classad_delete(procs[i], "QDate");
+	}
+}
+
+static void submit(struct sc_schedd *s, struct ks_request *req)
+{
+	int64_t cluster = -1;
+	classad_eval_int(req->ads[0], "ClusterId", NULL, &cluster);
+	if (req->n < 3 || cluster < 1) {
+		ks_reply_error(req, "Submit carries a ClusterId, the cluster "
+				    "ad and at least one proc ad");
+		return;
+	}
+	char *owner = sc_identity_owner(req->identity);
+	if (strcmp(owner, "unauthenticated") == 0 || !*owner) {
+		ks_reply_error(req, "the schedd does not take jobs from an "
+				    "unauthenticated user");
+		free(owner);
+		return;
+	}
+	size_t n = req->n - 2;
+	classad *cl_ad = classad_copy(req->ads[1]);
+	classad **procs = ks_xmalloc(n * sizeof(*procs));
+	for (size_t i = 0; i < n; i++)
+		procs[i] = classad_copy(req->ads[2 + i]);
+	stamp(s, owner, (int)cluster, cl_ad, procs, n);
+	for (size_t i = 0; i < n; i++)
+		classad_chain(procs[i], cl_ad);
+
+	struct ks_err err = {0};
+	char *warnings = NULL;
+	int rc = sc_policy_submit(s, cl_ad, procs, n, &warnings, &err);
+	for (size_t i = 0; i < n; i++)
+		classad_chain(procs[i], NULL);
+	if (rc == 0)
+		rc = sc_queue_submit(s, (int)cluster, cl_ad, procs, n, &err);
+	else {
+		classad_free(cl_ad);
+		for (size_t i = 0; i < n; i++)
+			classad_free(procs[i]);
+	}
+	free(procs);
+	if (rc) {
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "submission of cluster %lld from %s refused: %s",
+			      (long long)cluster, req->identity, err.msg);
+		ks_reply_error(req, "%s", err.msg);
+		free(owner);
+		free(warnings);
+		return;
+	}
+	ks_log_printf(s->d->log, KS_D_ALWAYS,
+		      "cluster %lld: %zu jobs submitted by %s",
+		      (long long)cluster, n, req->identity);
+	for (size_t i = 0; i < n; i++) {
+		struct sc_job *j = sc_queue_find(s, (int)cluster, (int)i);
+		if (j)
+			sc_event_submit(s, j, warnings);
+	}
+	classad *ad = classad_new();
+	classad_insert_int(ad, "ClusterId", cluster);
+	classad_insert_int(ad, "NumJobs", (int64_t)n);
+	if (warnings)
+		classad_insert_string(ad, "Warnings", warnings);
+	ks_reply(req, KS_REPLY_OK, &ad, 1, false);
+	classad_free(ad);
+	free(owner);
+	free(warnings);
+	sc_submitters_changed(s);
+}
+
+/* Attributes only the schedd sets. */
+static bool protected_attr(const char *name)
+{
+	static const char *const names[] = {
+		"ClusterId", "ProcId",	   "Owner",	"User",
+		"MyType",    "TargetType", "JobStatus", "GlobalJobId",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+struct set_attr {
+	const char *name;
+	const char *value;
+};
+
+static int set_one(struct sc_schedd *s, struct sc_job *j, void *arg)
+{
+	struct set_attr *a = arg;
+	return sc_job_set_expr(s, j, a->name, a->value) == 0
+		       ? SC_AR_SUCCESS
+		       : SC_AR_BAD_STATUS;
+}
+
+static void set_attribute(struct sc_schedd *s, struct ks_request *req)
+{
+	char *name = NULL, *value = NULL;
+	classad_eval_string(req->ads[0], "Attribute", NULL, &name);
+	classad_eval_string(req->ads[0], "Value", NULL, &value);
+	if (!name || !*name || !value) {
+		ks_reply_error(req, "SetAttribute needs Attribute and Value");
+	} else if (protected_attr(name)) {
+		ks_reply_error(req, "attribute %s may not be changed", name);
+	} else {
+		classad *probe = classad_new();
+		struct ks_err err = {0};
+		if (classad_insert_text(probe, "V", value, &err)) {
+			ks_reply_error(req, "the value of %s does not parse: %s",
+				       name, err.msg);
+		} else {
+			struct set_attr a = {name, value};
+			struct sc_select_totals t = {0};
+			classad *result = classad_new();
+			if (sc_select(s, req->ads[0], req->identity, set_one,
+				      &a, &t, result, &err)) {
+				ks_reply_error(req, "%s", err.msg);
+			} else {
+				sc_select_report(&t, result);
+				sc_queue_flush(s);
+				ks_reply(req, KS_REPLY_OK, &result, 1, false);
+			}
+			classad_free(result);
+		}
+		classad_free(probe);
+	}
+	free(name);
+	free(value);
+}
+
+void sc_cmd_qmgmt(ks_daemon *d, struct ks_request *req)
+{
+	struct sc_schedd *s = d->ctx;
+	char *op = NULL;
+	if (req->n < 1 || !classad_eval_string(req->ads[0], "Op", NULL, &op)) {
+		ks_reply_error(req, "QMGMT_WRITE_CMD carries an ad with Op");
+		return;
+	}
+	if (strcmp(op, "NewCluster") == 0)
+		new_cluster(s, req);
+	else if (strcmp(op, "Submit") == 0)
+		submit(s, req);
+	else if (strcmp(op, "SetAttribute") == 0)
+		set_attribute(s, req);
+	else
+		ks_reply_error(req, "QMGMT_WRITE_CMD: unknown Op \"%s\"", op);
+	free(op);
+}
