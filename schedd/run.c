@@ -54,11 +54,23 @@ static char *ad_string(const classad *ad, const char *name)
 	return ad && classad_eval_string(ad, name, NULL, &v) ? v : NULL;
 }
 
-/* The job as the startd gets it: whole, without the claim id. */
-static classad *job_for_startd(const struct sc_job *j)
+/* The job as the startd gets it: whole, without the claim id.  As
+ * HTCondor's shadow decides, a job that transfers files only IF_NEEDED
+ * runs in its Iwd when the slot shares the submit side's file system
+ * (same FILESYSTEM_DOMAIN). */
+static classad *job_for_startd(const struct sc_schedd *s,
+			       const struct sc_job *j, const classad *slot)
 {
 	classad *ad = sc_job_flat(j);
 	classad_delete(ad, "ClaimId");
+	char *stf = NULL, *fsd = NULL;
+	if (classad_eval_string(ad, "ShouldTransferFiles", NULL, &stf) &&
+	    strcasecmp(stf, "IF_NEEDED") == 0 && s->fs_domain &&
+	    classad_eval_string(slot, "FileSystemDomain", NULL, &fsd) &&
+	    strcasecmp(fsd, s->fs_domain) == 0)
+		classad_insert_string(ad, "ShouldTransferFiles", "NO");
+	free(stf);
+	free(fsd);
 	return ad;
 }
 
@@ -382,7 +394,7 @@ static void activate(struct sc_run *r, struct sc_job *j)
 	ks_daemon *d = s->d;
 	r->job = j;
 	j->run = r;
-	classad *job = job_for_startd(j);
+	classad *job = job_for_startd(s, j, r->slot);
 	struct ks_err err = {0};
 	ks_conn *c = NULL;
 	int rc = ask_startd(r, KS_ACTIVATE_CLAIM, job, NULL, &c, &err);
@@ -468,7 +480,7 @@ static void claim(void *arg)
 		free_run(r);
 		return;
 	}
-	classad *job = job_for_startd(j);
+	classad *job = job_for_startd(s, j, r->slot);
 	classad *slot = NULL;
 	struct ks_err err = {0};
 	int rc = ask_startd(r, KS_REQUEST_CLAIM, job, &slot, NULL, &err);
@@ -493,8 +505,10 @@ static void claim(void *arg)
 		r->slot_name = name;
 	}
 	if (slot) {
-		classad_free(r->slot);
-		r->slot = slot;
+		/* what the claim says of the slot now, over what the
+		 * collector had (the daemon attributes, CondorVersion...) */
+		classad_update(r->slot, slot);
+		classad_free(slot);
 	}
 	r->state = R_IDLE;
 	activate(r, j);

@@ -70,6 +70,7 @@ struct sc_schedd {
 	ks_daemon *d;
 	struct sc_queue *q;
 	char *uid_domain;
+	char *fs_domain; /* FILESYSTEM_DOMAIN */
 	char **super_users;
 	size_t nsuper;
 	/* knobs read at start and reconfig */

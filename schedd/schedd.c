@@ -74,6 +74,8 @@ static void read_knobs(struct sc_schedd *s)
 		free(s->uid_domain);
 		s->uid_domain = ks_xstrdup("localdomain");
 	}
+	free(s->fs_domain);
+	s->fs_domain = ks_config_get(d->cfg, "FILESYSTEM_DOMAIN", NULL);
 	free_list(s->super_users, s->nsuper);
 	char *su = ks_config_get(d->cfg, "QUEUE_SUPER_USERS", NULL);
 	s->super_users = split_list(su, &s->nsuper);
@@ -212,8 +214,13 @@ static void send_submitters(void *arg)
 		classad_insert_string(ad, "SubmitterTag", "");
 		ads[i] = ad;
 	}
-	if (t.n)
-		ks_daemon_send(d, KS_UPDATE_SUBMITTOR_AD, ads, t.n);
+	if (t.n && ks_daemon_send(d, KS_UPDATE_SUBMITTOR_AD, ads, t.n) != 0) {
+		/* the collector is not there yet (it starts alongside): soon
+		 * again rather than at the next interval */
+		s->submitters_pending = true;
+		s->submitter_timer =
+			ks_loop_timer(d->loop, 1000, 0, send_submitters, s);
+	}
 	/* users whose jobs are all gone: withdraw their ads */
 	for (size_t k = 0; k < s->nsubmitters; k++) {
 		bool still = false;
@@ -362,6 +369,7 @@ int main(int argc, char **argv)
 	sc_autoclusters_free(&s);
 	sc_negotiation_free(&s);
 	free(s.uid_domain);
+	free(s.fs_domain);
 	free(s.event_log);
 	free_list(s.super_users, s.nsuper);
 	free_list(s.submitters, s.nsubmitters);

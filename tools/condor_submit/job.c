@@ -447,15 +447,21 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	/* Requirements: the user's, and what HTCondor adds for a vanilla
 	 * job that may use a shared file system */
 	v = get(c, "requirements");
-	if (v) {
+	if (v || c->for_schedd) {
+		/* -dry-run without requirements of the user's shows none, as
+		 * HTCondor's does; a job for a schedd always has them */
+		static const char clauses[] =
+			"(TARGET.Arch == \"X86_64\") && (TARGET.OpSys "
+			"== \"LINUX\") && (versionGE(split(TARGET.CondorVersion)"
+			"[1],\"25.12.0\") || (TARGET.Disk >= RequestDisk)) && "
+			"(TARGET.Memory >= RequestMemory) && ((TARGET."
+			"FileSystemDomain == MY.FileSystemDomain) || "
+			"(TARGET.HasFileTransfer))";
 		char req[4096];
-		snprintf(req, sizeof(req),
-			 "(%s) && (TARGET.Arch == \"X86_64\") && (TARGET.OpSys "
-			 "== \"LINUX\") && (versionGE(split(TARGET.CondorVersion)"
-			 "[1],\"25.12.0\") || (TARGET.Disk >= RequestDisk)) && "
-			 "(TARGET.Memory >= RequestMemory) && ((TARGET."
-			 "FileSystemDomain == MY.FileSystemDomain) || "
-			 "(TARGET.HasFileTransfer))", v);
+		if (v)
+			snprintf(req, sizeof(req), "(%s) && %s", v, clauses);
+		else
+			snprintf(req, sizeof(req), "%s", clauses);
 		put_expr(ad, "Requirements", req);
 		free(v);
 	}

@@ -196,8 +196,8 @@ int main(int argc, char **argv)
 		printf("Dry-Run job(s).\n");
 	struct dry d = {out, NULL};
 	long njobs = 0;
-	status = sub_each_job(cfg, &sf, 1, cwd, user, print_job, &d, &njobs,
-			      &err) ? 1 : 0;
+	status = sub_each_job(cfg, &sf, 1, cwd, user, false, print_job, &d,
+			      &njobs, &err) ? 1 : 0;
 	if (status)
 		fprintf(stderr, "\nERROR: %s\n", err.msg);
 	else if (terse)

@@ -15,7 +15,8 @@
 
 int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
 		 long cluster, const char *iwd, const char *user,
-		 sub_job_fn fn, void *arg, long *njobs, struct ks_err *err)
+		 bool for_schedd, sub_job_fn fn, void *arg, long *njobs,
+		 struct ks_err *err)
 {
 	long proc = 0;
 	*njobs = 0;
@@ -28,7 +29,8 @@ int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
 					.file = sf, .queue = q, .row = r,
 					.cluster = cluster, .proc = proc,
 					.step = step, .item_index = (long)r,
-					.iwd = iwd, .user = user, .cfg = cfg};
+					.iwd = iwd, .user = user, .cfg = cfg,
+					.for_schedd = for_schedd};
 				classad *ad = sub_job_ad(&c, err);
 				if (!ad)
 					return err->code ? err->code
@@ -160,8 +162,8 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	classad_insert_int(g.ads[0], "ClusterId", cluster);
 	g.n = 2;
 	long njobs = 0;
-	if (sub_each_job(cfg, sf, (long)cluster, iwd, user, gather_job, &g,
-			 &njobs, &err)) {
+	if (sub_each_job(cfg, sf, (long)cluster, iwd, user, true, gather_job,
+			 &g, &njobs, &err)) {
 		fprintf(stderr, "\nERROR: %s\n", err.msg);
 		goto out;
 	}

@@ -64,6 +64,7 @@ struct sub_job_ctx {
 	const char *iwd;       /* the directory condor_submit runs in */
 	const char *user;      /* the submitting user */
 	const ks_config *cfg;  /* JOB_DEFAULT_REQUEST*; NULL: built-in */
+	bool for_schedd;       /* a real submission, not -dry-run */
 };
 
 /* The job ad, or NULL with err saying why (HTCondor's messages). */
@@ -76,7 +77,8 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err);
 typedef int (*sub_job_fn)(void *arg, classad *ad, struct ks_err *err);
 int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
 		 long cluster, const char *iwd, const char *user,
-		 sub_job_fn fn, void *arg, long *njobs, struct ks_err *err);
+		 bool for_schedd, sub_job_fn fn, void *arg, long *njobs,
+		 struct ks_err *err);
 
 /* Submits the description's jobs to the schedd (name, or this host's;
  * pool: the collector to ask) as one cluster, printing what HTCondor's
