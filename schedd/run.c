@@ -32,7 +32,7 @@
  * answer in this long is treated as gone. */
 #define STARTD_TIMEOUT_MS 5000
 
-enum run_state { R_CLAIMING, R_IDLE, R_ACTIVE, R_GONE };
+enum run_state { R_CLAIMING, R_IDLE, R_ACTIVE, R_GONE, R_RECONNECTING };
 
 struct sc_run {
 	struct sc_schedd *s;
@@ -90,6 +90,8 @@ static int ask_startd(struct sc_run *r, int code, const classad *job,
 	classad *head = classad_new();
 	classad_insert_string(head, "ClaimId", r->claim_id);
 	classad_insert_int(head, "AliveInterval", r->s->alive_interval);
+	if (r->state == R_RECONNECTING)
+		classad_insert_bool(head, "Reconnect", true);
 	classad *ads[2] = {head, (classad *)job};
 	rc = ks_conn_send(c, code, ads, job ? 2 : 1, 0, err);
 	classad_free(head);
@@ -570,12 +572,63 @@ void sc_run_stop(struct sc_schedd *s, struct sc_job *j)
 
 struct recover {
 	struct sc_schedd *s;
-	size_t n;
+	size_t again, idle;
 };
 
-/* A job the store says was running when the schedd stopped.  Its claim
- * is released, which ends the job if it still runs, so that it is not
- * running twice, and it goes back to Idle. */
+/* Reconnects to a job the store says was running when the schedd
+ * stopped: the startd still has its claim (within the job's lease) and
+ * tells the job's end on the new connection.  The claim is released
+ * after the job, as its slot ad is not at hand for a match. */
+static bool reconnect(struct sc_schedd *s, struct sc_job *j)
+{
+	char *claim_id = ad_string(j->ad, "ClaimId");
+	char *startd = ad_string(j->ad, "StartdIpAddr");
+	if (!claim_id || !startd) {
+		free(claim_id);
+		free(startd);
+		return false;
+	}
+	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
+	r->s = s;
+	r->job = j;
+	j->run = r;
+	r->state = R_RECONNECTING;
+	r->claim_id = claim_id;
+	r->startd = startd;
+	r->slot_name = ad_string(j->ad, "RemoteHost");
+	if (!r->slot_name)
+		r->slot_name = ks_xstrdup(startd);
+	r->slot = classad_new();
+	r->submitter = sc_submitter_of(s, j);
+	r->release_after = true;
+	add_run(s, r);
+	struct ks_err err = {0};
+	ks_conn *c = NULL;
+	int rc = ask_startd(r, KS_ACTIVATE_CLAIM, NULL, NULL, &c, &err);
+	if (rc || !c) {
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "job %d.%d: cannot reconnect to %s: %s",
+			      j->cluster, j->proc, r->slot_name,
+			      rc ? err.msg : "no job there");
+		ks_conn_close(c);
+		r->state = R_GONE;
+		free_run(r);
+		return false;
+	}
+	r->act = c;
+	r->state = R_ACTIVE;
+	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d reconnected on %s",
+		      j->cluster, j->proc, r->slot_name);
+	arm_alive(r);
+	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_result, r);
+	if (ks_conn_pending(c))
+		on_result(r, ks_conn_fd(c), KS_EV_IN);
+	return true;
+}
+
+/* A job that was running, whose run cannot be found again: its claim is
+ * released (which ends the job if it still runs, so it never runs twice
+ * at once) and it goes back to Idle. */
 static int recover_job(struct sc_job *j, void *arg)
 {
 	struct recover *R = arg;
@@ -583,6 +636,10 @@ static int recover_job(struct sc_job *j, void *arg)
 	if (j->status != SC_RUNNING && j->status != SC_TRANSFERRING &&
 	    j->status != SC_SUSPENDED)
 		return 0;
+	if (reconnect(s, j)) {
+		R->again++;
+		return 0;
+	}
 	struct sc_run tmp = {.s = s, .state = R_IDLE};
 	tmp.claim_id = ad_string(j->ad, "ClaimId");
 	tmp.startd = ad_string(j->ad, "StartdIpAddr");
@@ -597,20 +654,19 @@ static int recover_job(struct sc_job *j, void *arg)
 	sc_job_delete_attr(s, j, "StartdIpAddr");
 	sc_job_set_status(s, j, SC_IDLE);
 	sc_event_evicted(s, j, NULL);
-	R->n++;
+	R->idle++;
 	return 0;
 }
 
 void sc_run_start(struct sc_schedd *s)
 {
-	struct recover R = {s, 0};
+	struct recover R = {s, 0, 0};
 	sc_queue_each(s, recover_job, &R);
-	if (R.n)
+	if (R.again || R.idle)
 		ks_log_printf(s->d->log, KS_D_ALWAYS,
-			      "%zu jobs were running when the schedd stopped; "
-			      "their claims were released and they are idle "
-			      "again",
-			      R.n);
+			      "%zu jobs were running when the schedd stopped: "
+			      "%zu reconnected, %zu idle again",
+			      R.again + R.idle, R.again, R.idle);
 	sc_queue_flush(s);
 }
 

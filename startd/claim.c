@@ -201,10 +201,12 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 	c->job_start = 0;
 	c->suspended_at = 0;
 	s->st.starter = false;
+	c->unheard = true;
 	if (c->later) {
 		classad *r = c->result;
 		bool sent = ks_later_reply(c->later, KS_REPLY_OK, &r, 1);
 		c->later = NULL;
+		c->unheard = !sent;
 		char *how = ad_string(r, "JobExitReason");
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: the job has ended (%s); %s", s->short_name,
@@ -620,11 +622,49 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 	sd_reevaluate(d, true);
 }
 
+/* A claimer that lost its connection to a running job (its schedd
+ * restarted) asks for the job's end again: it gets the reply the lost
+ * connection would have had, now if the job has ended meanwhile. */
+static void reconnect(ks_daemon *d, struct sd_slot *s, struct ks_request *req)
+{
+	struct sd_claim *c = &s->claim;
+	classad *now = classad_new();
+	classad_insert_int(now, "StarterPid", c->starter);
+	classad_insert_bool(now, "Reconnected", true);
+	if (c->starter) {
+		if (c->later)
+			ks_later_cancel(c->later);
+		ks_reply(req, KS_REPLY_OK, &now, 1, true);
+		c->later = ks_reply_later(req);
+		c->last_alive = sd_now();
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: %s reconnected to its running job",
+			      s->short_name, req->identity);
+	} else if (c->unheard && c->result) {
+		ks_reply(req, KS_REPLY_OK, &now, 1, true);
+		ks_reply(req, KS_REPLY_OK, &c->result, 1, false);
+		c->unheard = false;
+		c->last_alive = sd_now();
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: %s reconnected and was given its job's end",
+			      s->short_name, req->identity);
+	} else {
+		ks_reply_error(req, "%s runs no job to reconnect to",
+			       s->short_name);
+	}
+	classad_free(now);
+}
+
 static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 {
 	struct sd_slot *s = claim_of(d, req);
 	if (!s)
 		return;
+	bool again = false;
+	if (classad_eval_bool(req->ads[0], "Reconnect", NULL, &again) && again) {
+		reconnect(d, s, req);
+		return;
+	}
 	if (d->shutting_down) {
 		ks_reply_error(req, "the startd is shutting down");
 		return;
@@ -658,6 +698,7 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 		return;
 	}
 	s->claim.last_alive = sd_now();
+	s->claim.unheard = false;
 	classad *now = classad_new();
 	classad_insert_int(now, "StarterPid", s->claim.starter);
 	ks_reply(req, KS_REPLY_OK, &now, 1, true);

@@ -50,6 +50,8 @@ struct sd_claim {
 	struct ks_loop *loop;   /* the daemon's, while a starter runs */
 	struct ks_later *later; /* the activation's final reply, or NULL */
 	classad *result;        /* the last job's result ad */
+	bool unheard;           /* ... which no claimer has received: kept
+				 * for one that reconnects */
 };
 
 /* A better claim waiting for a claimed slot (rank or priority
