@@ -13,50 +13,13 @@
 #include "ks_mem.h"
 #include "status.h"
 
-/* Is arg "-name" abbreviated to at least min characters?  *colon (when
- * not NULL) gets what follows a ':' (NULL if none). */
-static bool st_flag(const char *arg, const char *name, int min,
-		    const char **colon)
-{
-	if (colon)
-		*colon = NULL;
-	if (*arg != '-')
-		return false;
-	arg++;
-	if (*arg == '-') {
-		arg++;
-		min = -1; /* "--" wants the whole name */
-	}
-	if (!*name || *arg != *name)
-		return false;
-	int len = 0;
-	while (*arg == *name) {
-		len++;
-		arg++;
-		name++;
-		if (colon && *arg == ':') {
-			*colon = arg + 1;
-			break;
-		}
-		if (!*name)
-			break;
-	}
-	if (*arg && !(colon && *arg == ':'))
-		return false;
-	if (colon && *arg == ':')
-		*colon = arg + 1;
-	if (min < 0)
-		return *name == '\0';
-	return len >= min;
-}
-
 /* The -af spelling: one dash only. */
 static bool st_af_flag(const char *arg, const char **colon)
 {
 	if (arg[0] != '-' || arg[1] == '-')
 		return false;
-	return st_flag(arg, "autoformat", 5, colon) ||
-	       st_flag(arg, "af", 2, colon);
+	return tf_flag(arg, "autoformat", 5, colon) ||
+	       tf_flag(arg, "af", 2, colon);
 }
 
 static const struct {
@@ -247,7 +210,7 @@ static const struct {
 static bool st_is_unsupported(const char *arg, size_t k)
 {
 	const char *colon;
-	return st_flag(arg, st_unsupported[k].name, st_unsupported[k].min,
+	return tf_flag(arg, st_unsupported[k].name, st_unsupported[k].min,
 		       st_unsupported[k].colon ? &colon : NULL);
 }
 
@@ -264,23 +227,23 @@ int st_parse_args(int argc, const char *const *argv, struct st_opts *o,
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (st_flag(a, "avail", 2, NULL)) {
+		if (tf_flag(a, "avail", 2, NULL)) {
 			if (!st_set_mode(o, ST_M_SLOTS_AVAIL, i, a, err))
 				return 1;
-		} else if (st_flag(a, "pool", 1, NULL)) {
+		} else if (tf_flag(a, "pool", 1, NULL)) {
 			if (!argv[i + 1])
 				return st_needs_arg(err, prog,
 						    "-pool requires a hostname as an argument.");
 			pools = pools || o->pool;
 			o->pool = argv[++i];
-		} else if (st_flag(a, "ads", 2, &c)) {
+		} else if (tf_flag(a, "ads", 2, &c)) {
 			if (!argv[i + 1])
 				return st_needs_arg(err, prog,
 						    "-ads requires a filename argument");
 			o->ads_file = argv[++i];
 			if (c)
 				o->ads_format = tf_ads_format_of(c, TF_ADS_LONG);
-		} else if (st_flag(a, "format", 1, NULL)) {
+		} else if (tf_flag(a, "format", 1, NULL)) {
 			st_set_style(o, ST_PP_CUSTOM, i, a, err);
 			if (!argv[i + 1] || !argv[i + 2])
 				return st_needs_arg(err, prog,
@@ -308,33 +271,33 @@ int st_parse_args(int argc, const char *const *argv, struct st_opts *o,
 			/* a lone "-" ends the list and is eaten */
 			if (i + 1 < argc && strcmp(argv[i + 1], "-") == 0)
 				i++;
-		} else if (st_flag(a, "wide", 3, &c)) {
+		} else if (tf_flag(a, "wide", 3, &c)) {
 			o->wide = true;
 			if (c) {
 				o->forced_width = atoi(c);
 				if (o->forced_width <= 100)
 					o->wide = false;
 			}
-		} else if (st_flag(a, "natural", 3, &c)) {
+		} else if (tf_flag(a, "natural", 3, &c)) {
 			o->natural = !(c && strcmp(c, "off") == 0);
-		} else if (st_flag(a, "constraint", 3, NULL)) {
+		} else if (tf_flag(a, "constraint", 3, NULL)) {
 			if (!argv[i + 1])
 				return st_needs_arg(err, prog,
 						    "-constraint requires another argument");
 			st_item(o, (struct st_item){ST_I_CONSTRAINT, argv[i + 1],
 						    NULL, NULL, 0, NULL});
 			i++;
-		} else if (st_flag(a, "debug", 2, &c)) {
+		} else if (tf_flag(a, "debug", 2, &c)) {
 			/* kestrel's tools log nothing to the console */
-		} else if (st_flag(a, "help", 1, NULL)) {
+		} else if (tf_flag(a, "help", 1, NULL)) {
 			st_usage(err, prog);
 			return 0;
-		} else if (st_flag(a, "limit", 2, NULL)) {
+		} else if (tf_flag(a, "limit", 2, NULL)) {
 			if (!argv[i + 1])
 				return st_needs_arg(err, prog,
 						    "-limit requires one additional argument");
 			o->limit = atoi(argv[++i]);
-		} else if (st_flag(a, "long", 1, &c)) {
+		} else if (tf_flag(a, "long", 1, &c)) {
 			enum tf_ads_format f = TF_ADS_LONG;
 			if (c) {
 				char *opts = ks_xstrdup(c);
@@ -350,19 +313,19 @@ int st_parse_args(int argc, const char *const *argv, struct st_opts *o,
 					: f == TF_ADS_NEW  ? ST_PP_NEW
 							   : ST_PP_LONG,
 				     i, a, err);
-		} else if (st_flag(a, "xml", 1, NULL)) {
+		} else if (tf_flag(a, "xml", 1, NULL)) {
 			st_set_style(o, ST_PP_XML, i, a, err);
-		} else if (st_flag(a, "json", 2, NULL)) {
+		} else if (tf_flag(a, "json", 2, NULL)) {
 			st_set_style(o, ST_PP_JSON, i, a, err);
-		} else if (st_flag(a, "attributes", 2, NULL)) {
+		} else if (tf_flag(a, "attributes", 2, NULL)) {
 			if (!argv[i + 1])
 				return st_needs_arg(err, prog,
 						    "-attributes requires one additional argument");
 			st_split_attributes(o, argv[++i]);
-		} else if (st_flag(a, "claimed", 2, NULL)) {
+		} else if (tf_flag(a, "claimed", 2, NULL)) {
 			if (!st_set_mode(o, ST_M_SLOTS_CLAIMED, i, a, err))
 				return 1;
-		} else if (st_flag(a, "run", 1, NULL)) {
+		} else if (tf_flag(a, "run", 1, NULL)) {
 			/* -run after -slots or -claimed is -claimed; alone it
 			 * shows schedds (HTCondor 8.5.7 on) */
 			bool ok;
@@ -374,22 +337,22 @@ int st_parse_args(int argc, const char *const *argv, struct st_opts *o,
 				ok = st_set_mode(o, ST_M_SCHEDD_RUN, i, a, err);
 			if (!ok)
 				return 1;
-		} else if (st_flag(a, "slots", 2, NULL)) {
+		} else if (tf_flag(a, "slots", 2, NULL)) {
 			if (!st_set_mode(o, ST_M_SLOTS, i, a, err))
 				return 1;
 			o->compact = false;
-		} else if (st_flag(a, "compact", 3, NULL)) {
+		} else if (tf_flag(a, "compact", 3, NULL)) {
 			o->compact = true;
-		} else if (st_flag(a, "nocompact", 5, NULL)) {
+		} else if (tf_flag(a, "nocompact", 5, NULL)) {
 			o->compact = false;
-		} else if (st_flag(a, "server", 2, NULL)) {
+		} else if (tf_flag(a, "server", 2, NULL)) {
 			st_set_style(o, ST_PP_SLOTS_SERVER, i, a, err);
-		} else if (st_flag(a, "state", 4, NULL)) {
+		} else if (tf_flag(a, "state", 4, NULL)) {
 			st_set_style(o, ST_PP_SLOTS_STATE, i, a, err);
-		} else if (st_flag(a, "startd", 4, NULL)) {
+		} else if (tf_flag(a, "startd", 4, NULL)) {
 			if (!st_set_mode(o, ST_M_STARTD, i, a, err))
 				return 1;
-		} else if (st_flag(a, "schedd", 2, NULL)) {
+		} else if (tf_flag(a, "schedd", 2, NULL)) {
 			bool ok = true;
 			if (o->mode == ST_M_SLOTS_CLAIMED)
 				ok = st_reset_mode(o, ST_M_SCHEDD_RUN, i, a, err);
@@ -397,7 +360,7 @@ int st_parse_args(int argc, const char *const *argv, struct st_opts *o,
 				ok = st_set_mode(o, ST_M_SCHEDD, i, a, err);
 			if (!ok)
 				return 1;
-		} else if (st_flag(a, "subsystem", 4, NULL)) {
+		} else if (tf_flag(a, "subsystem", 4, NULL)) {
 			const char *t = argv[i + 1];
 			if (!t || *t == '-') {
 				fprintf(err, "%s: -subsystem requires another argument\n",
@@ -429,16 +392,16 @@ int st_parse_args(int argc, const char *const *argv, struct st_opts *o,
 				o->generic_type = t;
 			if (!st_set_mode(o, m, i, t, err))
 				return 1;
-		} else if (st_flag(a, "negotiator", 1, NULL)) {
+		} else if (tf_flag(a, "negotiator", 1, NULL)) {
 			if (!st_set_mode(o, ST_M_NEGOTIATOR, i, a, err))
 				return 1;
-		} else if (st_flag(a, "generic", 2, NULL)) {
+		} else if (tf_flag(a, "generic", 2, NULL)) {
 			if (!st_set_mode(o, ST_M_GENERIC, i, a, err))
 				return 1;
-		} else if (st_flag(a, "any", 2, NULL)) {
+		} else if (tf_flag(a, "any", 2, NULL)) {
 			if (!st_set_mode(o, ST_M_ANY, i, a, err))
 				return 1;
-		} else if (st_flag(a, "sort", 2, NULL)) {
+		} else if (tf_flag(a, "sort", 2, NULL)) {
 			const char *s = argv[i + 1];
 			if (!s)
 				return st_needs_arg(err, prog,
@@ -457,21 +420,21 @@ int st_parse_args(int argc, const char *const *argv, struct st_opts *o,
 			classad_expr_free(e);
 			st_item(o, (struct st_item){ST_I_SORT, s, NULL, NULL, 0,
 						    NULL});
-		} else if (st_flag(a, "submitters", 4, NULL)) {
+		} else if (tf_flag(a, "submitters", 4, NULL)) {
 			if (!st_set_mode(o, ST_M_SUBMITTERS, i, a, err))
 				return 1;
-		} else if (st_flag(a, "master", 1, NULL)) {
+		} else if (tf_flag(a, "master", 1, NULL)) {
 			if (!st_set_mode(o, ST_M_MASTER, i, a, err))
 				return 1;
-		} else if (st_flag(a, "collector", 3, NULL) ||
-			   st_flag(a, "world", 1, NULL)) {
+		} else if (tf_flag(a, "collector", 3, NULL) ||
+			   tf_flag(a, "world", 1, NULL)) {
 			if (!st_set_mode(o, ST_M_COLLECTOR, i, a, err))
 				return 1;
-		} else if (st_flag(a, "totals", 1, NULL)) {
+		} else if (tf_flag(a, "totals", 1, NULL)) {
 			o->want_only_totals = true;
 			o->headfoot = ST_HF_NOTITLE | ST_HF_NOHEADER;
 			o->explicit_format = true;
-		} else if (st_flag(a, "expert", 1, NULL)) {
+		} else if (tf_flag(a, "expert", 1, NULL)) {
 			o->expert = true;
 		} else if (*a == '-') {
 			for (size_t k = 0;

@@ -58,16 +58,19 @@ static enum classad_format tf_guess_format(const char *text)
 	return CLASSAD_FMT_OLD;
 }
 
-/* Blanks every line that starts with "-- ", keeping the line count, so
- * the reader sees an ad boundary there and positions in messages stay
- * true. */
+/* Blanks every line that starts with "-- " (condor_q's title), "***"
+ * (the banner after each ad of a history file) or "...", keeping the
+ * line count, so the reader sees an ad boundary there and positions in
+ * messages stay true. */
 static void tf_blank_banners(char *text, size_t len)
 {
 	char *p = text, *end = text + len;
 	while (p < end) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		char *eol = nl ? nl : end;
-		if (eol - p >= 3 && p[0] == '-' && p[1] == '-' && p[2] == ' ')
+		if (eol - p >= 3 &&
+		    (memcmp(p, "-- ", 3) == 0 || memcmp(p, "***", 3) == 0 ||
+		     memcmp(p, "...", 3) == 0))
 			memset(p, ' ', (size_t)(eol - p));
 		p = eol + 1;
 	}

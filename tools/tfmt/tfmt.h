@@ -1,6 +1,6 @@
 /*
- * tfmt.h: the output formats kestrel's query tools share (libks_tfmt):
- * HTCondor's print masks (tables of columns with headings, widths and
+ * tfmt.h: what kestrel's query tools share (libks_tfmt): flags matched
+ * as HTCondor matches them, HTCondor's print masks (tables of columns with headings, widths and
  * custom renderers), -af and -format, whole ads as -long and -json print
  * them, the printf conversions HTCondor adds (%v %V %r %T %Y), the
  * custom column functions of HTCondor's global print-format table, and
@@ -20,6 +20,13 @@
 
 #include "classad.h"
 #include "ks_wire.h"
+
+/* ---- flags (tf_flag.c) ------------------------------------------------ */
+
+/* Is arg "-name" (or "--name" spelled out) abbreviated to at least min
+ * characters?  With colon not NULL, "-name:opts" matches too and *colon
+ * gets what follows the ':' (NULL if none). */
+bool tf_flag(const char *arg, const char *name, int min, const char **colon);
 
 /* ---- growable strings (tf_buf.c) ------------------------------------- */
 
@@ -311,8 +318,8 @@ enum tf_ads_format tf_ads_format_of(const char *s, enum tf_ads_format dflt);
 /* Reads the ads of a file ("-" for stdin) one by one, keeping those for
  * which constraint (NULL: all) is true, and hands each to fn, which owns
  * it from then on and returns 0 to go on.  When banners is set, lines
- * beginning with "-- " (the header condor_q prints) separate ads as
- * blank lines do.  flag names the option in messages ("-ads").  Returns
+ * beginning with "-- " (the header condor_q prints), "***" (a history
+ * file's) or "..." separate ads as blank lines do.  flag names the option in messages ("-ads").  Returns
  * 0, or 1 with the message on err. */
 int tf_read_ads(const char *path, enum tf_ads_format fmt, bool banners,
 		const classad_expr *constraint,

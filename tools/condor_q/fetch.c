@@ -1,0 +1,240 @@
+/*
+ * fetch.c: where condor_q's jobs come from: a file of job ads (-jobads),
+ * or the schedd (QUERY_JOB_ADS, docs/schedd.md), found through the
+ * collector; and the slot ads -better-analyze compares them with.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cq.h"
+#include "ks_commands.h"
+#include "ks_mem.h"
+#include "qtool.h"
+
+static void cq_no_collector(const struct cq_opts *o, const ks_config *cfg,
+			    const char *why, FILE *err)
+{
+	char *host = o->pool ? ks_xstrdup(o->pool)
+			     : ks_config_get(cfg, "COLLECTOR_HOST", NULL);
+	fprintf(err, "Error: Couldn't contact the condor_collector on %s.\n",
+		host ? host : "your central manager");
+	if (!o->expert)
+		fprintf(err, "\nExtra Info: %s.  Check that the collector is "
+			"running and that this host may read from it "
+			"(COLLECTOR_HOST, or -pool HOST to ask another).\n", why);
+	free(host);
+}
+
+/* The schedd to ask, with HTCondor's messages when there is none. */
+static int cq_locate(const struct cq_opts *o, const ks_config *cfg,
+		     struct qt_schedd *s, FILE *err)
+{
+	struct ks_err e = {0};
+	int rc = qt_schedd_find(cfg, o->pool, o->name, s, &e);
+	if (rc == 0)
+		return 0;
+	if (rc != KS_ENOTFOUND) {
+		cq_no_collector(o, cfg, e.msg, err);
+		return 1;
+	}
+	if (o->name) {
+		fprintf(err, "Error: Collector has no record of schedd/submitter\n");
+		return 1;
+	}
+	fprintf(err, "Error: %s\n", e.msg);
+	if (!o->expert)
+		fprintf(err, "\nExtra Info: You probably saw this error because "
+			"the condor_schedd is not running on the machine you are "
+			"trying to query.  Start the pool (condor_master) and try "
+			"again, or name a schedd with -name (condor_status "
+			"-schedd lists them).\n");
+	return 1;
+}
+
+/* Routes the stream: the summary ad is kept, every other ad is a job. */
+struct cq_route {
+	struct cq_sink *sink;
+};
+
+static int cq_route_ad(classad *ad, void *arg)
+{
+	struct cq_route *r = arg;
+	char *type = tf_ad_string(ad, "MyType");
+	bool summary = type && strcasecmp(type, "Summary") == 0;
+	free(type);
+	if (summary) {
+		classad_free(r->sink->summary);
+		r->sink->summary = ad;
+		return 0;
+	}
+	return r->sink->job(ad, r->sink->arg);
+}
+
+static int cq_fetch_schedd(const struct cq_opts *o, const struct tf_names *proj,
+			   struct cq_sink *sink, FILE *err)
+{
+	struct ks_err e = {0};
+	ks_config *cfg = ks_config_load_new("TOOL", NULL, &e);
+	if (!cfg) {
+		fprintf(err, "ERROR: %s\n", e.msg);
+		return 1;
+	}
+	struct qt_schedd s;
+	if (cq_locate(o, cfg, &s, err)) {
+		ks_config_free(cfg);
+		return 1;
+	}
+	char *summary = qt_addr_summary(s.addr);
+	struct classad_buf label = {0};
+	classad_buf_printf(&label, "Schedd: %s : %s", s.name, summary);
+	sink->label = label.data;
+	free(summary);
+
+	ks_conn *c = NULL;
+	int rc = ks_conn_open(cfg, s.addr, 0, &c, &e);
+	if (rc == 0) {
+		sink->user = qt_conn_user(c);
+		classad *q = classad_new();
+		/* the schedd counts the asker's own jobs as the "My" ones and
+		 * returns whatever the constraint asks for: "only my jobs"
+		 * is part of the constraint */
+		struct classad_buf req = {0};
+		char *cons = cq_constraint(o);
+		if (o->my_jobs) {
+			char *user = qt_quote(sink->user);
+			classad_buf_printf(&req, "(Owner == %s)%s%s%s", user,
+					   cons ? " && (" : "", cons ? cons : "",
+					   cons ? ")" : "");
+			free(user);
+		} else {
+			tf_buf_add(&req, cons ? cons : "true");
+		}
+		free(cons);
+		struct ks_err pe = {0};
+		if (classad_insert_text(q, "Requirements", tf_buf_str(&req), &pe)) {
+			fprintf(err, "\n-- Parse error in constraint expression \"%s\"\n",
+				o->user_constraint ? o->user_constraint
+						   : tf_buf_str(&req));
+			rc = 1;
+		}
+		tf_buf_free(&req);
+		if (proj) {
+			char *p = tf_names_join(proj);
+			classad_insert_string(q, "Projection", p);
+			free(p);
+		}
+		if (o->limit > 0)
+			classad_insert_int(q, "LimitResults", o->limit);
+		classad_insert_string(q, "Owner", sink->user);
+		struct cq_route route = {sink};
+		if (rc == 0)
+			rc = qt_stream(c, KS_QUERY_JOB_ADS, q, cq_route_ad, &route,
+				       &e);
+		classad_free(q);
+		if (rc < 0)
+			fprintf(err, "\n-- Failed to fetch ads from: %s : %s\n%s\n",
+				s.addr, s.machine ? s.machine : s.name, e.msg);
+	} else {
+		fprintf(err, "\n-- Failed to fetch ads from: %s : %s\n%s\n",
+			s.addr, s.machine ? s.machine : s.name, e.msg);
+	}
+	ks_conn_close(c);
+	qt_schedd_free(&s);
+	ks_config_free(cfg);
+	return rc == 0 ? 0 : 1;
+}
+
+int cq_fetch(const struct cq_opts *o, const struct tf_names *proj,
+	     struct cq_sink *sink, FILE *err)
+{
+	if (!o->jobads)
+		return cq_fetch_schedd(o, proj, sink, err);
+	struct classad_buf label = {0};
+	classad_buf_printf(&label, "Jobads: %s", o->jobads);
+	sink->label = label.data;
+	char *cons = cq_constraint(o);
+	classad_expr *c = NULL;
+	if (cons) {
+		c = classad_parse_expr(cons, strlen(cons), NULL);
+		if (!c) {
+			fprintf(err, "Invalid constraint: %s\n", cons);
+			free(cons);
+			return 1;
+		}
+	}
+	free(cons);
+	struct cq_route route = {sink};
+	int rc = tf_read_ads(o->jobads, o->jobads_format, true, c, cq_route_ad,
+			     &route, "-jobads", err);
+	classad_expr_free(c);
+	return rc;
+}
+
+/* ---- slots for -better-analyze ---------------------------------------- */
+
+struct cq_slots {
+	classad **v;
+	size_t n;
+};
+
+static int cq_keep_slot(classad *ad, void *arg)
+{
+	struct cq_slots *s = arg;
+	s->v = ks_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+	s->v[s->n++] = ad;
+	return 0;
+}
+
+int cq_fetch_slots(const struct cq_opts *o, classad ***slots, size_t *n,
+		   FILE *err)
+{
+	struct cq_slots s = {0};
+	classad_expr *c = NULL;
+	if (o->mconstraint) {
+		c = classad_parse_expr(o->mconstraint, strlen(o->mconstraint),
+				       NULL);
+		if (!c) {
+			fprintf(err, "Error: invalid -mconstraint: %s\n",
+				o->mconstraint);
+			return 1;
+		}
+	}
+	int rc = 0;
+	if (o->slotads) {
+		rc = tf_read_ads(o->slotads, o->slotads_format, false, c,
+				 cq_keep_slot, &s, "-slotads", err);
+	} else {
+		struct ks_err e = {0};
+		ks_config *cfg = ks_config_load_new("TOOL", NULL, &e);
+		if (!cfg) {
+			fprintf(err, "ERROR: %s\n", e.msg);
+			classad_expr_free(c);
+			return 1;
+		}
+		classad *q = classad_new();
+		classad_insert_string(q, "MyType", "Query");
+		classad_insert_string(q, "TargetType", "Machine");
+		if (c)
+			classad_insert(q, "Requirements", classad_expr_ref(c));
+		else
+			classad_insert_bool(q, "Requirements", true);
+		classad **ads = NULL;
+		size_t nads = 0;
+		rc = ks_collector_query(cfg, o->pool, KS_QUERY_STARTD_ADS, q,
+					&ads, &nads, &e);
+		classad_free(q);
+		if (rc) {
+			cq_no_collector(o, cfg, e.msg, err);
+			rc = 1;
+		} else {
+			s.v = ads;
+			s.n = nads;
+		}
+		ks_config_free(cfg);
+	}
+	classad_expr_free(c);
+	*slots = s.v;
+	*n = s.n;
+	return rc;
+}
