@@ -770,6 +770,7 @@ const struct ks_knob ks_knobs[] = {
 	{"NEGOTIATOR_CONSIDER_EARLY_PREEMPTION", KS_KNOB_BOOL, "false", "whether slots still in retirement may be matched for preemption"},
 	{"NEGOTIATOR_CONSIDER_PREEMPTION", KS_KNOB_BOOL, "true", "whether jobs may be matched to slots already claimed by others"},
 	{"NEGOTIATOR_CROSS_SLOT_PRIOS", KS_KNOB_BOOL, "false", NULL},
+	{"NEGOTIATOR_CYCLE_DELAY", KS_KNOB_INT, "20", "fewest seconds between the end of a negotiation cycle and the start of the next"},
 	{"NEGOTIATOR_DEBUG", KS_KNOB_STRING, "D_MATCH", "debug categories written to the negotiator's log"},
 	{"NEGOTIATOR_DEBUG_WAIT", KS_KNOB_BOOL, "false", NULL},
 	{"NEGOTIATOR_DEPTH_FIRST", KS_KNOB_BOOL, "false", "whether a partitionable slot is filled as far as possible before the next one"},

@@ -1,0 +1,725 @@
+/*
+ * cycle.c: one negotiation cycle, in HTCondor's phases:
+ *   1. the slot ads, their private ads (claim ids) and the submitter
+ *      ads from the collector;
+ *   2. accounting: priorities decay, usage is what the slots say;
+ *   3. submitters in order of effective priority;
+ *   4. the pie (share.h): each time a submitter's turn comes, its
+ *      schedd is asked for its resource requests, each request is
+ *      matched against the free slots (match.h) up to the submitter's
+ *      limit, and the matches go back to the schedd on the same
+ *      connection before the next submitter's turn.  (A schedd keeps
+ *      one negotiation at a time, and counts the jobs it was given
+ *      matches for as taken: a later spin asks afresh and gets only
+ *      what is still idle.)
+ * The cycle runs in the daemon's loop, as HTCondor's negotiator runs
+ * in its one thread; every conversation has a time-out, and a schedd
+ * that fails is skipped, logged, until the next cycle.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ks_client.h"
+#include "ks_commands.h"
+#include "ks_mem.h"
+#include "negotiator.h"
+#include "pool.h"
+#include "schedd.h"
+#include "share.h"
+
+struct inform {
+	char *addr, *claim_id;
+};
+
+struct sub {
+	char *name;        /* Name: the submitter, and the accountant's key */
+	char *addr;        /* the schedd's address */
+	int64_t idle;      /* IdleJobs */
+	ng_schedd *conv;   /* the negotiation under way */
+	int64_t *rejected; /* autoclusters no slot matched this cycle */
+	size_t nrejected;
+	int64_t seconds;   /* spent with it this cycle */
+	bool opened;       /* its schedd was asked this cycle */
+	size_t matched;
+	struct inform *inf; /* MATCH_INFO to send (NEGOTIATOR_INFORM_STARTD) */
+	size_t ninf;
+};
+
+struct cycle {
+	ks_daemon *d;
+	struct negotiator *ng;
+	struct ng_cycle_stats *st;
+	struct ng_pool pool;
+	struct sub *sub;
+	struct ng_share_sub *share;
+	size_t nsub;
+	int64_t start;
+	int spin_logged;
+};
+
+#define LOG(c, cat, ...) ks_log_printf((c)->d->log, (cat), __VA_ARGS__)
+
+/* ---- statistics --------------------------------------------------------- */
+
+void ng_cycle_stats_clear(struct ng_cycle_stats *s)
+{
+	free(s->submitters_failed);
+	free(s->submitters_out_of_time);
+	free(s->submitters_share_limit);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Adds name to a "a, b" list once. */
+static void list_add(char **list, const char *name)
+{
+	size_t nlen = strlen(name);
+	for (const char *p = *list; p && *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == nlen && strncmp(p, name, len) == 0)
+			return;
+		p += len;
+		p += strspn(p, ", ");
+	}
+	size_t old = *list ? strlen(*list) : 0;
+	*list = ks_xrealloc(*list, old + nlen + 3);
+	snprintf(*list + old, nlen + 3, "%s%s", old ? ", " : "", name);
+}
+
+static struct ng_cycle_stats *new_stats(struct negotiator *ng)
+{
+	size_t keep = ng->k.stats_length < 1 ? 1
+		      : ng->k.stats_length > NG_MAX_CYCLE_STATS
+			      ? NG_MAX_CYCLE_STATS
+			      : (size_t)ng->k.stats_length;
+	ng_cycle_stats_clear(&ng->stats[NG_MAX_CYCLE_STATS - 1]);
+	memmove(&ng->stats[1], &ng->stats[0],
+		(NG_MAX_CYCLE_STATS - 1) * sizeof(ng->stats[0]));
+	memset(&ng->stats[0], 0, sizeof(ng->stats[0]));
+	ng->nstats = ng->nstats + 1 < keep ? ng->nstats + 1 : keep;
+	for (size_t i = ng->nstats; i < NG_MAX_CYCLE_STATS; i++)
+		ng_cycle_stats_clear(&ng->stats[i]);
+	return &ng->stats[0];
+}
+
+static void put_int(classad *ad, const char *attr, size_t i, int64_t v)
+{
+	char name[96];
+	snprintf(name, sizeof(name), "%s%zu", attr, i);
+	classad_insert_int(ad, name, v);
+}
+
+static void put_real(classad *ad, const char *attr, size_t i, double v)
+{
+	char name[96];
+	snprintf(name, sizeof(name), "%s%zu", attr, i);
+	classad_insert_real(ad, name, v);
+}
+
+static void put_str(classad *ad, const char *attr, size_t i, const char *v)
+{
+	char name[96];
+	snprintf(name, sizeof(name), "%s%zu", attr, i);
+	classad_insert_string(ad, name, v ? v : "");
+}
+
+void ng_cycle_publish(const struct negotiator *ng, classad *ad)
+{
+	for (size_t i = 0; i < ng->nstats; i++) {
+		const struct ng_cycle_stats *s = &ng->stats[i];
+		int64_t period = i + 1 < ng->nstats
+					 ? s->end - ng->stats[i + 1].end
+					 : 0;
+		put_int(ad, "LastNegotiationCycleTime", i, s->start);
+		put_int(ad, "LastNegotiationCycleEnd", i, s->end);
+		put_int(ad, "LastNegotiationCyclePeriod", i, period);
+		put_int(ad, "LastNegotiationCycleDuration", i, s->duration);
+		static const char *const ph[4] = {
+			"LastNegotiationCyclePhase1Duration",
+			"LastNegotiationCyclePhase2Duration",
+			"LastNegotiationCyclePhase3Duration",
+			"LastNegotiationCyclePhase4Duration"};
+		for (int p = 0; p < 4; p++)
+			put_int(ad, ph[p], i, s->phase[p]);
+		put_int(ad, "LastNegotiationCycleTotalSlots", i, s->total_slots);
+		put_int(ad, "LastNegotiationCycleTrimmedSlots", i,
+			s->trimmed_slots);
+		put_int(ad, "LastNegotiationCycleCandidateSlots", i,
+			s->candidate_slots);
+		put_int(ad, "LastNegotiationCycleNumSchedulers", i, s->schedds);
+		put_int(ad, "LastNegotiationCycleNumIdleJobs", i, s->idle_jobs);
+		put_int(ad, "LastNegotiationCycleNumJobsConsidered", i,
+			s->jobs_considered);
+		put_int(ad, "LastNegotiationCycleMatches", i, s->matches);
+		put_int(ad, "LastNegotiationCycleRejections", i, s->rejections);
+		put_real(ad, "LastNegotiationCycleMatchRate", i,
+			 s->duration > 0 ? (double)s->matches / s->duration : 0);
+		put_real(ad, "LastNegotiationCycleMatchRateSustained", i,
+			 period > 0 ? (double)s->matches / period : 0);
+		put_int(ad, "LastNegotiationCycleActiveSubmitterCount", i,
+			s->active_submitters);
+		put_int(ad, "LastNegotiationCyclePies", i, s->pies);
+		put_int(ad, "LastNegotiationCyclePieSpins", i, s->pie_spins);
+		put_str(ad, "LastNegotiationCycleSubmittersFailed", i,
+			s->submitters_failed);
+		put_str(ad, "LastNegotiationCycleSubmittersOutOfTime", i,
+			s->submitters_out_of_time);
+		put_str(ad, "LastNegotiationCycleSubmittersShareLimit", i,
+			s->submitters_share_limit);
+	}
+}
+
+/* ---- phase 1: the ads ----------------------------------------------------- */
+
+static int query(struct cycle *c, int command, const char *target,
+		 classad ***ads, size_t *n)
+{
+	classad *q = classad_new();
+	classad_insert_string(q, "MyType", "Query");
+	classad_insert_string(q, "TargetType", target);
+	classad_insert_bool(q, "Requirements", true);
+	struct ks_err err = {0};
+	int rc = ks_collector_query(c->d->cfg, NULL, command, q, ads, n, &err);
+	classad_free(q);
+	if (rc)
+		LOG(c, KS_D_ALWAYS, "Failed to get %s from the collector: %s",
+		    ks_command_name(command), err.msg);
+	return rc;
+}
+
+static char *str_attr(const classad *ad, const char *name)
+{
+	char *s = NULL;
+	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
+}
+
+/* The submitters worth negotiating with: a name and a schedd address
+ * (ScheddIpAddr, else MyAddress), not asking to be skipped. */
+static void take_submitters(struct cycle *c, classad **ads, size_t n)
+{
+	c->sub = ks_xcalloc(n ? n : 1, sizeof(*c->sub));
+	c->share = ks_xcalloc(n ? n : 1, sizeof(*c->share));
+	for (size_t i = 0; i < n; i++) {
+		char *name = str_attr(ads[i], "Name");
+		char *addr = str_attr(ads[i], "ScheddIpAddr");
+		if (!addr)
+			addr = str_attr(ads[i], "MyAddress");
+		bool skip = false;
+		if (!name || !addr) {
+			LOG(c, KS_D_ALWAYS,
+			    "  Error!  Could not get Name and ScheddIpAddr from "
+			    "a submitter ad%s%s", name ? " of " : "",
+			    name ? name : "");
+			LOG(c, KS_D_ALWAYS,
+			    "  Ignoring this submitter and continuing");
+			free(name);
+			free(addr);
+			continue;
+		}
+		if (classad_eval_bool(ads[i], "SkipMatchmaking", NULL, &skip) &&
+		    skip) {
+			LOG(c, KS_D_ALWAYS,
+			    "Skipping submitter %s for this negotiation cycle "
+			    "(SkipMatchmaking=true)", name);
+			free(name);
+			free(addr);
+			continue;
+		}
+		struct sub *s = &c->sub[c->nsub];
+		s->name = name;
+		s->addr = addr;
+		if (!classad_eval_int(ads[i], "IdleJobs", NULL, &s->idle) ||
+		    s->idle < 0)
+			s->idle = 0;
+		c->nsub++;
+	}
+}
+
+/* ---- phase 2: accounting ---------------------------------------------------- */
+
+static void accounting(struct cycle *c)
+{
+	struct negotiator *ng = c->ng;
+	struct ks_err err = {0};
+	if (ng_acct_update(ng->acct, c->start, &err))
+		LOG(c, KS_D_ALWAYS, "cannot store the accountant: %s", err.msg);
+	ng_acct_usage_begin(ng->acct);
+	for (size_t i = 0; i < c->pool.n; i++) {
+		const struct ng_slot *s = &c->pool.slot[i];
+		if (s->remote)
+			ng_acct_add_usage(ng->acct, s->remote, s->weight);
+	}
+	if (ng_acct_save(ng->acct, &err))
+		LOG(c, KS_D_ALWAYS, "cannot store the accountant: %s", err.msg);
+}
+
+/* ---- phase 4: with each submitter ---------------------------------------- */
+
+/* Tells the startds of a submitter's matches (NEGOTIATOR_INFORM_STARTD):
+ * one connection per startd, every claim id on it. */
+static void inform_startds(struct cycle *c, struct sub *s)
+{
+	int tmo = (int)c->ng->k.timeout * 1000;
+	for (size_t i = 0; i < s->ninf; i++) {
+		if (!s->inf[i].addr)
+			continue;
+		ks_conn *conn = NULL;
+		struct ks_err err = {0};
+		int rc = ks_conn_open(c->d->cfg, s->inf[i].addr, tmo, &conn,
+				      &err);
+		size_t sent = 0;
+		for (size_t j = i; rc == 0 && j < s->ninf; j++) {
+			if (!s->inf[j].addr ||
+			    strcmp(s->inf[j].addr, s->inf[i].addr) != 0)
+				continue;
+			classad *ad = classad_new();
+			classad_insert_string(ad, "ClaimId", s->inf[j].claim_id);
+			rc = ks_conn_send(conn, KS_MATCH_INFO, &ad, 1, 0, &err);
+			classad_free(ad);
+			sent++;
+		}
+		for (size_t k = 0; rc == 0 && k < sent; k++) {
+			int code;
+			classad **ads = NULL;
+			size_t n = 0;
+			bool more;
+			rc = ks_conn_recv(conn, &code, &ads, &n, &more, &err);
+			if (rc == 0 && code != KS_REPLY_OK) {
+				char *why = n ? str_attr(ads[0], "ErrorString")
+					      : NULL;
+				LOG(c, KS_D_ALWAYS,
+				    "      startd %s refused MATCH_INFO: %s",
+				    s->inf[i].addr, why ? why : "no reason");
+				free(why);
+			}
+			ks_ads_free(ads, n);
+		}
+		if (rc)
+			LOG(c, KS_D_ALWAYS,
+			    "      Could not send MATCH_INFO to %s: %s",
+			    s->inf[i].addr, err.msg);
+		ks_conn_close(conn);
+		/* done with this address */
+		char *done = ks_xstrdup(s->inf[i].addr);
+		for (size_t j = i; j < s->ninf; j++)
+			if (s->inf[j].addr && strcmp(s->inf[j].addr, done) == 0) {
+				free(s->inf[j].addr);
+				s->inf[j].addr = NULL;
+			}
+		free(done);
+	}
+	for (size_t i = 0; i < s->ninf; i++) {
+		free(s->inf[i].addr);
+		free(s->inf[i].claim_id);
+	}
+	free(s->inf);
+	s->inf = NULL;
+	s->ninf = 0;
+}
+
+/* The submitter is done for this cycle: its matches go to the schedd. */
+static void finish(struct cycle *c, struct sub *s)
+{
+	if (s->ninf)
+		inform_startds(c, s);
+	if (!s->conv)
+		return;
+	struct ks_err err = {0};
+	size_t n = ng_schedd_matches(s->conv);
+	if (ng_schedd_finish(s->conv, &err)) {
+		LOG(c, KS_D_ALWAYS,
+		    "      Could not send PERMISSION_AND_AD to %s for %s: %s",
+		    s->addr, s->name, err.msg);
+		list_add(&c->st->submitters_failed, s->name);
+	} else if (n) {
+		LOG(c, KS_D_FULLDEBUG, "  Sent %zu matches to %s for %s", n,
+		    s->addr, s->name);
+	}
+	ng_schedd_free(s->conv);
+	s->conv = NULL;
+}
+
+static void add_inform(struct sub *s, const struct ng_slot *slot)
+{
+	if (!slot->addr)
+		return;
+	for (size_t i = 0; i < s->ninf; i++)
+		if (strcmp(s->inf[i].claim_id, slot->claim_id) == 0)
+			return; /* a partitionable slot's next carve */
+	s->inf = ks_xrealloc(s->inf, (s->ninf + 1) * sizeof(*s->inf));
+	s->inf[s->ninf].addr = ks_xstrdup(slot->addr);
+	s->inf[s->ninf].claim_id = ks_xstrdup(slot->claim_id);
+	s->ninf++;
+}
+
+/* Opens the negotiation with s's schedd and reads its requests. */
+static bool open_schedd(struct cycle *c, struct sub *s)
+{
+	struct ks_err err = {0};
+	size_t bad = 0;
+	int rc = ng_schedd_negotiate(c->d->cfg, s->addr, s->name,
+				     (int)c->ng->k.timeout * 1000, &s->conv,
+				     &bad, &err);
+	if (rc) {
+		LOG(c, KS_D_ALWAYS, "    Failed to get resource requests "
+				    "from %s for %s: %s", s->addr, s->name,
+		    err.msg);
+		return false;
+	}
+	if (bad)
+		LOG(c, KS_D_ALWAYS,
+		    "    %zu resource requests from %s for %s have no "
+		    "AutoClusterId; ignored", bad, s->addr, s->name);
+	const classad_expr *jc = c->ng->k.job_constraint;
+	for (size_t i = 0; i < ng_schedd_count(s->conv); i++) {
+		struct ng_request *r = ng_schedd_request(s->conv, i);
+		/* fewer slots later in a cycle, never more: what found none
+		 * before finds none now */
+		for (size_t j = 0; j < s->nrejected; j++)
+			if (s->rejected[j] == r->autocluster)
+				r->done = true;
+		if (!jc || r->done)
+			continue;
+		classad_value v = CLASSAD_VALUE_INIT;
+		classad_eval_expr(r->ad, jc, NULL, &v);
+		bool ok = false;
+		if (!classad_value_bool(&v, &ok) || !ok)
+			r->done = true;
+		classad_value_clear(&v);
+	}
+	bool seen = false;
+	for (size_t i = 0; i < c->nsub && !seen; i++)
+		seen = c->sub[i].opened && strcmp(c->sub[i].addr, s->addr) == 0;
+	c->st->schedds += !seen;
+	s->opened = true;
+	return true;
+}
+
+/* Moves the candidate at pos (a partitionable slot just carved, with
+ * its new ranks) forward to its place among those after it. */
+static void resort(struct ng_cand *cand, size_t pos, size_t n)
+{
+	while (pos + 1 < n) {
+		int cmp = ng_rank_cmp(&cand[pos + 1].rank, &cand[pos].rank);
+		if (cmp < 0 || (cmp == 0 && cand[pos + 1].slot > cand[pos].slot))
+			break;
+		struct ng_cand t = cand[pos];
+		cand[pos] = cand[pos + 1];
+		cand[pos + 1] = t;
+		pos++;
+	}
+}
+
+enum req_end { REQ_FILLED, REQ_REJECTED, REQ_LIMIT, REQ_TIME };
+
+/* Matches request r of submitter s as far as its count, the limit and
+ * the deadline allow; *used grows by the weight matched. */
+static enum req_end match_request(struct cycle *c, struct sub *s,
+				  struct ng_share_sub *sh,
+				  struct ng_request *r, double limit,
+				  double *used, double *pie, int64_t deadline)
+{
+	struct negotiator *ng = c->ng;
+	size_t nc;
+	struct ng_cand *cand = ng_match_candidates(ng->matcher, r->ad,
+						   &c->pool, false, &nc);
+	c->st->jobs_considered++;
+	size_t pos = 0;
+	bool limited = false;
+	enum req_end end = REQ_FILLED;
+	while (r->count > 0) {
+		if (time(NULL) >= deadline) {
+			end = REQ_TIME;
+			break;
+		}
+		if (*used >= limit) {
+			end = REQ_LIMIT;
+			break;
+		}
+		struct ng_slot *slot = NULL;
+		classad *carved = NULL;
+		double cost = 0;
+		for (; pos < nc && !slot; pos++) {
+			struct ng_slot *sl = &c->pool.slot[cand[pos].slot];
+			if (sl->taken)
+				continue;
+			if (sl->partitionable) {
+				carved = ng_match_carve(ng->matcher, r->ad, sl,
+							&cost);
+				if (!carved)
+					continue;
+			} else {
+				cost = sl->weight;
+			}
+			/* HTCondor lets a submitter round up once per spin,
+			 * so that no crumbs of the pie are left over */
+			if (*used + cost <= limit || (*used <= 0 && limit > 0)) {
+				slot = sl;
+				break;
+			}
+			limited = true;
+			classad_free(carved);
+			carved = NULL;
+		}
+		if (!slot) {
+			const char *why = limited ? "submitter limit exceeded"
+						  : "no match found";
+			LOG(c, KS_D_MATCH, "      Rejected %lld.%lld %s %s: %s",
+			    (long long)r->cluster, (long long)r->proc, s->name,
+			    s->addr, why);
+			c->st->rejections++;
+			end = limited ? REQ_LIMIT : REQ_REJECTED;
+			break;
+		}
+		ng_schedd_add_match(s->conv, r->autocluster, slot->claim_id,
+				    slot->ad);
+		char *startd = str_attr(slot->ad, "StartdIpAddr");
+		LOG(c, KS_D_MATCH,
+		    "      Matched %lld.%lld %s %s preempting none %s %s",
+		    (long long)r->cluster, (long long)r->proc, s->name,
+		    s->addr, startd ? startd : "<0.0.0.0:0>", slot->name);
+		LOG(c, KS_D_ALWAYS, "      Successfully matched with %s",
+		    slot->name);
+		free(startd);
+		if (ng->k.inform_startd)
+			add_inform(s, slot);
+		ng_acct_add_usage(ng->acct, s->name, cost);
+		*used += cost;
+		*pie -= cost;
+		sh->usage += cost;
+		c->st->matches++;
+		s->matched++;
+		slot->matches++;
+		r->count--;
+		if (slot->partitionable) {
+			classad_free(slot->ad);
+			slot->ad = carved;
+			/* what is left may take this request again, in its
+			 * new place among the candidates */
+			struct ng_rank rk;
+			if (ng_match_one(ng->matcher, r->ad, slot, false, &rk)) {
+				cand[pos].rank = rk;
+				resort(cand, pos, nc);
+			} else {
+				pos++;
+			}
+		} else {
+			slot->taken = true;
+			pos++;
+		}
+	}
+	free(cand);
+	return end;
+}
+
+static enum ng_share_result negotiate(void *arg, size_t i, double limit,
+				      int spin, bool rank_only, double *pie)
+{
+	struct cycle *c = arg;
+	struct negotiator *ng = c->ng;
+	struct sub *s = &c->sub[i];
+	struct ng_share_sub *sh = &c->share[i];
+	(void)rank_only; /* no preemption yet: past the limit, nothing */
+	if (spin != c->spin_logged) {
+		LOG(c, KS_D_ALWAYS, "Phase 4.%d:  Negotiating with schedds ...",
+		    spin);
+		c->spin_logged = spin;
+	}
+	if (spin == 1)
+		ng_acct_set_share(ng->acct, s->name, sh->share,
+				  sh->share * c->pool.total_weight);
+	int64_t now = time(NULL);
+	int64_t left_sub = ng->k.max_per_submitter - s->seconds;
+	int64_t left_cycle = ng->k.max_per_cycle - (now - c->start);
+	if (left_sub <= 0 || left_cycle <= 0) {
+		LOG(c, KS_D_ALWAYS,
+		    "  Negotiation with %s skipped because of time limits",
+		    s->name);
+		list_add(&c->st->submitters_out_of_time, s->name);
+		finish(c, s);
+		return NG_SHARE_DONE;
+	}
+	LOG(c, KS_D_ALWAYS, "  Negotiating with %s at %s", s->name, s->addr);
+	LOG(c, KS_D_FULLDEBUG,
+	    "    SubmitterPrio = %f, submitterShare = %f, submitterLimit = "
+	    "%f, submitterUsage = %f", sh->prio, sh->share, limit,
+	    sh->usage);
+	if (!open_schedd(c, s)) {
+		LOG(c, KS_D_ALWAYS, "  Error: Ignoring submitter for this cycle");
+		list_add(&c->st->submitters_failed, s->name);
+		finish(c, s);
+		return NG_SHARE_ERROR;
+	}
+	int64_t deadline = now + (left_sub < left_cycle ? left_sub : left_cycle);
+	double used = 0;
+	enum ng_share_result res = NG_SHARE_DONE;
+	for (size_t k = 0; k < ng_schedd_count(s->conv); k++) {
+		struct ng_request *r = ng_schedd_request(s->conv, k);
+		if (r->done || r->count <= 0)
+			continue;
+		enum req_end e = match_request(c, s, sh, r, limit, &used, pie,
+					       deadline);
+		if (e == REQ_REJECTED) {
+			r->done = true;
+			s->rejected = ks_xrealloc(s->rejected,
+						  (s->nrejected + 1) *
+							  sizeof(*s->rejected));
+			s->rejected[s->nrejected++] = r->autocluster;
+		}
+		if (e == REQ_LIMIT) {
+			LOG(c, KS_D_ALWAYS,
+			    "    Reached submitter resource limit: %f ... "
+			    "stopping", used);
+			list_add(&c->st->submitters_share_limit, s->name);
+			res = NG_SHARE_RESUME;
+			break;
+		}
+		if (e == REQ_TIME) {
+			LOG(c, KS_D_ALWAYS,
+			    "    Reached deadline for %s after %lld sec... "
+			    "stopping", s->name, (long long)(time(NULL) - now));
+			list_add(&c->st->submitters_out_of_time, s->name);
+			res = NG_SHARE_RESUME;
+			break;
+		}
+	}
+	s->seconds += time(NULL) - now;
+	if (res == NG_SHARE_DONE)
+		LOG(c, KS_D_FULLDEBUG, "  Submitter %s got all it wants; "
+				       "removing it.", s->name);
+	finish(c, s);
+	return res;
+}
+
+/* ---- the cycle ------------------------------------------------------------ */
+
+static void publish_accounting(struct cycle *c)
+{
+	struct negotiator *ng = c->ng;
+	classad **ads = ks_xmalloc((c->nsub + 1) * sizeof(*ads));
+	size_t n = 0;
+	const struct ng_customer *none = ng_acct_find(ng->acct, NG_NONE_GROUP);
+	if (none)
+		ads[n++] = ng_acct_ad(ng->acct, none, c->d->name);
+	for (size_t i = 0; i < c->nsub; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(c->sub[j].name, c->sub[i].name) == 0;
+		const struct ng_customer *cu = ng_acct_find(ng->acct,
+							     c->sub[i].name);
+		if (!seen && cu)
+			ads[n++] = ng_acct_ad(ng->acct, cu, c->d->name);
+	}
+	if (n)
+		ks_daemon_send(c->d, KS_UPDATE_ACCOUNTING_AD, ads, n);
+	ks_ads_free(ads, n);
+}
+
+static void cleanup(struct cycle *c)
+{
+	for (size_t i = 0; i < c->nsub; i++) {
+		struct sub *s = &c->sub[i];
+		ng_schedd_free(s->conv);
+		for (size_t j = 0; j < s->ninf; j++) {
+			free(s->inf[j].addr);
+			free(s->inf[j].claim_id);
+		}
+		free(s->inf);
+		free(s->rejected);
+		free(s->name);
+		free(s->addr);
+	}
+	free(c->sub);
+	free(c->share);
+	ng_pool_clear(&c->pool);
+}
+
+void ng_cycle_run(ks_daemon *d)
+{
+	struct negotiator *ng = d->ctx;
+	struct cycle c = {.d = d, .ng = ng};
+	c.start = time(NULL);
+	LOG(&c, KS_D_ALWAYS, "---------- Started Negotiation Cycle ----------");
+	ng->started_last = c.start;
+	ng->reschedule = false;
+
+	LOG(&c, KS_D_ALWAYS, "Phase 1:  Obtaining ads from collector ...");
+	classad **pub = NULL, **pvt = NULL, **subm = NULL;
+	size_t npub = 0, npvt = 0, nsubm = 0;
+	LOG(&c, KS_D_ALWAYS, "  Getting startd private ads ...");
+	if (query(&c, KS_QUERY_STARTD_ADS, "Machine", &pub, &npub) ||
+	    query(&c, KS_QUERY_STARTD_PVT_ADS, "Machine", &pvt, &npvt) ||
+	    query(&c, KS_QUERY_SUBMITTOR_ADS, "Submitter", &subm, &nsubm)) {
+		LOG(&c, KS_D_ALWAYS, "Aborting negotiation cycle");
+		ks_ads_free(pub, npub);
+		ks_ads_free(pvt, npvt);
+		ks_ads_free(subm, nsubm);
+		ng->completed_last = time(NULL);
+		return;
+	}
+	LOG(&c, KS_D_ALWAYS, "Got ads: %zu public and %zu private",
+	    npub + nsubm, npvt);
+	LOG(&c, KS_D_ALWAYS, "Public ads include %zu submitter, %zu startd",
+	    nsubm, npub);
+	c.st = new_stats(ng);
+	c.st->start = c.start;
+	c.st->pies = 1;
+	struct ng_pool_opts po = {ng->k.use_slot_weights,
+				  ng->k.slot_constraint};
+	ng_pool_build(&c.pool, pub, npub, pvt, npvt, &po);
+	take_submitters(&c, subm, nsubm);
+	ks_ads_free(pub, npub);
+	ks_ads_free(pvt, npvt);
+	ks_ads_free(subm, nsubm);
+	if (c.pool.no_claim_id)
+		LOG(&c, KS_D_FULLDEBUG,
+		    "%zu slot ads have no private ad (no claim id): they "
+		    "cannot be matched", c.pool.no_claim_id);
+	int64_t t1 = time(NULL);
+	c.st->phase[0] = t1 - c.start;
+
+	LOG(&c, KS_D_ALWAYS, "Phase 2:  Performing accounting ...");
+	accounting(&c);
+	int64_t t2 = time(NULL);
+	c.st->phase[1] = t2 - t1;
+	c.st->total_slots = (int64_t)c.pool.n;
+	c.st->candidate_slots = (int64_t)(c.pool.n - c.pool.claimed);
+
+	for (size_t i = 0; i < c.nsub; i++) {
+		struct ng_share_sub *sh = &c.share[i];
+		sh->name = c.sub[i].name;
+		sh->prio = ng_acct_priority(ng->acct, c.sub[i].name);
+		sh->usage = ng_acct_weighted_used(ng->acct, c.sub[i].name);
+		sh->idle = c.sub[i].idle > 0;
+		c.st->idle_jobs += c.sub[i].idle;
+		c.st->active_submitters += c.sub[i].idle > 0;
+	}
+	LOG(&c, KS_D_ALWAYS, "Phase 3:  Sorting submitter ads by priority ...");
+	struct ng_share_opts so = {
+		.total = c.pool.total_weight,
+		.min_weight = c.pool.min_weight,
+		.consider_preemption = ng->k.consider_preemption,
+		.ignore_prios = ng->k.ignore_prios,
+	};
+	int spins = c.nsub ? ng_share_pie(c.share, c.nsub, &so, negotiate, &c)
+			   : 0;
+	for (size_t i = 0; i < c.nsub; i++)
+		finish(&c, &c.sub[i]);
+	c.st->pie_spins = spins;
+	int64_t t4 = time(NULL);
+	c.st->phase[3] = t4 - t2;
+
+	struct ks_err err = {0};
+	if (ng_acct_save(ng->acct, &err))
+		LOG(&c, KS_D_ALWAYS, "cannot store the accountant: %s", err.msg);
+	publish_accounting(&c);
+	cleanup(&c);
+	ng->completed_last = time(NULL);
+	c.st->end = ng->completed_last;
+	c.st->duration = c.st->end - c.st->start;
+	LOG(&c, KS_D_ALWAYS, "---------- Finished Negotiation Cycle ----------");
+	if (ng->k.update_after_cycle)
+		ks_daemon_update_collector(d);
+}

@@ -1,0 +1,104 @@
+/*
+ * match.h: which slots a resource request may have, and in what order.
+ *
+ * A request (one autocluster's representative job ad) and a slot match
+ * when both Requirements hold, each ad seeing the other as TARGET.
+ * Among the slots that match, HTCondor takes the best by comparing, in
+ * turn and the higher the better:
+ *   1. NEGOTIATOR_PRE_JOB_RANK (evaluated in the slot, the job as TARGET),
+ *   2. the job's Rank of the slot,
+ *   3. NEGOTIATOR_POST_JOB_RANK,
+ *   4. the kind of match: no preemption, then rank preemption (the slot
+ *      prefers this job to its current one), then priority preemption,
+ *   5. PREEMPTION_RANK, for a preempting match.
+ * Pre, post and preemption ranks are single-precision, as HTCondor
+ * evaluates them; an expression that is not configured or does not
+ * evaluate to a number ranks lowest.
+ *
+ * So far only unclaimed slots are candidates; a claimed slot is where
+ * preemption (PREEMPTION_REQUIREMENTS, rank_only, the remote user's
+ * priority) will come in, in ng_match_one(), with its kind and
+ * PREEMPTION_RANK already part of the order.
+ *
+ * A partitionable slot matched by a request is carved: the request's
+ * share of each resource (the slot's Consumption<res> when it has a
+ * consumption policy, else MODIFY_REQUEST_EXPR_REQUEST<res> of the job
+ * for Cpus, Memory and Disk as the startd rounds them, else the job's
+ * Request<res>) is taken off the cycle's copy of the slot's ad, which is
+ * then matched again.
+ */
+#ifndef NG_MATCH_H
+#define NG_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "classad.h"
+#include "ks_err.h"
+#include "pool.h"
+
+enum ng_preempt {
+	NG_PRIO_PREEMPTION = 0,
+	NG_RANK_PREEMPTION = 1,
+	NG_NO_PREEMPTION = 2,
+};
+
+struct ng_rank {
+	double pre;            /* NEGOTIATOR_PRE_JOB_RANK */
+	double job;            /* the job's Rank (0 when it has none) */
+	double post;           /* NEGOTIATOR_POST_JOB_RANK */
+	enum ng_preempt kind;
+	double preempt;        /* PREEMPTION_RANK (lowest if not preempting) */
+};
+
+/* >0 if a is the better candidate, <0 if b is, 0 for a tie. */
+int ng_rank_cmp(const struct ng_rank *a, const struct ng_rank *b);
+
+/* The expressions that decide (configuration text; NULL or "": none). */
+struct ng_match_conf {
+	const char *pre_job_rank;     /* NEGOTIATOR_PRE_JOB_RANK */
+	const char *post_job_rank;    /* NEGOTIATOR_POST_JOB_RANK */
+	const char *preemption_rank;  /* PREEMPTION_RANK */
+	const char *preemption_req;   /* PREEMPTION_REQUIREMENTS */
+	const char *modify_cpus;      /* MODIFY_REQUEST_EXPR_REQUESTCPUS */
+	const char *modify_memory;    /* MODIFY_REQUEST_EXPR_REQUESTMEMORY */
+	const char *modify_disk;      /* MODIFY_REQUEST_EXPR_REQUESTDISK */
+	const char *slot_weight;      /* SLOT_WEIGHT, for carves of a slot
+				       * that publishes a fixed weight */
+	bool use_slot_weights;        /* NEGOTIATOR_USE_SLOT_WEIGHTS */
+};
+
+typedef struct ng_matcher ng_matcher;
+
+/* A matcher for conf.  An expression that does not parse is left out
+ * and named in err (the matcher is still made: *bad set). */
+ng_matcher *ng_matcher_new(const struct ng_match_conf *conf, bool *bad,
+			   struct ks_err *err);
+void ng_matcher_free(ng_matcher *m);
+
+/* Whether job and slot s match as things stand; if so *out gets the
+ * ranks.  rank_only: only a slot that strictly prefers this job to its
+ * current one may be had (no unclaimed slot, then). */
+bool ng_match_one(ng_matcher *m, const classad *job, const struct ng_slot *s,
+		  bool rank_only, struct ng_rank *out);
+
+struct ng_cand {
+	size_t slot;          /* index in the pool */
+	struct ng_rank rank;
+};
+
+/* Every slot of pool (not taken, with a claim id) that matches job,
+ * best first (ties in the pool's order).  Returns a new array (free())
+ * of *n candidates. */
+struct ng_cand *ng_match_candidates(ng_matcher *m, const classad *job,
+				    const struct ng_pool *pool,
+				    bool rank_only, size_t *n);
+
+/* What is left of partitionable slot s once job's share is taken off:
+ * a new ad (classad_free()) to take the place of s->ad, and in *cost
+ * the slot weight the match uses.  NULL when the slot lacks something
+ * the job needs. */
+classad *ng_match_carve(ng_matcher *m, const classad *job,
+			const struct ng_slot *s, double *cost);
+
+#endif

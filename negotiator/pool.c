@@ -1,0 +1,133 @@
+/*
+ * pool.c: the cycle's slots (pool.h).  Private ads are joined to public
+ * ones through a sorted index of names: tens of thousands of slots, one
+ * sort.
+ */
+#include "pool.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ks_mem.h"
+
+static char *str_attr(const classad *ad, const char *name)
+{
+	char *s = NULL;
+	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
+}
+
+double ng_pool_weight(const classad *ad)
+{
+	double w = 1;
+	if (!classad_eval_real(ad, "SlotWeight", NULL, &w) || !(w >= 0) ||
+	    !isfinite(w))
+		w = 1;
+	return w;
+}
+
+char *ng_pool_remote(const classad *ad)
+{
+	char *state = str_attr(ad, "State");
+	bool busy = state && (strcasecmp(state, "Claimed") == 0 ||
+			      strcasecmp(state, "Preempting") == 0);
+	free(state);
+	if (!busy)
+		return NULL;
+	char *who = str_attr(ad, "AccountingGroup");
+	return who ? who : str_attr(ad, "RemoteUser");
+}
+
+struct pvt_ref {
+	char *name;
+	const classad *ad;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct pvt_ref *)a)->name,
+		      ((const struct pvt_ref *)b)->name);
+}
+
+static bool passes(const classad *ad, const classad_expr *constraint)
+{
+	if (!constraint)
+		return true;
+	classad_value v = CLASSAD_VALUE_INIT;
+	classad_eval_expr(ad, constraint, NULL, &v);
+	bool ok = false;
+	bool b;
+	if (classad_value_bool(&v, &b))
+		ok = b;
+	classad_value_clear(&v);
+	return ok;
+}
+
+void ng_pool_build(struct ng_pool *p, classad *const *pub, size_t npub,
+		   classad *const *pvt, size_t npvt,
+		   const struct ng_pool_opts *o)
+{
+	memset(p, 0, sizeof(*p));
+	struct pvt_ref *idx = ks_xmalloc((npvt ? npvt : 1) * sizeof(*idx));
+	size_t nidx = 0;
+	for (size_t i = 0; i < npvt; i++) {
+		char *name = str_attr(pvt[i], "Name");
+		if (name)
+			idx[nidx++] = (struct pvt_ref){name, pvt[i]};
+	}
+	qsort(idx, nidx, sizeof(*idx), by_name);
+	p->slot = ks_xcalloc(npub ? npub : 1, sizeof(*p->slot));
+	p->min_weight = 0;
+	for (size_t i = 0; i < npub; i++) {
+		if (!passes(pub[i], o->slot_constraint))
+			continue;
+		char *name = str_attr(pub[i], "Name");
+		if (!name)
+			continue; /* no name, no claim id: not a slot ad */
+		struct ng_slot *s = &p->slot[p->n++];
+		s->ad = classad_ref(pub[i]);
+		s->name = name;
+		s->addr = str_attr(pub[i], "MyAddress");
+		s->remote = ng_pool_remote(pub[i]);
+		bool b = false;
+		s->partitionable = classad_eval_bool(pub[i], "PartitionableSlot",
+						     NULL, &b) && b;
+		s->weight = o->use_slot_weights ? ng_pool_weight(pub[i]) : 1;
+		struct pvt_ref key = {name, NULL};
+		struct pvt_ref *hit = bsearch(&key, idx, nidx, sizeof(*idx),
+					      by_name);
+		if (hit) {
+			s->claim_id = str_attr(hit->ad, "ClaimId");
+			if (!s->claim_id)
+				s->claim_id = str_attr(hit->ad, "Capability");
+		}
+		if (!s->claim_id)
+			p->no_claim_id++;
+		if (s->remote)
+			p->claimed++;
+		p->total_weight += s->weight;
+		if (s->weight > 0 &&
+		    (p->min_weight == 0 || s->weight < p->min_weight))
+			p->min_weight = s->weight;
+	}
+	if (p->min_weight == 0)
+		p->min_weight = 1;
+	for (size_t i = 0; i < nidx; i++)
+		free(idx[i].name);
+	free(idx);
+}
+
+void ng_pool_clear(struct ng_pool *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct ng_slot *s = &p->slot[i];
+		classad_free(s->ad);
+		free(s->name);
+		free(s->claim_id);
+		free(s->addr);
+		free(s->remote);
+	}
+	free(p->slot);
+	memset(p, 0, sizeof(*p));
+}
