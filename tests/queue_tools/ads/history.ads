@@ -1,0 +1,55 @@
+ClusterId = 11
+ProcId = 0
+Owner = "alice"
+JobStatus = 4
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+RemoteWallClockTime = 600.0
+RemoteUserCpu = 0.0
+CompletionDate = 1795426200
+ExitCode = 0
+*** ProcId = 0 ClusterId = 11 Owner = "alice" CompletionDate = 1795426200
+ClusterId = 11
+ProcId = 1
+Owner = "alice"
+JobStatus = 4
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+RemoteWallClockTime = 630.0
+RemoteUserCpu = 0.0
+CompletionDate = 1795426260
+ExitCode = 0
+ExitCode = 1
+*** ProcId = 1 ClusterId = 11 Owner = "alice" CompletionDate = 1795426260
+ClusterId = 12
+ProcId = 0
+Owner = "bob"
+JobStatus = 3
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+RemoteWallClockTime = 0.0
+RemoteUserCpu = 0.0
+CompletionDate = 0
+ExitCode = 0
+RemoveReason = "via condor_rm (by user bob)"
+*** ProcId = 0 ClusterId = 12 Owner = "bob" CompletionDate = 0
+ClusterId = 13
+ProcId = 0
+Owner = "carol"
+JobStatus = 4
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+RemoteWallClockTime = 90061.0
+RemoteUserCpu = 0.0
+CompletionDate = 1795428000
+ExitCode = 0
+JobDescription = "nightly report"
+*** ProcId = 0 ClusterId = 13 Owner = "carol" CompletionDate = 1795428000

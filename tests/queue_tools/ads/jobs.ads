@@ -1,0 +1,284 @@
+# job ads for the condor_q tests: 13 jobs of alice and bob (see ../README)
+ClusterId = 1
+ProcId = 0
+Owner = "alice"
+User = "alice@example.org"
+JobStatus = 1
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+TotalSubmitProcs = 4
+
+ClusterId = 1
+ProcId = 1
+Owner = "alice"
+User = "alice@example.org"
+JobStatus = 2
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+TotalSubmitProcs = 4
+ShadowBday = 1795424947
+JobCurrentStartDate = 1795424947
+MemoryUsage = 12
+RemoteHost = "slot1@node1.example.org"
+
+ClusterId = 1
+ProcId = 2
+Owner = "alice"
+User = "alice@example.org"
+JobStatus = 5
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+JobPrio = 0
+ImageSize = 0
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795426200
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+TotalSubmitProcs = 4
+HoldReason = "via condor_hold (by user alice)"
+HoldReasonCode = 1
+HoldReasonSubCode = 0
+LastRemoteWallClockTime = 65.0
+
+ClusterId = 2
+ProcId = 0
+Owner = "alice"
+User = "alice@example.org"
+JobStatus = 1
+JobUniverse = 5
+QDate = 1795426200
+Cmd = "/bin/sleep"
+Arguments = "-n 2"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+JobBatchName = "sweep"
+TotalSubmitProcs = 2
+
+ClusterId = 2
+ProcId = 1
+Owner = "alice"
+User = "alice@example.org"
+JobStatus = 1
+JobUniverse = 5
+QDate = 1795426200
+Cmd = "/bin/sleep"
+Arguments = "-n 2"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+JobBatchName = "sweep"
+TotalSubmitProcs = 2
+
+ClusterId = 3
+ProcId = 0
+Owner = "bob"
+User = "bob@example.org"
+JobStatus = 4
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/home/bob/analyze"
+Arguments = "60"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+TotalSubmitProcs = 1
+JobDescription = "analysis step"
+
+ClusterId = 4
+ProcId = 0
+Owner = "alice"
+User = "alice@example.org"
+JobStatus = 2
+JobUniverse = 5
+QDate = 1795426200
+Cmd = "/bin/sleep"
+Arguments = "60"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+JobBatchName = "sweep"
+TotalSubmitProcs = 1
+ShadowBday = 1795338611
+RemoteHost = "slot2@node2.example.org"
+MemoryUsage = 2048
+
+ClusterId = 5
+ProcId = 0
+Owner = "bob"
+User = "bob@example.org"
+JobStatus = 1
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/home/bob/run.sh"
+Arguments = "-x 'a b'"
+JobPrio = 10
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 64000
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+
+ClusterId = 6
+ProcId = 0
+Owner = "bob"
+User = "bob@example.org"
+JobStatus = 3
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+RemoveReason = "via condor_rm (by user bob)"
+
+ClusterId = 7
+ProcId = 0
+Owner = "alice"
+User = "alice@example.org"
+JobStatus = 7
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+ShadowBday = 1795428612
+
+ClusterId = 8
+ProcId = 0
+Owner = "alice"
+User = "alice@example.org"
+JobStatus = 2
+JobUniverse = 7
+QDate = 1795424400
+Cmd = "/usr/bin/condor_dagman"
+Arguments = "-f -l . -Dag diamond.dag"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+JobBatchName = "diamond.dag+8"
+DAG_NodesTotal = 4
+DAG_NodesDone = 1
+ShadowBday = 1795428072
+
+ClusterId = 9
+ProcId = 0
+Owner = "alice"
+User = "alice@example.org"
+JobStatus = 2
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+DAGManJobId = 8
+DAGNodeName = "A"
+TotalSubmitProcs = 1
+ShadowBday = 1795428372
+RemoteHost = "slot1@node2.example.org"
+
+ClusterId = 10
+ProcId = 0
+Owner = "alice"
+User = "alice@example.org"
+JobStatus = 1
+JobUniverse = 5
+QDate = 1795424400
+Cmd = "/bin/sleep"
+Arguments = "60"
+JobPrio = 0
+ImageSize = 1000
+RemoteUserCpu = 0.0
+ServerTime = 1795428672
+EnteredCurrentStatus = 1795424400
+RequestCpus = 1
+RequestMemory = 128
+RequestDisk = 1000
+Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory)
+DAGManJobId = 8
+DAGNodeName = "B"
+TotalSubmitProcs = 1
+
