@@ -139,7 +139,8 @@ static int cq_take_job(classad *ad, void *arg)
  * map of results does. */
 static void cq_order(struct cq_run *r)
 {
-	qsort(r->jobs, r->n, sizeof *r->jobs, cq_job_cmp);
+	if (r->n > 1)
+		qsort(r->jobs, r->n, sizeof *r->jobs, cq_job_cmp);
 	size_t k = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		if (k && cq_job_cmp(&r->jobs[k - 1], &r->jobs[i]) == 0) {
