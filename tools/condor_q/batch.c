@@ -151,7 +151,6 @@ static void cq_link(struct cq_job *jobs, size_t n, struct cq_batch *b)
 		if (j->dag_cluster > 0) {
 			struct cq_job *parent = cq_find(jobs, n, j->dag_cluster, 0);
 			if (parent) {
-				j->generation = parent->generation + 1;
 				if (!parent->children)
 					parent->children = j;
 				else if (first_proc)
@@ -357,8 +356,7 @@ static void cq_fit_terminal(struct cq_widths *w, int display_width)
 }
 
 /* HTCondor's fnFixupWidthsForProgressFormat. */
-static void cq_fix_columns(struct tf_mask *m, const struct cq_widths *w,
-			   bool global)
+static void cq_fix_columns(struct tf_mask *m, const struct cq_widths *w)
 {
 	if (m->n < CQ_B_NCOLS)
 		return;
@@ -380,13 +378,13 @@ static void cq_fix_columns(struct tf_mask *m, const struct cq_widths *w,
 			c->width = w->counts[i];
 		}
 	}
-	if (!w->any_held && !global)
+	/* (HTCondor's -global, which kestrel lacks, keeps it too) */
+	if (!w->any_held)
 		m->cols[CQ_B_HOLD].opts |= TF_HIDDEN;
 }
 
 void cq_batch_reduce(struct cq_batch *b, struct cq_job *jobs, size_t n,
-		     struct tf_mask *m, bool partial, bool global,
-		     int display_width)
+		     struct tf_mask *m, bool partial, int display_width)
 {
 	if (n == 0 || m->n < CQ_B_NCOLS)
 		return;
@@ -443,5 +441,5 @@ void cq_batch_reduce(struct cq_batch *b, struct cq_job *jobs, size_t n,
 	}
 	if (display_width > 0)
 		cq_fit_terminal(&w, display_width);
-	cq_fix_columns(m, &w, global);
+	cq_fix_columns(m, &w);
 }

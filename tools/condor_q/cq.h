@@ -73,12 +73,9 @@ struct cq_opts {
 	const char *slotads;        /* -slotads/-machineads FILE */
 	enum tf_ads_format slotads_format;
 	const char *mconstraint;    /* -mconstraint */
-	bool global;
 	bool wide;                  /* -wide */
 	int forced_width;           /* -wide:N */
 	bool expert;
-	bool cputime;
-	bool reverse;               /* -reverse-analyze (not supported) */
 };
 
 /* Parses argv.  Returns -1 to go on, or the exit status when the
@@ -109,7 +106,6 @@ struct cq_job {
 	int dag_cluster;     /* a DAG node's DAGMan job, or 0 */
 	int materialize_next; /* JobMaterializeNextProcId, or -1 */
 	struct cq_job *next_proc, *children, *next_sib, *last_sib;
-	int generation;
 };
 
 /* What the summary line counts (HTCondor's LiveJobCounters). */
@@ -152,7 +148,7 @@ enum { CQ_B_OWNER, CQ_B_BATCH, CQ_B_SUBMITTED, CQ_B_DONE, CQ_B_RUN,
 /* Fills m with the table of view (CQ_V_NORMAL ... CQ_V_BATCH), and adds
  * what it reads to proj.  Returns whether the view has HTCondor's
  * standard summary. */
-bool cq_table_init(struct tf_mask *m, enum cq_view view, bool cputime,
+bool cq_table_init(struct tf_mask *m, enum cq_view view,
 		   struct tf_names *proj);
 
 /* ---- the batch view (batch.c) ------------------------------------------ */
@@ -164,10 +160,11 @@ void cq_batch_free(struct cq_batch *b);
 void cq_batch_note(struct cq_batch *b, struct cq_job *j, const classad *ad);
 /* Links the jobs (sorted by id) into batches and writes each batch's
  * sums into its first job's row (CQ_R_COOKED); fits the columns to the
- * values.  display_width 0: no fitting (output not to a terminal). */
+ * values.  partial: the query may have left out procs of a cluster (no
+ * DONE counts then).  display_width 0: no fitting (output not to a
+ * terminal). */
 void cq_batch_reduce(struct cq_batch *b, struct cq_job *jobs, size_t n,
-		     struct tf_mask *m, bool partial, bool global,
-		     int display_width);
+		     struct tf_mask *m, bool partial, int display_width);
 
 /* ---- output (output.c) ------------------------------------------------- */
 
@@ -187,8 +184,8 @@ void cq_trim_row(struct classad_buf *out, size_t row_start);
 
 /* ---- -better-analyze (analyze.c) --------------------------------------- */
 
-/* Prints the analysis of each job against the slot ads; user is whose
- * jobs run on claimed slots for "your jobs". */
+/* Prints the analysis of each job (its ad kept) against the slot ads,
+ * under the "-- LABEL" title. */
 void cq_analyze(struct classad_buf *out, const char *label,
 		struct cq_job *jobs, size_t n, classad *const *slots,
 		size_t nslots);

@@ -80,8 +80,7 @@ static int cq_build_columns(struct cq_run *r)
 			tf_names_add(&r->proj, o->attrs.v[i]);
 		return 0;
 	default:
-		r->std_summary = cq_table_init(&r->m, o->view, o->cputime,
-					       &r->proj);
+		r->std_summary = cq_table_init(&r->m, o->view, &r->proj);
 		if (!r->widescreen && o->view != CQ_V_HOLD)
 			r->m.overall_width = r->display_width - 1;
 		return 0;
@@ -293,7 +292,7 @@ int cq_main(int argc, const char *const *argv, FILE *out, FILE *err)
 		int width = r.widescreen ? 0 : r.display_width;
 		if (r.o.view == CQ_V_BATCH)
 			cq_batch_reduce(r.batch, r.jobs, r.n, &r.m, r.o.partial,
-					r.o.global, width);
+					width);
 		else if (r.o.view != CQ_V_CUSTOM && r.m.n)
 			cq_fit_job_columns(&r.m, r.jobs, r.n, width);
 		if (r.o.view == CQ_V_ANALYZE)

@@ -92,10 +92,9 @@ static const struct tf_coldef cq_batch[] = {
 	COL_END,
 };
 
-bool cq_table_init(struct tf_mask *m, enum cq_view view, bool cputime,
+bool cq_table_init(struct tf_mask *m, enum cq_view view,
 		   struct tf_names *proj)
 {
-	(void)cputime;
 	const struct tf_coldef *t = NULL;
 	bool summary = true;
 	switch (view) {

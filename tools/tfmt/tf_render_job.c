@@ -19,7 +19,8 @@ enum { TF_JOB_IDLE = 1, TF_JOB_RUNNING = 2, TF_JOB_HELD = 5,
        TF_JOB_BLOCKED = 9 };
 enum { TF_UNIVERSE_SCHEDULER = 7, TF_UNIVERSE_GRID = 9 };
 
-char tf_job_status_letter(long long status)
+/* HTCondor's status letters: JobStatus 1..10 are I R X C H > S F B P. */
+static char tf_job_status_letter(long long status)
 {
 	static const char letters[] = " IRXCH>SFBP";
 	if (status < 1 || status > 10)

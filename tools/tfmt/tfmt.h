@@ -260,10 +260,6 @@ enum tf_state tf_state_of(const char *s);
 enum tf_activity tf_activity_of(const char *s);
 void tf_state_code(char sa[3], enum tf_state st, enum tf_activity ac);
 
-/* HTCondor's job status letters (JobStatus 1..7: I R X C H > S), ' ' for
- * others. */
-char tf_job_status_letter(long long status);
-
 /* Typed lookups of an ad attribute, as HTCondor's Lookup*(). */
 bool tf_ad_int(const classad *ad, const char *name, long long *out);
 bool tf_ad_real(const classad *ad, const char *name, double *out);
