@@ -412,7 +412,13 @@ static void resort(struct ng_cand *cand, size_t pos, size_t n)
 	}
 }
 
-enum req_end { REQ_FILLED, REQ_REJECTED, REQ_LIMIT, REQ_TIME };
+enum req_end {
+	REQ_FILLED,   /* every job it stands for has a slot */
+	REQ_REJECTED, /* no slot matches (any more) */
+	REQ_TOO_BIG,  /* the slots left would take it past its limit */
+	REQ_LIMIT,    /* the submitter is at its limit */
+	REQ_TIME,     /* out of time */
+};
 
 /* Matches request r of submitter s as far as its count, the limit and
  * the deadline allow; *used grows by the weight matched. */
@@ -470,7 +476,7 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			    (long long)r->cluster, (long long)r->proc, s->name,
 			    s->addr, why);
 			c->st->rejections++;
-			end = limited ? REQ_LIMIT : REQ_REJECTED;
+			end = limited ? REQ_TOO_BIG : REQ_REJECTED;
 			break;
 		}
 		ng_schedd_add_match(s->conv, r->autocluster, slot->claim_id,
@@ -555,6 +561,9 @@ static enum ng_share_result negotiate(void *arg, size_t i, double limit,
 	int64_t deadline = now + (left_sub < left_cycle ? left_sub : left_cycle);
 	double used = 0;
 	enum ng_share_result res = NG_SHARE_DONE;
+	/* as HTCondor's: a request the limit kept from its slots is
+	 * rejected, the next may fit; the submitter then waits for the
+	 * next spin, where its limit may be larger */
 	for (size_t k = 0; k < ng_schedd_count(s->conv); k++) {
 		struct ng_request *r = ng_schedd_request(s->conv, k);
 		if (r->done || r->count <= 0)
@@ -567,6 +576,10 @@ static enum ng_share_result negotiate(void *arg, size_t i, double limit,
 						  (s->nrejected + 1) *
 							  sizeof(*s->rejected));
 			s->rejected[s->nrejected++] = r->autocluster;
+		}
+		if (e == REQ_TOO_BIG) {
+			list_add(&c->st->submitters_share_limit, s->name);
+			res = NG_SHARE_RESUME;
 		}
 		if (e == REQ_LIMIT) {
 			LOG(c, KS_D_ALWAYS,
@@ -656,7 +669,8 @@ void ng_cycle_run(ks_daemon *d)
 		ks_ads_free(pub, npub);
 		ks_ads_free(pvt, npvt);
 		ks_ads_free(subm, nsubm);
-		ng->completed_last = time(NULL);
+		/* not a cycle: NEGOTIATOR_CYCLE_DELAY counts from the last
+		 * one that ran, as in HTCondor */
 		return;
 	}
 	LOG(&c, KS_D_ALWAYS, "Got ads: %zu public and %zu private",

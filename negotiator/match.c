@@ -154,7 +154,11 @@ bool ng_match_one(ng_matcher *m, const classad *job, const struct ng_slot *s,
 	if (s->remote || rank_only)
 		return false;
 	classad_match_set(m->mx, job, s->ad);
-	if (!classad_match_symmetric(m->mx))
+	/* both Requirements, the job's first: it is usually the cheaper
+	 * and the more selective (Arch, OpSys, memory), where the slot's
+	 * is its whole START policy */
+	if (!classad_match_right_matches_left(m->mx) ||
+	    !classad_match_left_matches_right(m->mx))
 		return false;
 	ranks(m, NG_NO_PREEMPTION, out);
 	return true;

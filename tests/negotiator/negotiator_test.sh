@@ -313,9 +313,10 @@ AD
 {
 	printf 'Requirements = true\nRank = 0\nKsMisbehave = "error"\n' | request erin@example.org 21 4
 	printf 'Requirements = true\nRank = 0\nKsMisbehave = "hang"\n' | request frank@example.org 22 4
+	printf 'Requirements = true\nRank = 0\nKsMisbehave = "noac"\n' | request gina@example.org 24 4
 	printf 'Requirements = true\nRank = 0\n' | request alice@example.org 23 2
 } > "$T/requests.ads"
-submitters ghost@example.org erin@example.org frank@example.org alice@example.org
+submitters ghost@example.org erin@example.org frank@example.org gina@example.org alice@example.org
 mark
 cycle
 [ "$(count submitter=alice)" = 2 ] || fail "alice's matches despite the failing schedds: $(perms)"
@@ -323,6 +324,8 @@ grep -q "Failed to get resource requests from <127.0.0.1:1> for ghost@example.or
 grep -q "Failed to get resource requests from .* for erin@example.org: NEGOTIATE failed: this schedd does not negotiate for erin" "$NL" ||
 	fail "refusing schedd not logged"
 grep -q "Failed to get resource requests from .* for frank@example.org" "$NL" || fail "silent schedd not logged"
+grep -q "1 resource requests from .* for gina@example.org have no AutoClusterId; ignored" "$NL" || fail "requests without AutoClusterId not logged"
+count submitter=gina >/dev/null && fail "a request without AutoClusterId was matched: $(perms)"
 wait_for 10 sh -c "'$Q' QUERY_NEGOTIATOR_ADS | grep -q 'LastNegotiationCycleSubmittersFailed0 = .*ghost@example.org'" ||
 	fail "the failed submitters are not in the negotiator's ad: $("$Q" QUERY_NEGOTIATOR_ADS | grep Failed)"
 

@@ -5,7 +5,9 @@
  * in old syntax separated by blank lines, each a representative job ad
  * with AutoClusterId, ResourceRequestCount and User (the submitter it
  * belongs to); KsMisbehave = "error" or "hang" makes NEGOTIATE for that
- * User answer an error or never answer.
+ * User answer an error or never answer, "noac" sends its requests
+ * without AutoClusterId and with a ResourceRequestCount that is no
+ * number.
  *
  * It advertises one Submitter ad per User (IdleJobs: the requests'
  * counts), answers NEGOTIATE with that User's requests less what it was
@@ -205,6 +207,10 @@ static void cmd_negotiate(ks_daemon *d, struct ks_request *req)
 			continue;
 		classad *ad = classad_copy(f->req[i]);
 		classad_insert_int(ad, "ResourceRequestCount", left);
+		if (misbehave && strcmp(misbehave, "noac") == 0) {
+			classad_delete(ad, "AutoClusterId");
+			classad_insert_string(ad, "ResourceRequestCount", "many");
+		}
 		out[n++] = ad;
 	}
 	ks_log_printf(d->log, KS_D_ALWAYS, "NEGOTIATE for %s: %zu requests%s%s",
