@@ -21,6 +21,16 @@ struct act {
 	const char *who; /* "alice" for "(by user alice)" */
 };
 
+/* HTCondor's wording: the user's reason, or which tool, then who. */
+static void action_reason(char *buf, size_t n, const struct act *a,
+			  const char *tool)
+{
+	if (a->reason)
+		snprintf(buf, n, "%s (by user %s)", a->reason, a->who);
+	else
+		snprintf(buf, n, "via %s (by user %s)", tool, a->who);
+}
+
 static bool running(const struct sc_job *j)
 {
 	return j->status == SC_RUNNING || j->status == SC_TRANSFERRING ||
@@ -34,10 +44,7 @@ static int do_remove(struct sc_schedd *s, struct sc_job *j, struct act *a)
 	if (j->status == SC_COMPLETED)
 		return SC_AR_BAD_STATUS;
 	char reason[512];
-	snprintf(reason, sizeof(reason), "%s", a->reason ? a->reason : "");
-	if (!a->reason)
-		snprintf(reason, sizeof(reason), "via condor_rm (by user %s)",
-			 a->who);
+	action_reason(reason, sizeof(reason), a, "condor_rm");
 	bool was_running = running(j);
 	if (j->status != SC_REMOVED) {
 		sc_job_set_string(s, j, "RemoveReason", reason);
@@ -62,11 +69,7 @@ static int do_hold(struct sc_schedd *s, struct sc_job *j, struct act *a)
 	if (j->status == SC_COMPLETED || j->status == SC_REMOVED)
 		return SC_AR_BAD_STATUS;
 	char reason[512];
-	if (a->reason)
-		snprintf(reason, sizeof(reason), "%s", a->reason);
-	else
-		snprintf(reason, sizeof(reason), "via condor_hold (by user %s)",
-			 a->who);
+	action_reason(reason, sizeof(reason), a, "condor_hold");
 	sc_job_set_string(s, j, "HoldReason", reason);
 	sc_job_set_int(s, j, "HoldReasonCode", 1);
 	sc_job_set_int(s, j, "HoldReasonSubCode", a->subcode);
@@ -85,11 +88,7 @@ static int do_release(struct sc_schedd *s, struct sc_job *j, struct act *a)
 	if (j->status != SC_HELD)
 		return SC_AR_BAD_STATUS;
 	char reason[512];
-	if (a->reason)
-		snprintf(reason, sizeof(reason), "%s", a->reason);
-	else
-		snprintf(reason, sizeof(reason),
-			 "via condor_release (by user %s)", a->who);
+	action_reason(reason, sizeof(reason), a, "condor_release");
 	sc_job_set_string(s, j, "ReleaseReason", reason);
 	sc_job_delete_attr(s, j, "HoldReason");
 	sc_job_set_status(s, j, SC_IDLE);

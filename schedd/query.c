@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ks_log.h"
 #include "ks_mem.h"
@@ -106,6 +107,8 @@ static bool job_piece(ks_daemon *d, void *arg, struct classad_buf *out)
 	summary_counts(sum, "Allusers", q->counts[2]);
 	if (q->me)
 		classad_insert_string(sum, "MyName", q->me);
+	/* the tools time running jobs by the schedd's clock */
+	classad_insert_int(sum, "ServerTime", (int64_t)time(NULL));
 	ks_wire_encode_ad(out, sum);
 	classad_free(sum);
 	return false;

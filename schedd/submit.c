@@ -46,6 +46,7 @@ static void stamp(struct sc_schedd *s, const char *owner, int cluster,
 	classad_insert_string(cl_ad, "Owner", owner);
 	classad_insert_string(cl_ad, "User", user);
 	classad_insert_int(cl_ad, "EnteredCurrentStatus", (int64_t)now);
+	classad_insert_int(cl_ad, "TotalSubmitProcs", (int64_t)n);
 	if (!classad_lookup(cl_ad, "JobStatus"))
 		classad_insert_int(cl_ad, "JobStatus", SC_IDLE);
 	for (size_t i = 0; i < n; i++) {

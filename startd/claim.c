@@ -495,6 +495,21 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
 	if (owner)
 		classad_insert_string(ad, "RemoteOwner", owner);
 	classad_insert_string(ad, "RemoteUser", user ? user : owner ? owner : "");
+	/* whom the accountant charges: the job's accounting group, or its
+	 * nice-user name, under its user's domain (as the schedd names
+	 * submitters) */
+	char *group = ad_string(s->job, "AccountingGroup");
+	bool nice = false;
+	classad_eval_bool(s->job, "NiceUser", NULL, &nice);
+	const char *at = user ? strchr(user, '@') : NULL;
+	if ((group && *group) || (nice && owner)) {
+		char acct[600];
+		snprintf(acct, sizeof(acct), "%s%s%s",
+			 group && *group ? "" : "nice-user.",
+			 group && *group ? group : owner, at ? at : "");
+		classad_insert_string(ad, "AccountingGroup", acct);
+	}
+	free(group);
 	if (c->client_host)
 		classad_insert_string(ad, "ClientMachine", c->client_host);
 	int64_t cluster = 0, proc = 0;

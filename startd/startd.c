@@ -314,6 +314,35 @@ static void make_execute(ks_daemon *d)
 	free(dir);
 }
 
+/* A startd that died without withdrawing its ads (kill -9) left them in
+ * the collector, claimed dynamic slots among them, until they expire:
+ * the negotiator would count them toward their users' shares.  At start
+ * the ads of this startd's name from another address go. */
+static void forget_earlier_life(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	/* several startds on one host (named ones) would take each
+	 * other's ads for old ones */
+	char *named = ks_config_get(d->cfg, "STARTD_NAME", NULL);
+	bool alone = !d->local_name && (!named || !*named);
+	free(named);
+	if (!alone)
+		return;
+	struct classad_buf req = {0};
+	classad_buf_add(&req, "MyAddress =!= ", 14);
+	classad_quote_string_buf(&req, d->sinful, strlen(d->sinful));
+	classad_buf_add(&req, " && Machine == ", 15);
+	classad_quote_string_buf(&req, sd->hostname, strlen(sd->hostname));
+	classad *q = classad_new();
+	classad_insert_string(q, "MyType", "Query");
+	classad_insert_string(q, "TargetType", "Machine");
+	classad_insert_text(q, "Requirements", req.data, NULL);
+	free(req.data);
+	/* the collector may not be up yet (a pool starting): nothing lost */
+	ks_daemon_send(d, KS_INVALIDATE_STARTD_ADS, &q, 1);
+	classad_free(q);
+}
+
 static int start(ks_daemon *d, struct ks_err *err)
 {
 	struct startd *sd = d->ctx;
@@ -361,6 +390,7 @@ static int start(ks_daemon *d, struct ks_err *err)
 	sd->cron = sd_cron_new(d->loop, d->log, d->cfg, "STARTD_CRON", on_cron,
 			       d);
 	sd_cron_set_context(sd->cron, cron_context, d);
+	forget_earlier_life(d);
 	evaluate(d);
 	schedule_poll(d);
 	return 0;

@@ -43,7 +43,9 @@ void ks_loop_cancel(ks_loop *loop, uint64_t id);
  * in the process).  Returns 0 or -1. */
 int ks_loop_signal(ks_loop *loop, int signo, ks_signal_fn fn, void *arg);
 
-/* Calls fn once child pid has ended, with its wait status, and reaps it.
+/* Calls fn once child pid has ended, with its wait status, and reaps it;
+ * always from the loop, never from within this call (a child may end
+ * before its parent has finished setting up what fn ends).
  * Any part of a daemon may watch its own children this way; children
  * nobody watches are not reaped here.  Returns 0 or -1. */
 int ks_loop_child(ks_loop *loop, pid_t pid, ks_child_fn fn, void *arg);

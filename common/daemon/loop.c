@@ -204,6 +204,11 @@ static void on_sigchld(void *arg, int signo)
 	}
 }
 
+static void recheck_children(void *arg)
+{
+	on_sigchld(arg, SIGCHLD);
+}
+
 int ks_loop_child(ks_loop *l, pid_t pid, ks_child_fn fn, void *arg)
 {
 	if (!l->reaping) {
@@ -213,8 +218,10 @@ int ks_loop_child(ks_loop *l, pid_t pid, ks_child_fn fn, void *arg)
 	}
 	l->kids = ks_xrealloc(l->kids, (l->nkids + 1) * sizeof(*l->kids));
 	l->kids[l->nkids++] = (struct child){pid, fn, arg};
-	/* it may have ended before it was watched: look at once */
-	on_sigchld(l, SIGCHLD);
+	/* it may have ended before it was watched (its SIGCHLD already
+	 * read): look soon, from the loop, so that fn never runs before
+	 * the caller has finished setting up what fn ends */
+	ks_loop_timer(l, 0, 0, recheck_children, l);
 	return 0;
 }
 

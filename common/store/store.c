@@ -217,7 +217,8 @@ int ks_txn_del(ks_txn *t, const char *name, const void *key, size_t klen,
 
 static bool has_prefix(const MDB_val *k, const void *prefix, size_t plen)
 {
-	return k->mv_size >= plen && memcmp(k->mv_data, prefix, plen) == 0;
+	return plen == 0 ||
+	       (k->mv_size >= plen && memcmp(k->mv_data, prefix, plen) == 0);
 }
 
 int ks_txn_each(ks_txn *t, const char *name, const void *prefix, size_t plen,

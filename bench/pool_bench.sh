@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# pool_bench.sh BUILD [JOBS]: figures of a personal pool, as
+# ../shared/bench/README.md measures HTCondor's (4 static slots, the fast
+# knobs of HTCondor's test framework), one JSON line each:
+#   start_to_slots      condor_master start until condor_status lists 4 slots
+#   start_to_first_job  start until a first /bin/true job has completed
+#   true_jobs_100       100 /bin/true jobs, condor_submit to all done
+#   submit_10000        condor_submit of one 10,000-job cluster (held)
+#   q_af_10000, q_l_10000  condor_q -allusers -af ClusterId ProcId / -l over them
+#   schedd_bytes_per_idle_job  the schedd's RSS growth per held job
+#   submit_N, q_af_N    the same for one cluster of JOBS (default 100,000)
+# A benchmark, not a test: it prints figures and passes no judgement.
+set -eu
+B=$(cd "$1" && pwd)
+N=${2:-100000}
+T=$(mktemp -d /tmp/pool_bench.XXXXXX)
+chmod 755 "$T"
+trap 'kill -QUIT $MP 2>/dev/null; sleep 0.3; pkill -9 -f "$T" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+export CONDOR_CONFIG=$T/condor_config
+for d in "$B"/tools/*/; do PATH=$d:$PATH; done
+export PATH
+cat > "$CONDOR_CONFIG" <<CFG
+LOCAL_DIR = $T
+COLLECTOR_HOST = 127.0.0.1:0
+MASTER = $B/master/condor_master
+COLLECTOR = $B/collector/condor_collector
+NEGOTIATOR = $B/negotiator/condor_negotiator
+SCHEDD = $B/schedd/condor_schedd
+STARTD = $B/startd/condor_startd
+STARTER = $B/startd/condor_starter
+DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR STARTD SCHEDD
+NUM_CPUS = 4
+NUM_SLOTS = 4
+SLOT_TYPE_0_PARTITIONABLE = false
+UPDATE_INTERVAL = 2
+NEGOTIATOR_INTERVAL = 2
+NEGOTIATOR_CYCLE_DELAY = 2
+STARTER_UPDATE_INTERVAL = 2
+RUNBENCHMARKS = 0
+EXECUTE = $T/execute
+CFG
+mkdir -p "$T/execute" "$T/jobs"
+chmod 1777 "$T/jobs"
+now() { date +%s.%N; }
+since() { echo "$(now) - $1" | bc; }
+fig() { printf '{"bench": "pool", "op": "%s", "%s": %s}\n' "$1" "$2" "$(printf "%.3f" "$3" 2>/dev/null || echo "$3")"; }
+slots() { [ "$(condor_status -af Name 2>/dev/null | wc -l)" -ge 4 ]; }
+wait_until() {
+	local limit=$(( $(date +%s) + $1 )); shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -lt "$limit" ] || { echo "timed out: $*" >&2; exit 1; }
+		sleep 0.02
+	done
+}
+done_count() { grep -c '^005 ' "$1" 2>/dev/null || true; }
+all_done() { [ "$(done_count "$1")" = "$2" ]; }
+
+t0=$(now)
+"$B/master/condor_master" -f 2>/dev/null &
+MP=$!
+wait_until 30 slots
+fig start_to_slots seconds "$(since "$t0")"
+wait_until 30 sh -c 'condor_status -schedd -af Name | grep -q .'
+cd "$T/jobs"
+printf 'executable = /bin/true\nlog = first.log\nqueue\n' > first.sub
+condor_submit first.sub >/dev/null
+wait_until 60 all_done first.log 1
+fig start_to_first_job seconds "$(since "$t0")"
+
+printf 'executable = /bin/true\nlog = t100.log\nqueue 100\n' > t100.sub
+t=$(now)
+condor_submit t100.sub >/dev/null
+wait_until 120 all_done t100.log 100
+fig true_jobs_100 seconds "$(since "$t")"
+
+rss() { awk '/^VmRSS/ {print $2 * 1024}' "/proc/$(pgrep -f "$B/schedd/condor_schedd" | head -1)/status"; }
+r0=$(rss)
+printf 'executable = /bin/true\nhold = true\nqueue 10000\n' > h10k.sub
+t=$(now)
+condor_submit h10k.sub >/dev/null
+fig submit_10000 seconds "$(since "$t")"
+t=$(now)
+condor_q -allusers -af ClusterId ProcId >/dev/null
+fig q_af_10000 seconds "$(since "$t")"
+t=$(now)
+condor_q -allusers -l >/dev/null
+fig q_l_10000 seconds "$(since "$t")"
+r1=$(rss)
+fig schedd_bytes_per_idle_job bytes "$(( (r1 - r0) / 10000 ))"
+
+printf 'executable = /bin/true\nhold = true\nqueue %s\n' "$N" > hN.sub
+t=$(now)
+condor_submit hN.sub >/dev/null
+fig "submit_$N" seconds "$(since "$t")"
+t=$(now)
+condor_q -allusers -af ClusterId ProcId >/dev/null
+fig "q_af_$((N + 10000))" seconds "$(since "$t")"

@@ -1,0 +1,292 @@
+#!/usr/bin/env bash
+# schedd_test.sh BUILD: a whole personal pool (master, collector,
+# negotiator, startd with four CPUs, schedd) on loopback, driven by
+# condor_submit, condor_q, condor_rm/hold/release and condor_history as a
+# user would: jobs run once each with their exit codes in the history and
+# the event log; every queue form; hold, release and remove; the seed's
+# transforms and submit requirements; a schedd killed with SIGKILL while
+# jobs run loses nothing and runs nothing twice; a startd killed under a
+# job sends it back to Idle.  As root the jobs belong to two temporary
+# accounts (fair share between them is checked); as another user all run
+# as that user and the fair-share part is skipped.
+set -u
+B=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../daemon/lib.sh"
+. "$here/../startd/lib_startd.sh"
+for d in "$B"/tools/*/; do PATH=$d:$PATH; done
+export PATH
+
+pool_dir schedd_test
+chmod 755 "$T"
+J=$T/jobs
+mkdir -p "$J" && chmod 1777 "$J"
+
+users=()
+made=()
+cleanup_users() {
+	for u in "${made[@]}"; do userdel "$u" 2>/dev/null; done
+}
+if [ "$(id -u)" = 0 ]; then
+	for u in ksalice ksbob kscarol; do
+		if ! id "$u" >/dev/null 2>&1; then
+			useradd -M -r -s /bin/sh "$u" || fail "cannot add user $u"
+			made+=("$u")
+		fi
+		users+=("$u")
+	done
+	trap 'cleanup_users; pool_cleanup' EXIT
+else
+	users=("$(id -un)")
+fi
+A=${users[0]}
+# as USER: runs a command as that user (as root), or as ourselves
+as() {
+	local u=$1; shift
+	if [ "$(id -u)" = 0 ]; then
+		runuser -u "$u" -- env CONDOR_CONFIG="$CONDOR_CONFIG" PATH="$PATH" "$@"
+	else
+		"$@"
+	fi
+}
+
+pool_config_base() {
+	cat > "$CONDOR_CONFIG" <<CFG
+LOCAL_DIR = $T
+COLLECTOR_HOST = 127.0.0.1:0
+MASTER = $B/master/condor_master
+COLLECTOR = $B/collector/condor_collector
+NEGOTIATOR = $B/negotiator/condor_negotiator
+SCHEDD = $B/schedd/condor_schedd
+STARTD = $B/startd/condor_startd
+STARTER = $B/startd/condor_starter
+DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR STARTD SCHEDD
+MASTER_BACKOFF_CONSTANT = 1
+UPDATE_INTERVAL = 1
+POLLING_INTERVAL = 1
+NEGOTIATOR_INTERVAL = 1
+NEGOTIATOR_CYCLE_DELAY = 1
+SCHEDD_INTERVAL = 1
+PERIODIC_EXPR_INTERVAL = 1
+NUM_CPUS = 4
+EXECUTE = $T/execute
+SCHEDD_DEBUG = D_FULLDEBUG
+CFG
+	cat >> "$CONDOR_CONFIG"
+}
+
+# queue_empty: no job of anybody's is in the queue
+queue_empty() { [ -z "$(condor_q -allusers -af ClusterId 2>/dev/null)" ]; }
+# in_history CLUSTER N: the history holds N jobs of CLUSTER
+in_history() {
+	[ "$(condor_history -af ProcId -constraint "ClusterId == $1" 2>/dev/null | wc -l)" = "$2" ]
+}
+# status_is ID ST: condor_q says job ID has JobStatus ST
+status_is() { [ "$(condor_q -allusers "$1" -af JobStatus 2>/dev/null)" = "$2" ]; }
+# cluster_of OUTPUT: the cluster id condor_submit printed
+cluster_of() { sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p' <<<"$1"; }
+
+pool_config_base </dev/null
+start_master
+wait_for 20 sh -c 'condor_status -af Name | grep -q slot1' || fail "no slots"
+wait_for 20 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no schedd ad"
+
+# --- jobs run once each, with their exit codes ---------------------------
+cat > "$J/exit.sh" <<'SH'
+#!/bin/sh
+echo "job $1"
+exit $(( $1 % 7 ))
+SH
+chmod 755 "$J/exit.sh"
+cat > "$J/exit.sub" <<SUB
+executable = $J/exit.sh
+arguments = \$(Process)
+output = $J/out.\$(Process)
+log = $J/exit.log
+queue 40
+SUB
+out=$(as "$A" condor_submit "$J/exit.sub") || fail "condor_submit: $out"
+C=$(cluster_of "$out")
+[ -n "$C" ] || fail "no cluster in: $out"
+grep -q "^Submitting job(s)\.\{40\}$" <<<"$out" || fail "dots: $out"
+wait_for 60 in_history "$C" 40 || fail "40 jobs did not all finish"
+bad=$(condor_history -af ProcId ExitCode NumJobStarts JobStatus -constraint "ClusterId == $C" |
+	awk '$2 != $1 % 7 || $3 != 1 || $4 != 4')
+[ -z "$bad" ] || fail "wrong exit codes or runs: $bad"
+[ "$(grep -c '^005 ' "$J/exit.log")" = 40 ] || fail "terminated events"
+[ "$(grep -c '^001 ' "$J/exit.log")" = 40 ] || fail "execute events"
+grep -q '(1) Normal termination (return value 6)' "$J/exit.log" || fail "return value 6"
+[ "$(cat "$J/out.13")" = "job 13" ] || fail "output of job 13"
+[ "$(stat -c %U "$J/out.0")" = "$A" ] || fail "job ran as $(stat -c %U "$J/out.0"), not $A"
+echo "ok: 40 jobs once each, exit codes in history and event log"
+
+# --- every queue form ----------------------------------------------------
+printf 'a\nb\n' > "$J/items.txt"
+touch "$J/m1.dat" "$J/m2.dat" "$J/m3.dat"
+cat > "$J/forms.sub" <<SUB
+executable = /bin/echo
+initialdir = $J
+arguments = \$(Item)
+queue 2
+queue x in (p, q, r)
+queue from $J/items.txt
+queue matching files *.dat
+SUB
+out=$( cd "$J" && as "$A" condor_submit forms.sub) || fail "queue forms: $out"
+C=$(cluster_of "$out")
+grep -q "10 job(s) submitted" <<<"$out" || fail "queue forms count: $out"
+wait_for 60 in_history "$C" 10 || fail "queue forms did not finish"
+echo "ok: queue N, in, from, matching"
+
+# --- hold, release, remove -----------------------------------------------
+cat > "$J/sleep.sub" <<SUB
+executable = /bin/sleep
+arguments = 300
+log = $J/sleep.log
+queue
+SUB
+out=$(as "$A" condor_submit "$J/sleep.sub") || fail "sleep submit: $out"
+C=$(cluster_of "$out")
+wait_for 20 status_is "$C.0" 2 || fail "sleep job not running"
+out=$(as "$A" condor_hold "$C.0") || fail "condor_hold: $out"
+wait_for 10 status_is "$C.0" 5 || fail "not held"
+grep -q '^012 ' "$J/sleep.log" || fail "no held event"
+out=$(as "$A" condor_release "$C") || fail "condor_release: $out"
+wait_for 20 status_is "$C.0" 2 || fail "not running again after release"
+out=$(as "$A" condor_rm "$C.0") || fail "condor_rm: $out"
+wait_for 20 in_history "$C" 1 || fail "removed job not in history"
+[ "$(condor_history -af JobStatus -constraint "ClusterId == $C")" = 3 ] || fail "not Removed"
+grep -q '^009 ' "$J/sleep.log" || fail "no aborted event"
+grep -q '^013 ' "$J/sleep.log" || fail "no released event"
+echo "ok: hold, release, rm"
+
+# --- a schedd killed with SIGKILL loses nothing ---------------------------
+cat > "$J/k.sub" <<SUB
+executable = /bin/sleep
+arguments = 2
+log = $J/k.log
+queue 8
+SUB
+out=$(as "$A" condor_submit "$J/k.sub") || fail "k submit: $out"
+C=$(cluster_of "$out")
+wait_for 20 grep -q '^001 ' "$J/k.log" || fail "k jobs did not start"
+pkill -9 -f "$B/schedd/condor_schedd" || fail "no schedd to kill"
+wait_for 60 in_history "$C" 8 || fail "jobs lost after the schedd was killed"
+bad=$(condor_history -af ProcId NumJobStarts -constraint "ClusterId == $C" | awk '$2 != 1')
+[ -z "$bad" ] || fail "jobs run twice after the schedd's restart: $bad"
+[ "$(grep -c '^005 ' "$J/k.log")" = 8 ] || fail "k terminated events"
+grep -q 'reconnected' "$T/log/SchedLog" || fail "no reconnection"
+echo "ok: schedd killed mid-run: nothing lost, nothing run twice"
+
+# --- a startd killed under a job: the job goes back to Idle --------------
+cat > "$J/s.sub" <<SUB
+executable = /bin/sleep
+arguments = 3
+log = $J/s.log
+queue
+SUB
+out=$(as "$A" condor_submit "$J/s.sub") || fail "s submit: $out"
+C=$(cluster_of "$out")
+wait_for 20 status_is "$C.0" 2 || fail "s job not running"
+pkill -9 -f "$B/startd/condor_startd"
+pkill -9 -f "$B/startd/condor_starter"
+wait_for 20 grep -q '^004 ' "$J/s.log" || fail "no eviction event"
+wait_for 60 in_history "$C" 1 || fail "s job did not finish after the startd came back"
+[ "$(condor_history -af NumJobStarts -constraint "ClusterId == $C")" = 2 ] || fail "s job starts"
+echo "ok: startd killed mid-job: back to Idle, then run again"
+
+# --- fair share between two users ------------------------------------------
+if [ ${#users[@]} -ge 3 ]; then
+	# two users who have run nothing yet
+	A2=${users[1]} Bb=${users[2]}
+	for u in "$A2" "$Bb"; do
+		cat > "$J/fair.$u.sub" <<SUB
+executable = /bin/sleep
+arguments = 3
+hold = true
+queue 8
+SUB
+	done
+	# held, then released together, so that one cycle sees both users
+	as "$A2" condor_submit "$J/fair.$A2.sub" >/dev/null || fail "fair submit $A2"
+	as "$Bb" condor_submit "$J/fair.$Bb.sub" >/dev/null || fail "fair submit $Bb"
+	# the claims of the jobs above gone from the collector too (a
+	# claimed slot counts toward its user's share)
+	idle_pool() { [ -z "$(condor_status -af State | grep -v Unclaimed)" ]; }
+	wait_for 20 idle_pool || fail "slots still claimed: $(condor_status -af Name State)"
+	out=$(condor_release -all) || fail "condor_release -all: $out"
+	both_run() {
+		local r
+		r=$(condor_q -allusers -constraint 'JobStatus == 2' -af Owner | sort | uniq -c)
+		[ "$(wc -l <<<"$r")" = 2 ] && [ "$(awk '{s += $1} END {print s}' <<<"$r")" = 4 ]
+	}
+	wait_for 30 both_run || fail "the two users did not share the slots: $(condor_q -allusers -af Owner JobStatus)"
+	split=$(condor_q -allusers -constraint 'JobStatus == 2' -af Owner | sort | uniq -c | awk '{print $1}' | tr '\n' ' ')
+	[ "$split" = "2 2 " ] || fail "slots split $split, not 2 2"
+	wait_for 60 queue_empty || fail "fair jobs did not finish"
+	echo "ok: fair share 2 2"
+fi
+
+# --- the seed's transforms and submit requirements ------------------------
+stop_pool
+printf '* %s physics,chem\n' "$A" > "$T/groups.map"
+pool_config_base <<CFG
+CLASSAD_USER_MAPFILE_Groups = $T/groups.map
+SCHEDD_CLASSAD_USER_MAP_NAMES = Groups
+JOB_TRANSFORM_NAMES = AssignGroup, SL6ToDocker
+JOB_TRANSFORM_AssignGroup @=end
+   # map Owner to group using the existing accounting group attribute as requested group
+   EVALSET AcctGroup = userMap("Groups",Owner,AcctGroup)
+   EVALSET AccountingGroup = join(".",AcctGroup,Owner)
+@end
+JOB_TRANSFORM_SL6ToDocker @=end
+   # match only vanilla jobs that have WantSL6 and do not already have a DockerImage
+   REQUIREMENTS JobUniverse==5 && WantSL6 && DockerImage =?= undefined
+   SET WantDocker = true
+   SET DockerImage = "SL6"
+   SET Requirements = TARGET.HasDocker && \$(MY.Requirements)
+@end
+SUBMIT_REQUIREMENT_NAMES = NotStandardUniverse, MinimalRequestMemory, NotChris
+SUBMIT_REQUIREMENT_NotStandardUniverse = JobUniverse != 1
+SUBMIT_REQUIREMENT_MinimalRequestMemory = RequestMemory > 512
+SUBMIT_REQUIREMENT_NotChris = Owner != "chris"
+SUBMIT_REQUIREMENT_NotStandardUniverse_REASON = "This pool does not accept standard universe jobs."
+SUBMIT_REQUIREMENT_MinimalRequestMemory_REASON = strcat( "The job only requested ", RequestMemory, " Megabytes.  If that small amount is really enough, please contact ..." )
+SUBMIT_REQUIREMENT_NotChris_REASON = "Chris, you may only submit jobs to the instructional pool."
+SUBMIT_REQUIREMENT_NAMES = OneGig \$(SUBMIT_REQUIREMENT_NAMES)
+SUBMIT_REQUIREMENT_OneGig = RequestMemory > 1024
+SUBMIT_REQUIREMENT_OneGig_REASON = "As of <date>, the minimum requested memory will be 1024."
+SUBMIT_REQUIREMENT_OneGig_IS_WARNING = TRUE
+CFG
+start_master
+wait_for 20 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no schedd ad (policy)"
+printf 'executable = /bin/true\nrequest_memory = 256\nqueue 3\n' > "$J/small.sub"
+out=$(as "$A" condor_submit "$J/small.sub" 2>&1) && fail "a 256 MB job was accepted: $out"
+grep -q '^ERROR: Failed to commit job submission into the queue\.$' <<<"$out" || fail "rejection: $out"
+grep -q '^ERROR: The job only requested 256 Megabytes\.' <<<"$out" || fail "reason: $out"
+[ -z "$(condor_q -allusers -af ClusterId)" ] || fail "a rejected cluster left jobs"
+cat > "$J/warn.sub" <<SUB
+executable = /bin/sleep
+arguments = 60
+request_memory = 800
++WantSL6 = true
+accounting_group = chem
+log = $J/warn.log
+hold = true
+queue
+SUB
+out=$(as "$A" condor_submit "$J/warn.sub" 2>&1) || fail "an 800 MB job was refused: $out"
+grep -q 'WARNING: Committed job submission into the queue with the following warning' <<<"$out" || fail "no warning: $out"
+grep -q 'WARNING: As of <date>, the minimum requested memory will be 1024\.' <<<"$out" || fail "warning text: $out"
+grep -q 'As of <date>, the minimum requested memory will be 1024\.' "$J/warn.log" || fail "warning not in the event log"
+C=$(cluster_of "$out")
+got=$(condor_q -allusers "$C.0" -af AcctGroup AccountingGroup WantDocker DockerImage)
+[ "$got" = "chem chem.$A true SL6" ] || fail "transforms gave: $got"
+condor_q -allusers "$C.0" -af:r Requirements | grep -q '^TARGET.HasDocker && (' || fail "Requirements not extended: $(condor_q -allusers "$C.0" -af:r Requirements)"
+printf 'executable = /bin/true\nrequest_memory = 2048\nqueue\n' > "$J/big.sub"
+out=$(as "$A" condor_submit "$J/big.sub" 2>&1) || fail "a 2 GB job was refused: $out"
+grep -q WARNING <<<"$out" && fail "a 2 GB job had a warning: $out"
+got=$(condor_q -allusers "$(cluster_of "$out").0" -af AcctGroup)
+[ "$got" = "physics" ] || fail "AssignGroup without a requested group gave $got"
+echo "ok: transforms and submit requirements of seed 004"
+echo "all passed"
