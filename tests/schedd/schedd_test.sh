@@ -2,7 +2,7 @@
 # schedd_test.sh BUILD: a whole personal pool (master, collector,
 # negotiator, startd with four CPUs, schedd) on loopback, driven by
 # condor_submit, condor_q, condor_rm/hold/release and condor_history as a
-# user would: jobs run once each with their exit codes in the history and
+# user would: 1,000 jobs run once each with their exit codes in the history and
 # the event log; every queue form; hold, release and remove; the seed's
 # transforms and submit requirements; a schedd killed with SIGKILL while
 # jobs run loses nothing and runs nothing twice; a startd killed under a
@@ -103,22 +103,24 @@ executable = $J/exit.sh
 arguments = \$(Process)
 output = $J/out.\$(Process)
 log = $J/exit.log
-queue 40
+queue 1000
 SUB
 out=$(as "$A" condor_submit "$J/exit.sub") || fail "condor_submit: $out"
 C=$(cluster_of "$out")
 [ -n "$C" ] || fail "no cluster in: $out"
-grep -q "^Submitting job(s)\.\{40\}$" <<<"$out" || fail "dots: $out"
-wait_for 60 in_history "$C" 40 || fail "40 jobs did not all finish"
+grep -q "^Submitting job(s)\.\{1000\}$" <<<"$out" || fail "dots: $out"
+grep -q "^1000 job(s) submitted to cluster $C\.$" <<<"$out" || fail "summary: $out"
+wait_for 300 in_history "$C" 1000 || fail "1000 jobs did not all finish"
 bad=$(condor_history -af ProcId ExitCode NumJobStarts JobStatus -constraint "ClusterId == $C" |
 	awk '$2 != $1 % 7 || $3 != 1 || $4 != 4')
 [ -z "$bad" ] || fail "wrong exit codes or runs: $bad"
-[ "$(grep -c '^005 ' "$J/exit.log")" = 40 ] || fail "terminated events"
-[ "$(grep -c '^001 ' "$J/exit.log")" = 40 ] || fail "execute events"
+[ "$(grep -c '^005 ' "$J/exit.log")" = 1000 ] || fail "terminated events"
+[ "$(grep -c '^001 ' "$J/exit.log")" = 1000 ] || fail "execute events"
+[ "$(condor_history -af ProcId -constraint "ClusterId == $C" | sort -n | uniq | wc -l)" = 1000 ] || fail "history ids"
 grep -q '(1) Normal termination (return value 6)' "$J/exit.log" || fail "return value 6"
 [ "$(cat "$J/out.13")" = "job 13" ] || fail "output of job 13"
 [ "$(stat -c %U "$J/out.0")" = "$A" ] || fail "job ran as $(stat -c %U "$J/out.0"), not $A"
-echo "ok: 40 jobs once each, exit codes in history and event log"
+echo "ok: 1000 jobs once each, exit codes in history and event log"
 
 # --- every queue form ----------------------------------------------------
 printf 'a\nb\n' > "$J/items.txt"
