@@ -27,6 +27,7 @@
 #include "sc_cmds.h"
 #include "sc_events.h"
 #include "sc_run.h"
+#include "sc_xfer.h"
 
 /* A startd on loopback answers in microseconds; one that does not
  * answer in this long is treated as gone. */
@@ -76,9 +77,11 @@ static classad *job_for_startd(const struct sc_schedd *s,
 
 /* One request and its (first) reply.  *reply is the first ad of an OK
  * reply (new), or NULL.  keep: the connection stays open for a later
- * reply and is returned in *conn. */
-static int ask_startd(struct sc_run *r, int code, const classad *job,
-		      classad **reply, ks_conn **conn, struct ks_err *err)
+ * reply and is returned in *conn.  files (n of them) follow the job. */
+static int ask_startd_files(struct sc_run *r, int code, const classad *job,
+			    classad *const *files, size_t nfiles,
+			    classad **reply, ks_conn **conn,
+			    struct ks_err *err)
 {
 	ks_daemon *d = r->s->d;
 	if (reply)
@@ -92,8 +95,16 @@ static int ask_startd(struct sc_run *r, int code, const classad *job,
 	classad_insert_int(head, "AliveInterval", r->s->alive_interval);
 	if (r->state == R_RECONNECTING)
 		classad_insert_bool(head, "Reconnect", true);
-	classad *ads[2] = {head, (classad *)job};
-	rc = ks_conn_send(c, code, ads, job ? 2 : 1, 0, err);
+	classad **ads = ks_xmalloc((2 + nfiles) * sizeof(*ads));
+	size_t nads = 0;
+	ads[nads++] = head;
+	if (job) {
+		ads[nads++] = (classad *)job;
+		for (size_t i = 0; i < nfiles; i++)
+			ads[nads++] = files[i];
+	}
+	rc = ks_conn_send(c, code, ads, nads, 0, err);
+	free(ads);
 	classad_free(head);
 	int got = 0;
 	classad **in = NULL;
@@ -115,6 +126,12 @@ static int ask_startd(struct sc_run *r, int code, const classad *job,
 	else
 		ks_conn_close(c);
 	return rc;
+}
+
+static int ask_startd(struct sc_run *r, int code, const classad *job,
+		      classad **reply, ks_conn **conn, struct ks_err *err)
+{
+	return ask_startd_files(r, code, job, NULL, 0, reply, conn, err);
 }
 
 static void add_run(struct sc_schedd *s, struct sc_run *r)
@@ -302,7 +319,43 @@ static void activate(struct sc_run *r, struct sc_job *j);
 /* Another idle job of the same submitter that the claimed slot takes. */
 static struct sc_job *next_job(struct sc_run *r);
 
-static void job_ended(struct sc_run *r, const classad *res)
+/* The job's output files, into its Iwd; false (with the hold reason
+ * and subcode filled) when they could not all be written, or the
+ * execution point could not send them. */
+static bool job_output(struct sc_run *r, struct sc_job *j, const classad *res,
+		       classad *const *files, size_t nfiles, char *why,
+		       size_t size, int *sub)
+{
+	struct sc_schedd *s = r->s;
+	char *failure = ad_string(res, "TransferOutputError");
+	if (failure) {
+		int64_t e = 0;
+		classad_eval_int(res, "TransferOutputErrno", NULL, &e);
+		*sub = (int)e;
+		snprintf(why, size,
+			 "Transfer output files failure at execution point %s "
+			 "while sending files to access point %s. Details: %s",
+			 r->slot_name, s->d->name ? s->d->name : "?", failure);
+		free(failure);
+		return false;
+	}
+	uint64_t bytes = 0;
+	int eno = 0;
+	struct ks_err err = {0};
+	int rc = sc_xfer_output(j, files, nfiles, &bytes, &eno, &err);
+	add_real(s, j, "BytesRecvd", (double)bytes);
+	if (rc == 0)
+		return true;
+	*sub = eno;
+	snprintf(why, size,
+		 "Transfer output files failure at access point %s while "
+		 "receiving files from the execution point %s. Details: %s",
+		 s->d->name ? s->d->name : "?", r->slot_name, err.msg);
+	return false;
+}
+
+static void job_ended(struct sc_run *r, const classad *res,
+		      classad *const *files, size_t nfiles)
 {
 	struct sc_schedd *s = r->s;
 	struct sc_job *j = r->job;
@@ -331,10 +384,17 @@ static void job_ended(struct sc_run *r, const classad *res)
 		sc_job_retire(s, j);
 	} else if (j->status == SC_HELD) {
 		/* condor_hold: the held event is written already */
-	} else if (strcmp(how, "exited") == 0) {
-		job_exited(s, j, res, false);
-	} else if (strcmp(how, "signaled") == 0) {
-		job_exited(s, j, res, true);
+	} else if (strcmp(how, "exited") == 0 || strcmp(how, "signaled") == 0) {
+		char why[800];
+		int sub = 0;
+		if (job_output(r, j, res, files, nfiles, why, sizeof(why),
+			       &sub)) {
+			job_exited(s, j, res, strcmp(how, "signaled") == 0);
+		} else {
+			ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d: %s",
+				      j->cluster, j->proc, why);
+			hold_job(s, j, why, 12, sub);
+		}
 	} else if (strcmp(how, "start failed") == 0) {
 		char *why = ad_string(res, "HoldReason");
 		int64_t code = 6, sub = 0;
@@ -381,9 +441,9 @@ static void on_result(void *arg, int fd, unsigned events)
 			      r->job ? r->job->proc : -1,
 			      rc ? err.msg : "no result");
 		r->state = R_GONE;
-		job_ended(r, NULL);
+		job_ended(r, NULL, NULL, 0);
 	} else {
-		job_ended(r, ads[0]);
+		job_ended(r, ads[0], ads + 1, n - 1);
 	}
 	ks_ads_free(ads, n);
 }
@@ -398,8 +458,33 @@ static void activate(struct sc_run *r, struct sc_job *j)
 	j->run = r;
 	classad *job = job_for_startd(s, j, r->slot);
 	struct ks_err err = {0};
+	struct ks_xfer_set files = {0};
+	if (sc_xfer_wanted(job)) {
+		int eno = 0;
+		if (sc_xfer_input(j, job, &files, &eno, &err)) {
+			char why[800];
+			snprintf(why, sizeof(why),
+				 "Transfer input files failure at access point "
+				 "%s while sending files to the execution point "
+				 "%s. Details: %s",
+				 d->name ? d->name : "?", r->slot_name, err.msg);
+			ks_log_printf(d->log, KS_D_ALWAYS, "job %d.%d: %s",
+				      j->cluster, j->proc, why);
+			ks_xfer_set_free(&files);
+			classad_free(job);
+			r->job = NULL;
+			j->run = NULL;
+			hold_job(s, j, why, 13, eno);
+			sc_queue_flush(s);
+			release(r, "the job's input could not be sent");
+			return;
+		}
+	}
 	ks_conn *c = NULL;
-	int rc = ask_startd(r, KS_ACTIVATE_CLAIM, job, NULL, &c, &err);
+	int rc = ask_startd_files(r, KS_ACTIVATE_CLAIM, job, files.ads,
+				  files.n, NULL, &c, &err);
+	uint64_t sent = files.bytes;
+	ks_xfer_set_free(&files);
 	classad_free(job);
 	if (rc || !c) {
 		ks_log_printf(d->log, KS_D_ALWAYS,
@@ -414,6 +499,8 @@ static void activate(struct sc_run *r, struct sc_job *j)
 	}
 	r->act = c;
 	r->state = R_ACTIVE;
+	if (sent)
+		add_real(s, j, "BytesSent", (double)sent);
 	time_t now = time(NULL);
 	int64_t first = 0;
 	if (!classad_eval_int(j->ad, "JobStartDate", NULL, &first))

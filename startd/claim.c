@@ -18,12 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "ks_commands.h"
 #include "ks_wire.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "sd_startd.h"
 
 /* How many result bytes a starter may write: its ad is small. */
@@ -136,6 +139,7 @@ static void forget_claim(ks_daemon *d, struct sd_slot *s)
 	struct sd_claim *c = &s->claim;
 	classad_free(s->job);
 	s->job = NULL;
+	ks_xfer_set_free(&c->outputs);
 	free(c->client);
 	free(c->client_host);
 	c->client = c->client_host = NULL;
@@ -155,6 +159,58 @@ static void remove_files(struct sd_claim *c)
 		free(*files[i]);
 		*files[i] = NULL;
 	}
+	char **dirs[] = {&c->input_dir, &c->output_dir};
+	for (size_t i = 0; i < 2; i++) {
+		if (*dirs[i])
+			ks_xfer_remove_tree(*dirs[i]);
+		free(*dirs[i]);
+		*dirs[i] = NULL;
+	}
+}
+
+/* The files the starter left in the output directory, into
+ * c->outputs; a failure goes into the result for the claimer. */
+static void collect_output(ks_daemon *d, struct sd_slot *s)
+{
+	struct sd_claim *c = &s->claim;
+	ks_xfer_set_free(&c->outputs);
+	c->outputs.nofollow = true;
+	if (!c->output_dir || !c->result)
+		return;
+	int eno = 0;
+	struct ks_err err = {0};
+	if (ks_xfer_add_path(&c->outputs, c->output_dir, "", &eno, &err)) {
+		ks_xfer_set_free(&c->outputs);
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: the job's output cannot be sent: %s",
+			      s->short_name, err.msg);
+		char *had = NULL;
+		if (!classad_eval_string(c->result, "TransferOutputError",
+					 NULL, &had)) {
+			classad_insert_string(c->result, "TransferOutputError",
+					      err.msg);
+			classad_insert_int(c->result, "TransferOutputErrno",
+					   eno);
+		}
+		free(had);
+	} else if (c->outputs.n) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: %zu output files (%llu bytes) for the "
+			      "claimer", s->short_name, c->outputs.n,
+			      (unsigned long long)c->outputs.bytes);
+	}
+}
+
+/* The final reply: the result ad, then the output files.  The array is
+ * new (free()); its ads are borrowed. */
+static classad **final_ads(struct sd_claim *c, size_t *n)
+{
+	classad **ads = ks_xmalloc((1 + c->outputs.n) * sizeof(*ads));
+	ads[0] = c->result;
+	for (size_t i = 0; i < c->outputs.n; i++)
+		ads[1 + i] = c->outputs.ads[i];
+	*n = 1 + c->outputs.n;
+	return ads;
 }
 
 /* ---- the starter -------------------------------------------------------- */
@@ -194,6 +250,7 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 		classad_insert_string(c->result, "ExitReason", why);
 	}
 	c->out.len = 0;
+	collect_output(d, s);
 	remove_files(c);
 	ks_loop_cancel(d->loop, c->kill_timer);
 	c->kill_timer = 0;
@@ -204,7 +261,10 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 	c->unheard = true;
 	if (c->later) {
 		classad *r = c->result;
-		bool sent = ks_later_reply(c->later, KS_REPLY_OK, &r, 1);
+		size_t nads = 0;
+		classad **ads = final_ads(c, &nads);
+		bool sent = ks_later_reply(c->later, KS_REPLY_OK, ads, nads);
+		free(ads);
 		c->later = NULL;
 		c->unheard = !sent;
 		char *how = ad_string(r, "JobExitReason");
@@ -283,6 +343,69 @@ static char *write_ad(ks_daemon *d, const struct sd_slot *s, const char *what,
 	return path;
 }
 
+/* EXECUTE/.<what>_<slot>_<pid>, made afresh (0700: only the startd and
+ * its root starter look inside).  New path, or NULL with why filled. */
+static char *make_dir(ks_daemon *d, const struct sd_slot *s, const char *what,
+		      char *why, size_t size)
+{
+	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
+	if (!execute) {
+		snprintf(why, size, "EXECUTE is not defined");
+		return NULL;
+	}
+	size_t n = strlen(execute) + 80;
+	char *path = ks_xmalloc(n);
+	snprintf(path, n, "%s/.%s_%s_%d", execute, what, s->short_name,
+		 (int)getpid());
+	free(execute);
+	ks_xfer_remove_tree(path);
+	if (mkdir(path, 0700) != 0) {
+		snprintf(why, size, "cannot make %s: %s", path,
+			 strerror(errno));
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* The input files that came with the activation (ads[from..n-1]) into
+ * a new staging directory, and a directory for the output, when the job
+ * transfers files.  Returns 0 or -1 with why filled (hold code 13). */
+static int stage_files(ks_daemon *d, struct sd_slot *s,
+		       classad *const *ads, size_t n, char *why, size_t size)
+{
+	struct sd_claim *c = &s->claim;
+	char *stf = NULL;
+	bool transfer = !(classad_eval_string(s->job, "ShouldTransferFiles",
+					      NULL, &stf) &&
+			  strcasecmp(stf, "NO") == 0);
+	free(stf);
+	if (!transfer)
+		return 0;
+	if (!(c->input_dir = make_dir(d, s, "input", why, size)) ||
+	    !(c->output_dir = make_dir(d, s, "output", why, size)))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char *name = ks_xfer_name(ads[i]);
+		if (!name) {
+			snprintf(why, size, "input file %zu has no valid "
+				 "FileName", i + 1);
+			return -1;
+		}
+		char *path = ks_path_in(c->input_dir, name);
+		free(name);
+		struct ks_err err = {0};
+		int rc = ks_xfer_write(ads[i], path, true, false, 0, 0, NULL,
+				       NULL, &err);
+		free(path);
+		if (rc) {
+			snprintf(why, size, "%s", err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Starts the job's starter.  Returns 0 or -1 with why filled. */
 static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 			 size_t size)
@@ -314,9 +437,17 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 			sigemptyset(&none);
 			sigprocmask(SIG_SETMASK, &none, NULL);
 			dup2(fds[1], STDOUT_FILENO);
-			execl(prog, prog, "-job", c->job_file, "-machine",
-			      c->machine_file, "-sandbox-root", execute,
-			      "-slot", s->name, (char *)NULL);
+			if (c->input_dir)
+				execl(prog, prog, "-job", c->job_file,
+				      "-machine", c->machine_file,
+				      "-sandbox-root", execute, "-slot",
+				      s->name, "-input", c->input_dir,
+				      "-output", c->output_dir, (char *)NULL);
+			else
+				execl(prog, prog, "-job", c->job_file,
+				      "-machine", c->machine_file,
+				      "-sandbox-root", execute, "-slot",
+				      s->name, (char *)NULL);
 			_exit(127);
 		}
 		if (pid < 0) {
@@ -657,7 +788,10 @@ static void reconnect(ks_daemon *d, struct sd_slot *s, struct ks_request *req)
 			      s->short_name, req->identity);
 	} else if (c->unheard && c->result) {
 		ks_reply(req, KS_REPLY_OK, &now, 1, true);
-		ks_reply(req, KS_REPLY_OK, &c->result, 1, false);
+		size_t nads = 0;
+		classad **ads = final_ads(c, &nads);
+		ks_reply(req, KS_REPLY_OK, ads, nads, false);
+		free(ads);
 		c->unheard = false;
 		c->last_alive = sd_now();
 		ks_log_printf(d->log, KS_D_ALWAYS,
@@ -706,6 +840,16 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 		s->job = classad_copy(req->ads[1]);
 	}
 	char why[300];
+	ks_xfer_set_free(&s->claim.outputs);
+	if (stage_files(d, s, req->ads + 2, req->n > 2 ? req->n - 2 : 0, why,
+			sizeof(why))) {
+		remove_files(&s->claim);
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: cannot take the job's input: %s",
+			      s->short_name, why);
+		ks_reply_error(req, "cannot take the job's input: %s", why);
+		return;
+	}
 	if (spawn_starter(d, s, why, sizeof(why))) {
 		ks_log_printf(d->log, KS_D_ALWAYS, "%s: cannot start the job: %s",
 			      s->short_name, why);

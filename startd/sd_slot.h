@@ -17,6 +17,7 @@
 #include "classad.h"
 #include "config.h"
 #include "ks_log.h"
+#include "ks_xfer.h"
 #include "sd_layout.h"
 #include "sd_state.h"
 
@@ -37,6 +38,9 @@ struct sd_claim {
 	struct classad_buf out;
 	char *job_file;         /* the job ad handed to the starter */
 	char *machine_file;     /* and the slot's ad */
+	char *input_dir;        /* the job's input files, for the starter */
+	char *output_dir;       /* where the starter leaves its output */
+	struct ks_xfer_set outputs; /* the last job's output files */
 	int64_t job_start;      /* time() the job began; 0 before */
 	int64_t claimed_at;     /* time() of the claim (CLAIM_WORKLIFE) */
 	int activations;        /* jobs started on the claim */

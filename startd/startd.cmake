@@ -9,5 +9,6 @@ add_executable(condor_startd
   ${CMAKE_CURRENT_SOURCE_DIR}/drain.c ${CMAKE_CURRENT_SOURCE_DIR}/dslot.c
   ${CMAKE_CURRENT_SOURCE_DIR}/backfill.c ${CMAKE_CURRENT_SOURCE_DIR}/jobload.c
   ${CMAKE_CURRENT_SOURCE_DIR}/preempt.c)
-target_link_libraries(condor_startd PRIVATE sd_layout sd_state sd_cron ks_daemon)
+target_link_libraries(condor_startd PRIVATE sd_layout sd_state sd_cron ks_daemon
+                      ks_xfer)
 install(TARGETS condor_startd RUNTIME DESTINATION ${CMAKE_INSTALL_SBINDIR})

@@ -13,5 +13,5 @@ add_executable(condor_starter
   ${SR_DIR}/result.c ${SR_DIR}/run.c ${SR_DIR}/sandbox.c
   ${SR_DIR}/spawn.c ${SR_DIR}/user.c)
 target_link_libraries(condor_starter PRIVATE sr_jobad ks_log ks_config
-                      classad_static)
+                      classad_static ks_xfer)
 install(TARGETS condor_starter RUNTIME DESTINATION ${CMAKE_INSTALL_SBINDIR})

@@ -5,6 +5,7 @@
  *
  *   condor_starter -job FILE -sandbox-root DIR [-machine FILE]
  *                  [-slot NAME] [-keep-sandbox] [-log FILE]
+ *                  [-input DIR -output DIR]
  *
  * -job FILE         the job ad, in old ClassAd syntax (as condor_q -l
  *                   prints it).
@@ -18,6 +19,16 @@
  * -keep-sandbox     leave the sandbox in place at the end.
  * -log FILE         the starter's log (one line per step, ks_log's format,
  *                   STARTER_DEBUG categories); standard error without it.
+ * -input DIR        the job's transferred input files: everything in DIR
+ *                   moves into the sandbox (modes kept, owned by the job's
+ *                   account) before the job starts.
+ * -output DIR       when the job has exited, its output files are copied
+ *                   into DIR before the sandbox goes: Out and Err when they
+ *                   are in the sandbox, and TransferOutput's entries, or
+ *                   without TransferOutput every top-level file the job
+ *                   created or changed (HTCondor's rule).  A file that
+ *                   cannot be copied puts TransferOutputError (and
+ *                   TransferOutputErrno) into the result.
  *
  * The job: Cmd (absolute, or relative to the job's directory), Arguments
  * (new syntax) or else Args (old), Environment (new syntax) or else Env
@@ -49,8 +60,10 @@
  * executable or unreadable In file: each gives a "start failed" result
  * saying what and where, never a crash.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,10 +83,11 @@
 #include "sr_sandbox.h"
 #include "sr_spawn.h"
 #include "sr_user.h"
+#include "ks_xfer.h"
 
 static const char usage[] =
 	"usage: condor_starter -job FILE -sandbox-root DIR [-machine FILE] "
-	"[-slot NAME] [-keep-sandbox] [-log FILE]";
+	"[-slot NAME] [-keep-sandbox] [-log FILE] [-input DIR -output DIR]";
 
 struct opts {
 	const char *job;
@@ -81,7 +95,15 @@ struct opts {
 	const char *root;
 	const char *slot;
 	const char *log;
+	const char *input, *output;
 	bool keep;
+};
+
+/* A top-level file of the sandbox before the job ran. */
+struct seen {
+	char *name;
+	struct timespec mtime;
+	off_t size;
 };
 
 /* Everything one run of the starter holds. */
@@ -102,6 +124,10 @@ struct starter {
 	struct sr_env env;
 	struct sr_outcome o;
 	double t0; /* monotonic seconds at start */
+	struct seen *seen;
+	size_t nseen;
+	char *xfer_error; /* the output could not be copied: why */
+	int xfer_errno;
 };
 
 static double mono(void)
@@ -122,6 +148,8 @@ static int parse_args(int argc, char **argv, struct opts *op,
 				   : !strcmp(a, "-sandbox-root") ? &op->root
 				   : !strcmp(a, "-slot")         ? &op->slot
 				   : !strcmp(a, "-log")          ? &op->log
+				   : !strcmp(a, "-input")        ? &op->input
+				   : !strcmp(a, "-output")       ? &op->output
 								 : NULL;
 		if (dst) {
 			if (i + 1 >= argc) {
@@ -141,6 +169,12 @@ static int parse_args(int argc, char **argv, struct opts *op,
 					"(%s)", a, usage);
 			return -1;
 		}
+	}
+	if (!op->input != !op->output) {
+		sr_outcome_fail(o, SR_HOLD_CREATE_PROCESS, 0,
+				"condor_starter: -input and -output go "
+				"together (%s)", usage);
+		return -1;
 	}
 	if (!op->job || !op->root) {
 		sr_outcome_fail(o, SR_HOLD_CREATE_PROCESS, 0,
@@ -193,6 +227,182 @@ static void open_log(struct starter *s)
 			      cfg_problem);
 }
 
+/* lchown -R; 0 or the first errno. */
+static int chown_tree(const char *p, uid_t uid, gid_t gid, int depth)
+{
+	struct stat st;
+	if (lchown(p, uid, gid) != 0 || lstat(p, &st) != 0)
+		return errno;
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	if (depth > 32)
+		return ELOOP;
+	DIR *dir = opendir(p);
+	if (!dir)
+		return errno;
+	int e = 0;
+	struct dirent *de;
+	while (!e && (de = readdir(dir))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *c = ks_path_in(p, de->d_name);
+		e = chown_tree(c, uid, gid, depth + 1);
+		free(c);
+	}
+	closedir(dir);
+	return e;
+}
+
+/* The input files into the sandbox (rename: both are under EXECUTE),
+ * given to the job's account.  Returns 0 or -1 with the failure in o. */
+static int take_input(struct starter *s)
+{
+	DIR *dir = opendir(s->opt.input);
+	if (!dir) {
+		sr_outcome_fail(&s->o, SR_HOLD_TRANSFER_INPUT, errno,
+				"Transfer input files failure at execution "
+				"point %s: reading from directory %s: (errno "
+				"%d) %s", s->opt.slot ? s->opt.slot : "?",
+				s->opt.input, errno, strerror(errno));
+		return -1;
+	}
+	int rc = 0;
+	struct dirent *de;
+	while (rc == 0 && (de = readdir(dir))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *from = ks_path_in(s->opt.input, de->d_name);
+		char *to = ks_path_in(s->sandbox, de->d_name);
+		int e = 0;
+		if (rename(from, to) != 0)
+			e = errno;
+		else if (s->user.switch_to)
+			e = chown_tree(to, s->user.uid, s->user.gid, 0);
+		if (e) {
+			sr_outcome_fail(&s->o, SR_HOLD_TRANSFER_INPUT, e,
+					"Transfer input files failure at "
+					"execution point %s: writing to file "
+					"%s: (errno %d) %s",
+					s->opt.slot ? s->opt.slot : "?", to, e,
+					strerror(e));
+			rc = -1;
+		}
+		free(from);
+		free(to);
+	}
+	closedir(dir);
+	return rc;
+}
+
+/* The sandbox's own files, never output. */
+static bool starter_file(const char *name)
+{
+	return !strcmp(name, ".job.ad") || !strcmp(name, ".machine.ad") ||
+	       !strcmp(name, ".chirp.config") || !strcmp(name, ".update.ad");
+}
+
+/* Remembers the sandbox's top-level files before the job runs. */
+static void snapshot(struct starter *s)
+{
+	DIR *dir = opendir(s->sandbox);
+	if (!dir)
+		return;
+	struct dirent *de;
+	while ((de = readdir(dir))) {
+		struct stat st;
+		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW))
+			continue;
+		s->seen = ks_xrealloc(s->seen,
+				      (s->nseen + 1) * sizeof(*s->seen));
+		s->seen[s->nseen++] = (struct seen){
+			ks_xstrdup(de->d_name), st.st_mtim, st.st_size};
+	}
+	closedir(dir);
+}
+
+static bool unchanged(const struct starter *s, const char *name,
+		      const struct stat *st)
+{
+	for (size_t i = 0; i < s->nseen; i++)
+		if (!strcmp(s->seen[i].name, name))
+			return s->seen[i].size == st->st_size &&
+			       s->seen[i].mtime.tv_sec == st->st_mtim.tv_sec &&
+			       s->seen[i].mtime.tv_nsec == st->st_mtim.tv_nsec;
+	return false;
+}
+
+/* The files the job leaves for its owner, into set. */
+static int gather_output(struct starter *s, struct ks_xfer_set *set,
+			 int *eno, struct ks_err *err)
+{
+	const char *std[2] = {s->job.out, s->job.err};
+	int rc = 0;
+	for (int i = 0; rc == 0 && i < 2; i++)
+		if (std[i] && std[i][0] != '/' &&
+		    (i == 0 || !s->job.out || strcmp(std[0], std[1])))
+			rc = ks_xfer_add_entry(set, s->sandbox, std[i], eno,
+					       err);
+	char *list = NULL;
+	if (rc == 0 &&
+	    classad_eval_string(s->job.ad, "TransferOutput", NULL, &list)) {
+		char **items = NULL;
+		size_t n = ks_xfer_list_split(list, &items);
+		for (size_t i = 0; rc == 0 && i < n; i++)
+			rc = ks_xfer_add_entry(set, s->sandbox, items[i], eno,
+					       err);
+		ks_xfer_list_free(items, n);
+		free(list);
+		return rc;
+	}
+	DIR *dir = rc == 0 ? opendir(s->sandbox) : NULL;
+	struct dirent *de;
+	while (dir && rc == 0 && (de = readdir(dir))) {
+		const char *n = de->d_name;
+		struct stat st;
+		/* subdirectories are not output unless named (HTCondor) */
+		if (starter_file(n) ||
+		    (s->job.out && !strcmp(n, s->job.out)) ||
+		    (s->job.err && !strcmp(n, s->job.err)) ||
+		    fstatat(dirfd(dir), n, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || unchanged(s, n, &st))
+			continue;
+		rc = ks_xfer_add_entry(set, s->sandbox, n, eno, err);
+	}
+	if (dir)
+		closedir(dir);
+	return rc;
+}
+
+/* Copies the job's output into -output DIR; a failure is kept for the
+ * result. */
+static void give_output(struct starter *s)
+{
+	struct ks_xfer_set set = {.nofollow = true};
+	struct ks_err err = {0};
+	int eno = 0;
+	int rc = gather_output(s, &set, &eno, &err);
+	for (size_t i = 0; rc == 0 && i < set.n; i++) {
+		char *name = ks_xfer_name(set.ads[i]);
+		char *path = ks_path_in(s->opt.output, name ? name : "?");
+		rc = ks_xfer_write(set.ads[i], path, true, false, 0, 0, NULL,
+				   &eno, &err);
+		free(path);
+		free(name);
+	}
+	if (rc) {
+		s->xfer_error = ks_xstrdup(err.msg);
+		s->xfer_errno = eno;
+		ks_log_printf(s->log, KS_D_ALWAYS, "job %s: output: %s",
+			      s->job.id, err.msg);
+	} else {
+		ks_log_printf(s->log, KS_D_ALWAYS,
+			      "job %s: %zu output files (%llu bytes) for the "
+			      "startd", s->job.id, set.n,
+			      (unsigned long long)set.bytes);
+	}
+	ks_xfer_set_free(&set);
+}
+
 /* Account, sandbox, the ad's copy, directory, paths, environment.
  * Returns 0, or -1 with the failure in s->o. */
 static int prepare(struct starter *s)
@@ -234,6 +444,10 @@ static int prepare(struct starter *s)
 				err.msg);
 		return -1;
 	}
+
+	if (s->opt.input && take_input(s))
+		return -1;
+	snapshot(s);
 
 	s->cwd = ks_xstrdup(s->job.shared_fs ? s->job.iwd : s->sandbox);
 	s->exe = ks_path_in(s->cwd, s->job.cmd);
@@ -297,6 +511,9 @@ static void finish(struct starter *s)
 {
 	const char *id = s->job.id ? s->job.id : "?";
 	struct ks_err err;
+	if (s->sandbox && s->opt.output &&
+	    (s->o.how == SR_END_EXITED || s->o.how == SR_END_SIGNALED))
+		give_output(s);
 	if (s->sandbox && s->opt.keep) {
 		ks_log_printf(s->log, KS_D_ALWAYS, "job %s: sandbox %s kept "
 			      "(-keep-sandbox)", id, s->sandbox);
@@ -334,6 +551,10 @@ static void starter_free(struct starter *s)
 	sr_strv_free(&s->argv);
 	sr_env_free(&s->env);
 	sr_outcome_free(&s->o);
+	for (size_t i = 0; i < s->nseen; i++)
+		free(s->seen[i].name);
+	free(s->seen);
+	free(s->xfer_error);
 	ks_log_close(s->log);
 	ks_config_free(s->cfg);
 }
@@ -374,6 +595,10 @@ int main(int argc, char **argv)
 	char *metric = ks_config_get(s.cfg, "MEMORY_USAGE_METRIC", NULL);
 	classad *ad = sr_result_ad(&s.job, &s.o, metric);
 	free(metric);
+	if (s.xfer_error) {
+		classad_insert_string(ad, "TransferOutputError", s.xfer_error);
+		classad_insert_int(ad, "TransferOutputErrno", s.xfer_errno);
+	}
 	struct ks_err err;
 	int status = 0;
 	if (sr_result_write(stdout, ad, &err)) {

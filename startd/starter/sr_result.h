@@ -54,6 +54,7 @@ enum sr_hold_code {
 	SR_HOLD_CREATE_PROCESS = 6, /* FailedToCreateProcess */
 	SR_HOLD_OPEN_OUTPUT = 7,    /* UnableToOpenOutput */
 	SR_HOLD_OPEN_INPUT = 8,     /* UnableToOpenInput */
+	SR_HOLD_TRANSFER_INPUT = 13, /* TransferInputError */
 	SR_HOLD_IWD = 14,           /* IwdError */
 	SR_HOLD_USER_ACCOUNT = 23,  /* FailedToAccessUserAccount */
 };

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# xfer_test.sh BUILD: file transfer on a personal pool whose startd is on
+# another file system domain (STARTD.FILESYSTEM_DOMAIN = exec.example),
+# so that jobs run in the starter's sandbox: the executable, In and
+# transfer_input_files (a file and a directory's contents) go to the
+# sandbox; Out, Err, the files the job makes (and a remapped one) come
+# back into Iwd, owned by the job's owner; a missing input file holds the
+# job with code 13.  As root the job belongs to a temporary account.
+set -u
+B=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../daemon/lib.sh"
+. "$here/../startd/lib_startd.sh"
+for d in "$B"/tools/*/; do PATH=$d:$PATH; done
+export PATH
+
+pool_dir xfer_test
+chmod 755 "$T"
+made=
+if [ "$(id -u)" = 0 ]; then
+	A=ksxfer
+	if ! id "$A" >/dev/null 2>&1; then
+		useradd -M -r -s /bin/sh "$A" || fail "cannot add user $A"
+		made=$A
+	fi
+	trap '[ -n "$made" ] && userdel "$made" 2>/dev/null; pool_cleanup' EXIT
+else
+	A=$(id -un)
+fi
+as() {
+	if [ "$(id -u)" = 0 ]; then
+		runuser -u "$A" -- env CONDOR_CONFIG="$CONDOR_CONFIG" PATH="$PATH" "$@"
+	else
+		"$@"
+	fi
+}
+J=$T/jobs
+mkdir -p "$J" && chown "$A" "$J" && chmod 700 "$J"
+
+cat > "$CONDOR_CONFIG" <<CFG
+LOCAL_DIR = $T
+COLLECTOR_HOST = 127.0.0.1:0
+MASTER = $B/master/condor_master
+COLLECTOR = $B/collector/condor_collector
+NEGOTIATOR = $B/negotiator/condor_negotiator
+SCHEDD = $B/schedd/condor_schedd
+STARTD = $B/startd/condor_startd
+STARTER = $B/startd/condor_starter
+DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR STARTD SCHEDD
+MASTER_BACKOFF_CONSTANT = 1
+UPDATE_INTERVAL = 1
+POLLING_INTERVAL = 1
+NEGOTIATOR_INTERVAL = 1
+NEGOTIATOR_CYCLE_DELAY = 1
+SCHEDD_INTERVAL = 1
+NUM_CPUS = 2
+EXECUTE = $T/execute
+FILESYSTEM_DOMAIN = submit.example
+STARTD.FILESYSTEM_DOMAIN = exec.example
+SCHEDD_DEBUG = D_FULLDEBUG
+CFG
+
+in_history() { [ "$(condor_history -af ProcId -constraint "ClusterId == $1" 2>/dev/null | wc -l)" = "$2" ]; }
+status_is() { [ "$(condor_q -allusers "$1" -af JobStatus 2>/dev/null)" = "$2" ]; }
+cluster_of() { sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p' <<<"$1"; }
+
+start_master
+wait_for 20 sh -c 'condor_status -af FileSystemDomain | grep -q exec.example' || fail "no slot"
+wait_for 20 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no schedd ad"
+
+# the job reads its inputs from its working directory (the sandbox) and
+# writes outputs there; it must not see Iwd
+as sh -c "cat > '$J/job.sh'" <<'SH'
+#!/bin/sh
+case "$PWD" in */jobs) echo "ran in Iwd" >&2; exit 9;; esac
+read line
+echo "stdin: $line"
+echo "input: $(cat data.txt)"
+echo "deep: $(cat sub/deep.txt)"
+echo "error text" >&2
+tr a-z A-Z < data.txt > result.txt
+echo "remapped" > remap.me
+mkdir -p newdir && echo x > newdir/ignored
+exit 3
+SH
+as sh -c "
+chmod 755 '$J/job.sh'
+echo hello > '$J/data.txt'
+echo from-stdin > '$J/in.txt'
+mkdir -p '$J/tree/sub' && echo deep > '$J/tree/sub/deep.txt'
+mkdir -p '$J/outs'
+"
+as sh -c "cat > '$J/x.sub'" <<SUB
+executable = job.sh
+initialdir = $J
+input = in.txt
+output = out.txt
+error = outs/err.txt
+transfer_input_files = data.txt, tree/
+# condor_submit does not know transfer_output_remaps yet: the attribute
++TransferOutputRemaps = "remap.me = outs/remapped.txt"
+log = x.log
+queue
+SUB
+out=$(cd "$J" && as condor_submit x.sub) || fail "condor_submit: $out"
+C=$(cluster_of "$out")
+wait_for 60 in_history "$C" 1 || { condor_q -allusers -l "$C" >&2; fail "the transfer job did not finish"; }
+[ "$(condor_history -af ExitCode -constraint "ClusterId == $C")" = 3 ] || fail "exit code"
+grep -q "^stdin: from-stdin$" "$J/out.txt" || fail "stdout: $(cat "$J/out.txt")"
+grep -q "^input: hello$" "$J/out.txt" || fail "input file: $(cat "$J/out.txt")"
+grep -q "^deep: deep$" "$J/out.txt" || fail "directory contents: $(cat "$J/out.txt")"
+[ "$(cat "$J/outs/err.txt")" = "error text" ] || fail "stderr"
+[ "$(cat "$J/result.txt")" = HELLO ] || fail "result.txt"
+[ "$(cat "$J/outs/remapped.txt")" = remapped ] || fail "remap"
+[ ! -e "$J/newdir" ] || fail "a new directory came back without being named"
+[ ! -e "$J/data.txt.1" ] || true
+for f in out.txt outs/err.txt result.txt outs/remapped.txt; do
+	[ "$(stat -c %U "$J/$f")" = "$A" ] || fail "$f belongs to $(stat -c %U "$J/$f")"
+done
+sent=$(condor_history -af BytesSent -constraint "ClusterId == $C")
+recvd=$(condor_history -af BytesRecvd -constraint "ClusterId == $C")
+awk -v s="$sent" -v r="$recvd" 'BEGIN { exit !(s > 0 && r > 0) }' || fail "BytesSent $sent BytesRecvd $recvd"
+echo "ok: input and output transfer, owner $A"
+
+# transfer_output_files names what comes back
+as sh -c "cat > '$J/y.sub'" <<SUB
+executable = /bin/sh
+transfer_executable = false
+arguments = "-c 'echo a > a.txt; echo b > b.txt; mkdir d; echo c > d/c.txt'"
+initialdir = $J
+should_transfer_files = YES
+transfer_output_files = a.txt, d
+queue
+SUB
+out=$(cd "$J" && as condor_submit y.sub) || fail "condor_submit: $out"
+C=$(cluster_of "$out")
+wait_for 60 in_history "$C" 1 || fail "the transfer_output_files job did not finish"
+[ "$(cat "$J/a.txt")" = a ] || fail "a.txt"
+[ ! -e "$J/b.txt" ] || fail "b.txt came back unasked"
+[ "$(cat "$J/d/c.txt")" = c ] || fail "d/c.txt"
+echo "ok: transfer_output_files"
+
+# a missing input file holds the job with code 13
+as sh -c "cat > '$J/z.sub'" <<SUB
+executable = job.sh
+initialdir = $J
+transfer_input_files = missing.txt
+queue
+SUB
+out=$(cd "$J" && as condor_submit z.sub) || fail "condor_submit: $out"
+C=$(cluster_of "$out")
+wait_for 60 status_is "$C.0" 5 || fail "the job with a missing input was not held"
+code=$(condor_q -allusers "$C.0" -af HoldReasonCode HoldReasonSubCode)
+[ "$code" = "13 2" ] || fail "hold code: $code"
+reason=$(condor_q -allusers "$C.0" -af HoldReason)
+grep -q "^Transfer input files failure at access point .* Details: reading from file $J/missing.txt: (errno 2) No such file or directory$" <<<"$reason" || fail "hold reason: $reason"
+echo "ok: missing input holds with code 13"
