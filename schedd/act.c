@@ -37,6 +37,48 @@ static bool running(const struct sc_job *j)
 	       j->status == SC_SUSPENDED;
 }
 
+void sc_job_remove(struct sc_schedd *s, struct sc_job *j, const char *reason,
+		   bool force)
+{
+	bool was_running = running(j);
+	if (j->status != SC_REMOVED) {
+		sc_job_set_string(s, j, "RemoveReason", reason);
+		sc_job_set_status(s, j, SC_REMOVED);
+	}
+	if (was_running && j->run && !force) {
+		/* the run's end writes the abort and retires the job */
+		sc_run_stop(s, j);
+		return;
+	}
+	if (j->run)
+		sc_run_stop(s, j);
+	sc_event_aborted(s, j, reason);
+	sc_job_retire(s, j);
+}
+
+void sc_job_hold(struct sc_schedd *s, struct sc_job *j, const char *reason,
+		 int code, int subcode)
+{
+	sc_job_set_string(s, j, "HoldReason", reason);
+	sc_job_set_int(s, j, "HoldReasonCode", code);
+	sc_job_set_int(s, j, "HoldReasonSubCode", subcode);
+	int64_t holds = 0;
+	classad_eval_int(j->ad, "NumHolds", NULL, &holds);
+	sc_job_set_int(s, j, "NumHolds", holds + 1);
+	sc_job_set_status(s, j, SC_HELD);
+	if (j->run)
+		sc_run_stop(s, j);
+	sc_event_held(s, j, reason, code, subcode);
+}
+
+void sc_job_release(struct sc_schedd *s, struct sc_job *j, const char *reason)
+{
+	sc_job_set_string(s, j, "ReleaseReason", reason);
+	sc_job_delete_attr(s, j, "HoldReason");
+	sc_job_set_status(s, j, SC_IDLE);
+	sc_event_released(s, j, reason);
+}
+
 static int do_remove(struct sc_schedd *s, struct sc_job *j, struct act *a)
 {
 	if (j->status == SC_REMOVED && a->a != A_REMOVE_X)
@@ -45,22 +87,12 @@ static int do_remove(struct sc_schedd *s, struct sc_job *j, struct act *a)
 		return SC_AR_BAD_STATUS;
 	char reason[512];
 	action_reason(reason, sizeof(reason), a, "condor_rm");
-	bool was_running = running(j);
-	if (j->status != SC_REMOVED) {
-		sc_job_set_string(s, j, "RemoveReason", reason);
-		sc_job_set_status(s, j, SC_REMOVED);
-	}
-	if (was_running && j->run && a->a != A_REMOVE_X) {
-		/* the run's end writes the abort and retires the job */
-		sc_run_stop(s, j);
-		return SC_AR_SUCCESS;
-	}
-	if (j->run)
-		sc_run_stop(s, j);
-	sc_event_aborted(s, j, reason);
-	sc_job_retire(s, j);
+	sc_job_remove(s, j, reason, a->a == A_REMOVE_X);
 	return SC_AR_SUCCESS;
 }
+
+/* condor_hold's code is HTCondor's UserRequest */
+#define HOLD_CODE_USER_REQUEST 1
 
 static int do_hold(struct sc_schedd *s, struct sc_job *j, struct act *a)
 {
@@ -70,16 +102,7 @@ static int do_hold(struct sc_schedd *s, struct sc_job *j, struct act *a)
 		return SC_AR_BAD_STATUS;
 	char reason[512];
 	action_reason(reason, sizeof(reason), a, "condor_hold");
-	sc_job_set_string(s, j, "HoldReason", reason);
-	sc_job_set_int(s, j, "HoldReasonCode", 1);
-	sc_job_set_int(s, j, "HoldReasonSubCode", a->subcode);
-	int64_t holds = 0;
-	classad_eval_int(j->ad, "NumHolds", NULL, &holds);
-	sc_job_set_int(s, j, "NumHolds", holds + 1);
-	sc_job_set_status(s, j, SC_HELD);
-	if (j->run)
-		sc_run_stop(s, j);
-	sc_event_held(s, j, reason, 1, a->subcode);
+	sc_job_hold(s, j, reason, HOLD_CODE_USER_REQUEST, a->subcode);
 	return SC_AR_SUCCESS;
 }
 
@@ -89,10 +112,7 @@ static int do_release(struct sc_schedd *s, struct sc_job *j, struct act *a)
 		return SC_AR_BAD_STATUS;
 	char reason[512];
 	action_reason(reason, sizeof(reason), a, "condor_release");
-	sc_job_set_string(s, j, "ReleaseReason", reason);
-	sc_job_delete_attr(s, j, "HoldReason");
-	sc_job_set_status(s, j, SC_IDLE);
-	sc_event_released(s, j, reason);
+	sc_job_release(s, j, reason);
 	return SC_AR_SUCCESS;
 }
 

@@ -11,9 +11,8 @@
 
 #include "ks_log.h"
 #include "ks_mem.h"
-#include "sc_events.h"
+#include "sc_cmds.h"
 #include "sc_periodic.h"
-#include "sc_run.h"
 
 enum { HOLD, RELEASE, REMOVE };
 static const char *const job_attr[] = {"PeriodicHold", "PeriodicRelease",
@@ -139,34 +138,12 @@ static void act(struct sc_schedd *s, struct sc_job *j, int p, const char *why,
 {
 	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d: %s", j->cluster,
 		      j->proc, why);
-	if (p == HOLD) {
-		sc_job_set_string(s, j, "HoldReason", why);
-		sc_job_set_int(s, j, "HoldReasonCode", code);
-		sc_job_set_int(s, j, "HoldReasonSubCode", sub);
-		int64_t holds = 0;
-		classad_eval_int(j->ad, "NumHolds", NULL, &holds);
-		sc_job_set_int(s, j, "NumHolds", holds + 1);
-		sc_job_set_status(s, j, SC_HELD);
-		if (j->run)
-			sc_run_stop(s, j);
-		sc_event_held(s, j, why, code, sub);
-	} else if (p == RELEASE) {
-		sc_job_set_string(s, j, "ReleaseReason", why);
-		sc_job_delete_attr(s, j, "HoldReason");
-		sc_job_set_status(s, j, SC_IDLE);
-		sc_event_released(s, j, why);
-	} else {
-		bool was_running = j->run != NULL;
-		sc_job_set_string(s, j, "RemoveReason", why);
-		sc_job_set_status(s, j, SC_REMOVED);
-		if (was_running) {
-			/* the run's end writes the abort and retires it */
-			sc_run_stop(s, j);
-			return;
-		}
-		sc_event_aborted(s, j, why);
-		sc_job_retire(s, j);
-	}
+	if (p == HOLD)
+		sc_job_hold(s, j, why, code, sub);
+	else if (p == RELEASE)
+		sc_job_release(s, j, why);
+	else
+		sc_job_remove(s, j, why, false);
 }
 
 /* The SYSTEM_PERIODIC_* knobs as an ad of expressions. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "ks_log.h"
@@ -22,6 +23,7 @@ struct jobq {
 	classad *query; /* a reference: its constraint is read as we go */
 	const classad_expr *req;
 	struct ks_projection proj;
+	bool proj_private; /* the projection names ClaimId */
 	int64_t limit;
 	char *me; /* whose jobs are the "My" counts */
 	/* where the walk is: the cluster index and proc in the queue may
@@ -85,6 +87,12 @@ static int walk_job(struct sc_job *j, void *arg)
 	if (q->limit >= 0 && q->sent >= q->limit)
 		return 0;
 	q->sent++;
+	if (q->proj.n && !q->proj_private) {
+		/* the projected attributes are looked up through the chain:
+		 * no whole copy of the job */
+		ks_projection_encode(w->out, j->ad, &q->proj);
+		return 0;
+	}
 	classad *flat = sc_job_flat(j);
 	/* a capability, as HTCondor keeps it private */
 	classad_delete(flat, "ClaimId");
@@ -136,6 +144,9 @@ static struct jobq *start_query(struct sc_schedd *s, struct ks_request *req)
 	q->limit = -1;
 	classad_eval_int(q->query, "LimitResults", NULL, &q->limit);
 	ks_projection_read(q->query, &q->proj);
+	for (size_t k = 0; k < q->proj.n; k++)
+		if (strcasecmp(q->proj.names[k], "ClaimId") == 0)
+			q->proj_private = true;
 	return q;
 }
 
@@ -174,6 +185,8 @@ static bool hist_piece(ks_daemon *d, void *arg, struct classad_buf *out)
 {
 	(void)d;
 	struct histq *h = arg;
+	if (h->pos >= h->text.len)
+		return false; /* nothing (text.data may be NULL) */
 	size_t end = h->pos;
 	while (end < h->text.len && end - h->pos < CHUNK) {
 		const unsigned char *p = (const unsigned char *)h->text.data + end;

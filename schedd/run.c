@@ -266,17 +266,6 @@ static void record_usage(struct sc_schedd *s, struct sc_job *j,
 	sc_job_delete_attr(s, j, "StartdIpAddr");
 }
 
-static void hold_job(struct sc_schedd *s, struct sc_job *j, const char *why,
-		     int code, int sub)
-{
-	sc_job_set_string(s, j, "HoldReason", why);
-	sc_job_set_int(s, j, "HoldReasonCode", code);
-	sc_job_set_int(s, j, "HoldReasonSubCode", sub);
-	add_int(s, j, "NumHolds", 1);
-	sc_job_set_status(s, j, SC_HELD);
-	sc_event_held(s, j, why, code, sub);
-}
-
 /* The job exited (or was killed by a signal of its own): its exit
  * policy decides whether it leaves the queue, is held, or runs again. */
 static void job_exited(struct sc_schedd *s, struct sc_job *j,
@@ -296,7 +285,7 @@ static void job_exited(struct sc_schedd *s, struct sc_job *j,
 	add_int(s, j, "NumJobCompletions", 1);
 	if (job_bool(j, "OnExitHold", false)) {
 		sc_job_delete_attr(s, j, "CompletionDate");
-		hold_job(s, j,
+		sc_job_hold(s, j,
 			 "The job attribute OnExitHold expression evaluated "
 			 "to TRUE.",
 			 3, 0);
@@ -393,14 +382,14 @@ static void job_ended(struct sc_run *r, const classad *res,
 		} else {
 			ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d: %s",
 				      j->cluster, j->proc, why);
-			hold_job(s, j, why, 12, sub);
+			sc_job_hold(s, j, why, 12, sub);
 		}
 	} else if (strcmp(how, "start failed") == 0) {
 		char *why = ad_string(res, "HoldReason");
 		int64_t code = 6, sub = 0;
 		classad_eval_int(res, "HoldReasonCode", NULL, &code);
 		classad_eval_int(res, "HoldReasonSubCode", NULL, &sub);
-		hold_job(s, j, why ? why : "the job could not start", (int)code,
+		sc_job_hold(s, j, why ? why : "the job could not start", (int)code,
 			 (int)sub);
 		free(why);
 	} else {
@@ -474,7 +463,7 @@ static void activate(struct sc_run *r, struct sc_job *j)
 			classad_free(job);
 			r->job = NULL;
 			j->run = NULL;
-			hold_job(s, j, why, 13, eno);
+			sc_job_hold(s, j, why, 13, eno);
 			sc_queue_flush(s);
 			release(r, "the job's input could not be sent");
 			return;

@@ -20,6 +20,19 @@ void sc_cmd_permission(ks_daemon *d, struct ks_request *req); /* negotiate.c */
  * "nice-user.alice@domain").  New string (free()). */
 char *sc_submitter_of(const struct sc_schedd *s, const struct sc_job *j);
 
+/* ---- act.c: the moves every policy shares ---- */
+
+/* Holds a job (HoldReason, HoldReasonCode, ...SubCode, NumHolds, the held
+ * event; a running one is stopped). */
+void sc_job_hold(struct sc_schedd *s, struct sc_job *j, const char *reason,
+		 int code, int subcode);
+/* Releases a held job to Idle (ReleaseReason, the released event). */
+void sc_job_release(struct sc_schedd *s, struct sc_job *j, const char *reason);
+/* Removes a job (RemoveReason): a running one leaves when its run ends,
+ * unless force; the aborted event; then the history. */
+void sc_job_remove(struct sc_schedd *s, struct sc_job *j, const char *reason,
+		   bool force);
+
 /* ---- select.c: the jobs a command names ---- */
 
 /* Per-id outcomes of ACT_ON_JOBS, as HTCondor numbers them. */
