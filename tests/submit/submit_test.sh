@@ -2,7 +2,8 @@
 # submit_test.sh BUILD_DIR: what the reference cases do not cover.
 # JOB_DEFAULT_REQUEST* give the requests of jobs that set none (a job's
 # own win); command-line NAME=VALUE and -batch-name reach every job;
-# without -dry-run there is no schedd to take the jobs yet.
+# transfer_output_remaps is a quoted string; without a running schedd,
+# condor_submit says it cannot find it.
 set -u
 S=$1/tools/condor_submit/condor_submit
 T=$(mktemp -d /tmp/kssubmit.XXXXXX)
@@ -25,6 +26,11 @@ echo "$out" | grep -qx 'JobBatchName="night"' || fail "-batch-name: $out"
 echo "$out" | tail -1 | grep -qx '2 job(s) dry-run to cluster 1.' || fail "summary: $out"
 printf 'executable = /bin/true\narguments = $(tag)\nqueue\n' > tag.sub
 "$S" -dry-run - tag=blue tag.sub | grep -qx 'Args="blue"' || fail "NAME=VALUE on the command line"
+printf 'executable = /bin/true\ntransfer_output_remaps = "a = b/a; c = d"\nqueue\n' > remap.sub
+"$S" -dry-run - remap.sub | grep -qx 'TransferOutputRemaps="a = b/a; c = d"' || fail "transfer_output_remaps"
+printf 'executable = /bin/true\ntransfer_output_remaps = a = b\nqueue\n' > remap2.sub
+out=$("$S" -dry-run - remap2.sub 2>&1) && fail "an unquoted transfer_output_remaps was taken"
+echo "$out" | grep -q 'transfer_output_remaps must be a quoted string, not: a = b' || fail "remaps error: $out"
 out=$("$S" job.sub 2>&1) && fail "submitted without a schedd: $out"
 echo "$out" | grep -q "Can't find address of local schedd" || fail "no schedd: $out"
 out=$("$S" -bogus job.sub 2>&1) && fail "a bad flag was accepted"

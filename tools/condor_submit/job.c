@@ -420,6 +420,20 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		put_list(ad, "TransferOutput", v);
 		free(v);
 	}
+	if ((v = get(c, "transfer_output_remaps"))) {
+		/* "name = path; ..." in double quotes, kept as a string */
+		size_t n = strlen(v);
+		if (n < 2 || v[0] != '"' || v[n - 1] != '"') {
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"transfer_output_remaps must be a quoted "
+					"string, not: %s", v);
+			free(v);
+			goto out;
+		}
+		v[n - 1] = '\0';
+		classad_insert_string(ad, "TransferOutputRemaps", v + 1);
+		free(v);
+	}
 	if (universe != 12 && universe != 7) {
 		v = get(c, "job_lease_duration");
 		classad_insert_int(ad, "JobLeaseDuration",
