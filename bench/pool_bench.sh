@@ -46,7 +46,7 @@ mkdir -p "$T/execute" "$T/jobs"
 chmod 1777 "$T/jobs"
 now() { date +%s.%N; }
 since() { echo "$(now) - $1" | bc; }
-fig() { printf '{"bench": "pool", "op": "%s", "%s": %s}\n' "$1" "$2" "$(printf "%.3f" "$3" 2>/dev/null || echo "$3")"; }
+fig() { local v=$3; case $v in *.*) v=$(printf "%.3f" "$v");; esac; printf '{"bench": "pool", "op": "%s", "%s": %s}\n' "$1" "$2" "$v"; }
 slots() { [ "$(condor_status -af Name 2>/dev/null | wc -l)" -ge 4 ]; }
 wait_until() {
 	local limit=$(( $(date +%s) + $1 )); shift

@@ -254,6 +254,11 @@ int sc_queue_open(struct sc_schedd *s, const char *path, struct ks_err *err)
 	int rc = ks_store_open(path, tables, 2, &q->store, err);
 	if (rc)
 		return rc;
+	/* job changes (a start, an end) reach the file at once and the disk
+	 * every SCHEDD_JOB_QUEUE_LOG_FLUSH_DELAY; submissions at once */
+	rc = ks_store_set_lazy(q->store, true, err);
+	if (rc)
+		return rc;
 	struct load L = {.s = s};
 	rc = ks_store_read(q->store, load_all, &L, err);
 	if (rc)
@@ -273,11 +278,20 @@ int sc_queue_open(struct sc_schedd *s, const char *path, struct ks_err *err)
 	return 0;
 }
 
+void sc_queue_sync(struct sc_schedd *s)
+{
+	struct ks_err err = {0};
+	if (s->q && s->q->store && ks_store_sync(s->q->store, &err))
+		ks_log_printf(s->d->log, KS_D_ALWAYS, "%s", err.msg);
+}
+
 void sc_queue_close(struct sc_schedd *s)
 {
 	struct sc_queue *q = s->q;
 	if (!q)
 		return;
+	if (q->store)
+		ks_store_sync(q->store, NULL);
 	for (size_t i = 0; i < q->ncl; i++)
 		free_cluster(q->cl[i]);
 	for (size_t i = 0; i < q->ndead; i++)
@@ -321,6 +335,8 @@ int sc_queue_new_cluster(struct sc_schedd *s, int *id, struct ks_err *err)
 	struct sc_queue *q = s->q;
 	int next = q->next_cluster + 1;
 	int rc = ks_store_write(q->store, reserve_txn, &next, err);
+	if (rc == 0)
+		rc = ks_store_sync(q->store, err);
 	if (rc)
 		return rc;
 	*id = q->next_cluster;
@@ -357,6 +373,8 @@ int sc_queue_submit(struct sc_schedd *s, int cluster, classad *cl_ad,
 				      "cluster %d is already in the queue",
 				      cluster)
 			 : ks_store_write(q->store, submit_txn, &S, err);
+	if (rc == 0)
+		rc = ks_store_sync(q->store, err);
 	if (rc) {
 		classad_free(cl_ad);
 		for (size_t i = 0; i < n; i++)

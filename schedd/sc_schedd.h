@@ -96,6 +96,9 @@ struct sc_schedd {
  * error with err filled. */
 int sc_queue_open(struct sc_schedd *s, const char *path, struct ks_err *err);
 void sc_queue_close(struct sc_schedd *s);
+/* Forces the queue's changes to the disk (every
+ * SCHEDD_JOB_QUEUE_LOG_FLUSH_DELAY, and at exit). */
+void sc_queue_sync(struct sc_schedd *s);
 
 /* Reserves a new cluster id (durable before it returns). */
 int sc_queue_new_cluster(struct sc_schedd *s, int *id, struct ks_err *err);

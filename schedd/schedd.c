@@ -259,6 +259,11 @@ void sc_submitters_changed(struct sc_schedd *s)
 		ks_loop_timer(s->d->loop, 200, 0, send_submitters, s);
 }
 
+static void on_sync(void *arg)
+{
+	sc_queue_sync(arg);
+}
+
 static void on_periodic(void *arg)
 {
 	sc_periodic_run(arg);
@@ -307,6 +312,10 @@ static int start(ks_daemon *d, struct ks_err *err)
 	ks_loop_timer(d->loop, interval * 1000, interval * 1000,
 		      periodic_submitters, s);
 	send_submitters(s);
+	long flush = ks_daemon_int(d, "SCHEDD_JOB_QUEUE_LOG_FLUSH_DELAY", 5);
+	if (flush < 1)
+		flush = 1;
+	ks_loop_timer(d->loop, flush * 1000, flush * 1000, on_sync, s);
 	s->periodic_timer = ks_loop_timer(d->loop, s->periodic_interval * 1000,
 					  s->periodic_interval * 1000,
 					  on_periodic, s);

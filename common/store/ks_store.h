@@ -27,6 +27,15 @@ int ks_store_open(const char *path, const char *const *tables, size_t ntables,
 		  ks_store **out, struct ks_err *err);
 void ks_store_close(ks_store *s);
 
+/* Lazy durability, as HTCondor's schedd has it
+ * (SCHEDD_JOB_QUEUE_LOG_FLUSH_DELAY): commits reach the file at once, so
+ * a process killed at any moment loses nothing, but are not forced to
+ * the disk until ks_store_sync(); a machine that loses power may lose
+ * what came since.  Off by default. */
+int ks_store_set_lazy(ks_store *s, bool lazy, struct ks_err *err);
+/* Forces what is committed to the disk. */
+int ks_store_sync(ks_store *s, struct ks_err *err);
+
 /* Runs fn in a write transaction and commits it if fn returns 0 (its
  * status is returned otherwise, nothing changed).  fn may run more than
  * once (after the file had to grow); it must not keep state between runs

@@ -105,6 +105,18 @@ int ks_store_open(const char *path, const char *const *tables, size_t ntables,
 	return 0;
 }
 
+int ks_store_set_lazy(ks_store *s, bool lazy, struct ks_err *err)
+{
+	int rc = mdb_env_set_flags(s->env, MDB_NOSYNC, lazy ? 1 : 0);
+	return rc ? fail(err, s, "cannot set its sync mode", rc) : 0;
+}
+
+int ks_store_sync(ks_store *s, struct ks_err *err)
+{
+	int rc = mdb_env_sync(s->env, 1);
+	return rc ? fail(err, s, "cannot sync", rc) : 0;
+}
+
 static int table(ks_txn *t, const char *name, MDB_dbi *dbi)
 {
 	for (size_t i = 0; i < t->s->ntables; i++)
