@@ -2,7 +2,8 @@
 # submit_test.sh BUILD_DIR: what the reference cases do not cover.
 # JOB_DEFAULT_REQUEST* give the requests of jobs that set none (a job's
 # own win); command-line NAME=VALUE and -batch-name reach every job;
-# transfer_output_remaps is a quoted string; without a running schedd,
+# transfer_output_remaps is a quoted string; getenv takes the submitter's
+# variables (all, or those a list of patterns names) under environment's; without a running schedd,
 # condor_submit says it cannot find it.
 set -u
 S=$1/tools/condor_submit/condor_submit
@@ -31,6 +32,11 @@ printf 'executable = /bin/true\ntransfer_output_remaps = "a = b/a; c = d"\nqueue
 printf 'executable = /bin/true\ntransfer_output_remaps = a = b\nqueue\n' > remap2.sub
 out=$("$S" -dry-run - remap2.sub 2>&1) && fail "an unquoted transfer_output_remaps was taken"
 echo "$out" | grep -q 'transfer_output_remaps must be a quoted string, not: a = b' || fail "remaps error: $out"
+printf 'executable = /bin/true\ngetenv = KSX*\nenvironment = "KSX_B=mine"\nqueue\n' > getenv.sub
+out=$(KSX_A=1 KSX_B=2 OTHER=3 "$S" -dry-run - getenv.sub)
+echo "$out" | grep -qx 'Environment="KSX_A=1 KSX_B=mine"' || fail "getenv with a pattern: $out"
+printf 'executable = /bin/true\ngetenv = true\nqueue\n' > getenv2.sub
+KSX_ALL=yes "$S" -dry-run - getenv2.sub | grep -q '^Environment=".*KSX_ALL=yes' || fail "getenv = true"
 out=$("$S" job.sub 2>&1) && fail "submitted without a schedd: $out"
 echo "$out" | grep -q "Can't find address of local schedd" || fail "no schedd: $out"
 out=$("$S" -bogus job.sub 2>&1) && fail "a bad flag was accepted"

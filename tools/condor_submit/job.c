@@ -2,6 +2,7 @@
  * HTCondor's defaults for what the description leaves out. */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,13 +203,47 @@ static int put_args(classad *ad, char *v, struct ks_err *err)
 	return 0;
 }
 
-static int put_env(classad *ad, char *v, struct ks_err *err)
+extern char **environ;
+
+/* Whether getenv's value takes variable name: true takes all; else a
+ * list of names and wildcard patterns (HTCondor 10's form). */
+static bool getenv_takes(const char *spec, const char *name, size_t len)
 {
+	if (!strcasecmp(spec, "true") || !strcasecmp(spec, "yes"))
+		return true;
+	if (!strcasecmp(spec, "false") || !strcasecmp(spec, "no"))
+		return false;
+	char *copy = ks_xstrdup(spec), *save = NULL;
+	char *var = ks_xstrndup(name, len);
+	bool take = false;
+	for (char *p = strtok_r(copy, ", \t", &save); p && !take;
+	     p = strtok_r(NULL, ", \t", &save))
+		take = fnmatch(p, var, 0) == 0;
+	free(copy);
+	free(var);
+	return take;
+}
+
+/* Environment: the submitter's own variables getenv asks for, then those
+ * the description gives (which win). */
+static int put_env(classad *ad, char *v, char *getenv_spec,
+		   struct ks_err *err)
+{
+	struct sr_env env = {0};
+	for (char **e = getenv_spec ? environ : NULL; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (eq && eq > *e && getenv_takes(getenv_spec, *e,
+						  (size_t)(eq - *e)))
+			sr_env_put(&env, *e, NULL);
+	}
+	free(getenv_spec);
 	if (!v) {
-		classad_insert_string(ad, "Environment", "");
+		char *joined = sr_args_join_v2(&env.kv, 0);
+		classad_insert_string(ad, "Environment", joined);
+		free(joined);
+		sr_env_free(&env);
 		return 0;
 	}
-	struct sr_env env = {0};
 	struct ks_err e;
 	int rc = sr_env_merge_v1_or_v2_quoted(&env, v, &e);
 	free(v);
@@ -319,7 +354,7 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	char *v;
 	/* (put_args and put_env take the strings over) */
 	if ((rc = put_args(ad, get(c, "arguments"), err)) ||
-	    (rc = put_env(ad, get(c, "environment"), err)))
+	    (rc = put_env(ad, get(c, "environment"), get(c, "getenv"), err)))
 		goto out;
 	static const char *const io[][3] = {{"input", "stdin", "In"},
 					    {"output", "stdout", "Out"},
