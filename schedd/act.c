@@ -10,6 +10,7 @@
 #include "ks_wire.h"
 #include "sc_cmds.h"
 #include "sc_events.h"
+#include "sc_local.h"
 #include "sc_run.h"
 
 enum action { A_REMOVE, A_REMOVE_X, A_HOLD, A_RELEASE, A_VACATE };
@@ -45,13 +46,14 @@ void sc_job_remove(struct sc_schedd *s, struct sc_job *j, const char *reason,
 		sc_job_set_string(s, j, "RemoveReason", reason);
 		sc_job_set_status(s, j, SC_REMOVED);
 	}
-	if (was_running && j->run && !force) {
+	if (was_running && (j->run || j->local) && !force) {
 		/* the run's end writes the abort and retires the job */
 		sc_run_stop(s, j);
 		return;
 	}
-	if (j->run)
+	if (j->run || j->local)
 		sc_run_stop(s, j);
+	sc_local_forget(j);
 	sc_event_aborted(s, j, reason);
 	sc_job_retire(s, j);
 }
@@ -66,7 +68,7 @@ void sc_job_hold(struct sc_schedd *s, struct sc_job *j, const char *reason,
 	classad_eval_int(j->ad, "NumHolds", NULL, &holds);
 	sc_job_set_int(s, j, "NumHolds", holds + 1);
 	sc_job_set_status(s, j, SC_HELD);
-	if (j->run)
+	if (j->run || j->local)
 		sc_run_stop(s, j);
 	sc_event_held(s, j, reason, code, subcode);
 }
@@ -119,7 +121,7 @@ static int do_release(struct sc_schedd *s, struct sc_job *j, struct act *a)
 static int do_vacate(struct sc_schedd *s, struct sc_job *j, struct act *a)
 {
 	(void)a;
-	if (!running(j) || !j->run)
+	if (!running(j) || (!j->run && !j->local))
 		return SC_AR_BAD_STATUS;
 	sc_run_stop(s, j);
 	return SC_AR_SUCCESS;

@@ -15,6 +15,7 @@
 #include "ks_mem.h"
 #include "ks_wire.h"
 #include "sc_cmds.h"
+#include "sc_local.h"
 #include "sc_run.h"
 
 char *sc_submitter_of(const struct sc_schedd *s, const struct sc_job *j)
@@ -222,7 +223,7 @@ struct gather {
 static int gather_job(struct sc_job *j, void *arg)
 {
 	struct gather *G = arg;
-	if (j->status != SC_IDLE || j->run)
+	if (j->status != SC_IDLE || j->run || sc_local_universe(j))
 		return 0;
 	char *sub = sc_submitter_of(G->s, j);
 	bool ours = strcmp(sub, G->g->submitter) == 0;

@@ -26,6 +26,7 @@
 #include "ks_wire.h"
 #include "sc_cmds.h"
 #include "sc_events.h"
+#include "sc_local.h"
 #include "sc_run.h"
 #include "sc_xfer.h"
 
@@ -343,26 +344,15 @@ static bool job_output(struct sc_run *r, struct sc_job *j, const classad *res,
 	return false;
 }
 
-static void job_ended(struct sc_run *r, const classad *res,
-		      classad *const *files, size_t nfiles)
+void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
+		    const classad *res, struct sc_run *r,
+		    classad *const *files, size_t nfiles)
 {
-	struct sc_schedd *s = r->s;
-	struct sc_job *j = r->job;
-	r->job = NULL;
-	r->state = R_IDLE;
-	if (r->act) {
-		ks_loop_unwatch(s->d->loop, ks_conn_fd(r->act));
-		ks_conn_close(r->act);
-		r->act = NULL;
-	}
-	if (!j)
-		return;
-	j->run = NULL;
 	char *how = ad_string(res, "JobExitReason");
 	if (!how)
 		how = ks_xstrdup(res ? "?" : "lost");
 	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d on %s ended: %s",
-		      j->cluster, j->proc, r->slot_name, how);
+		      j->cluster, j->proc, where, how);
 	if (res)
 		record_usage(s, j, res);
 	if (j->status == SC_REMOVED) {
@@ -376,8 +366,8 @@ static void job_ended(struct sc_run *r, const classad *res,
 	} else if (strcmp(how, "exited") == 0 || strcmp(how, "signaled") == 0) {
 		char why[800];
 		int sub = 0;
-		if (job_output(r, j, res, files, nfiles, why, sizeof(why),
-			       &sub)) {
+		if (!r || job_output(r, j, res, files, nfiles, why,
+				     sizeof(why), &sub)) {
 			job_exited(s, j, res, strcmp(how, "signaled") == 0);
 		} else {
 			ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d: %s",
@@ -399,6 +389,24 @@ static void job_ended(struct sc_run *r, const classad *res,
 	}
 	free(how);
 	sc_queue_flush(s);
+}
+
+static void job_ended(struct sc_run *r, const classad *res,
+		      classad *const *files, size_t nfiles)
+{
+	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
+	r->job = NULL;
+	r->state = R_IDLE;
+	if (r->act) {
+		ks_loop_unwatch(s->d->loop, ks_conn_fd(r->act));
+		ks_conn_close(r->act);
+		r->act = NULL;
+	}
+	if (!j)
+		return;
+	j->run = NULL;
+	sc_run_job_end(s, j, r->slot_name, res, r, files, nfiles);
 	if (r->state == R_GONE || r->release_after || s->d->shutting_down) {
 		release(r, "the job is done");
 		return;
@@ -621,6 +629,10 @@ int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
 
 void sc_run_stop(struct sc_schedd *s, struct sc_job *j)
 {
+	if (j->local) {
+		sc_local_stop(s, j);
+		return;
+	}
 	struct sc_run *r = j->run;
 	if (!r)
 		return;

@@ -24,4 +24,12 @@ int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
  * claim is released. */
 void sc_run_stop(struct sc_schedd *s, struct sc_job *j);
 
+/* What a job's end means for it: usage recorded, then completed (exit
+ * policy), held, requeued or retired (a removal while it ran), with its
+ * events.  where names the slot for the log; r and files: the run and
+ * the output files that came back (NULL and 0 for a local job). */
+void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
+		    const classad *res, struct sc_run *r,
+		    classad *const *files, size_t nfiles);
+
 #endif

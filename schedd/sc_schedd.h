@@ -33,6 +33,7 @@ enum sc_status {
 };
 
 struct sc_run;
+struct sc_local;
 struct sc_cluster;
 
 struct sc_job {
@@ -41,6 +42,7 @@ struct sc_job {
 	struct sc_cluster *cl;
 	int status;
 	struct sc_run *run; /* while it has a claim, or NULL */
+	struct sc_local *local; /* a local job's starter, or NULL */
 	int autocluster;    /* 0: not yet computed */
 	bool dirty;         /* its proc ad must be written */
 	bool gone;          /* retired to history; freed with the flush */

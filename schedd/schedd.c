@@ -15,6 +15,7 @@
 #include "ks_mem.h"
 #include "ks_text.h"
 #include "sc_cmds.h"
+#include "sc_local.h"
 #include "sc_periodic.h"
 #include "sc_policy.h"
 #include "sc_run.h"
@@ -105,11 +106,17 @@ struct tally {
 	struct sc_schedd *s;
 	struct user_counts *u;
 	size_t n;
+	long local_idle, local_running; /* not negotiated for */
 };
 
 static int tally_job(struct sc_job *j, void *arg)
 {
 	struct tally *t = arg;
+	if (sc_local_universe(j)) {
+		t->local_idle += j->status == SC_IDLE;
+		t->local_running += j->status == SC_RUNNING;
+		return 0;
+	}
 	char *name = sc_submitter_of(t->s, j);
 	size_t i = 0;
 	while (i < t->n && strcmp(t->u[i].name, name) != 0)
@@ -158,8 +165,8 @@ static classad *make_ad(ks_daemon *d)
 	classad_insert_int(ad, "TotalRemovedJobs", c->by_status[SC_REMOVED]);
 	classad_insert_int(ad, "TotalJobAds", (int64_t)sc_queue_size(s));
 	classad_insert_int(ad, "TotalFlockedJobs", 0);
-	classad_insert_int(ad, "TotalLocalJobsIdle", 0);
-	classad_insert_int(ad, "TotalLocalJobsRunning", 0);
+	classad_insert_int(ad, "TotalLocalJobsIdle", t.local_idle);
+	classad_insert_int(ad, "TotalLocalJobsRunning", t.local_running);
 	classad_insert_int(ad, "TotalSchedulerJobsIdle", 0);
 	classad_insert_int(ad, "TotalSchedulerJobsRunning", 0);
 	classad_insert_int(ad, "NumUsers", (int64_t)t.n);
@@ -264,6 +271,11 @@ static void on_sync(void *arg)
 	sc_queue_sync(arg);
 }
 
+static void on_local(void *arg)
+{
+	sc_local_start_idle(arg);
+}
+
 static void on_periodic(void *arg)
 {
 	sc_periodic_run(arg);
@@ -316,6 +328,8 @@ static int start(ks_daemon *d, struct ks_err *err)
 	if (flush < 1)
 		flush = 1;
 	ks_loop_timer(d->loop, flush * 1000, flush * 1000, on_sync, s);
+	/* local jobs released or requeued start within a second */
+	ks_loop_timer(d->loop, 1000, 1000, on_local, s);
 	s->periodic_timer = ks_loop_timer(d->loop, s->periodic_interval * 1000,
 					  s->periodic_interval * 1000,
 					  on_periodic, s);
@@ -342,6 +356,7 @@ static void shutdown_schedd(ks_daemon *d, bool fast)
 	struct sc_schedd *s = d->ctx;
 	sc_run_shutdown(s, fast);
 	sc_run_free_all(s);
+	sc_local_shutdown(s);
 	sc_queue_flush(s);
 	/* withdraw the submitter ads: no jobs to negotiate for now */
 	for (size_t k = 0; k < s->nsubmitters; k++) {

@@ -13,6 +13,7 @@
 #include "ks_wire.h"
 #include "sc_cmds.h"
 #include "sc_events.h"
+#include "sc_local.h"
 #include "sc_policy.h"
 
 static void reply_int(struct ks_request *req, const char *name, int64_t v)
@@ -128,6 +129,7 @@ static void submit(struct sc_schedd *s, struct ks_request *req)
 	free(owner);
 	free(warnings);
 	sc_submitters_changed(s);
+	sc_local_start_idle(s);
 }
 
 /* Attributes only the schedd sets. */

@@ -140,6 +140,25 @@ grep -q "10 job(s) submitted" <<<"$out" || fail "queue forms count: $out"
 wait_for 60 in_history "$C" 10 || fail "queue forms did not finish"
 echo "ok: queue N, in, from, matching"
 
+# --- local and scheduler universe: on the submit host, not negotiated ----
+for u in local scheduler; do
+	cat > "$J/$u.sub" <<SUB
+universe = $u
+executable = /bin/echo
+arguments = ran $u
+output = $J/$u.out
+log = $J/$u.log
+queue
+SUB
+	out=$(as "$A" condor_submit "$J/$u.sub") || fail "$u submit: $out"
+	C=$(cluster_of "$out")
+	wait_for 30 in_history "$C" 1 || fail "the $u universe job did not finish"
+	[ "$(cat "$J/$u.out")" = "ran $u" ] || fail "$u output: $(cat "$J/$u.out")"
+	[ "$(condor_history -af ExitCode JobStatus -constraint "ClusterId == $C")" = "0 4" ] || fail "$u job result"
+	grep -q '^005 ' "$J/$u.log" || fail "no terminated event for the $u job"
+done
+echo "ok: local and scheduler universe"
+
 # --- hold, release, remove -----------------------------------------------
 cat > "$J/sleep.sub" <<SUB
 executable = /bin/sleep
