@@ -262,6 +262,11 @@ static void record_usage(struct sc_schedd *s, struct sc_job *j,
 	if (classad_eval_int(res, "ResidentSetSize", NULL, &rss) && rss > 0)
 		sc_job_set_int(s, j, "ResidentSetSize", rss);
 	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)time(NULL));
+	/* where it ran stays known, as HTCondor keeps it */
+	char *host = ad_string(j->ad, "RemoteHost");
+	if (host)
+		sc_job_set_string(s, j, "LastRemoteHost", host);
+	free(host);
 	sc_job_delete_attr(s, j, "RemoteHost");
 	sc_job_delete_attr(s, j, "ClaimId");
 	sc_job_delete_attr(s, j, "StartdIpAddr");

@@ -12,22 +12,7 @@
 #include "ks_mem.h"
 #include "ks_text.h"
 #include "sc_transform.h"
-
-enum op { OP_REQUIREMENTS, OP_SET, OP_DEFAULT, OP_EVALSET, OP_EVALMACRO,
-	  OP_COPY, OP_RENAME, OP_DELETE, OP_MACRO };
-
-struct step {
-	enum op op;
-	char *a; /* attribute or macro name */
-	char *b; /* expression text (unexpanded) or the new name */
-	int line;
-};
-
-struct transform {
-	char *name;
-	struct step *steps;
-	size_t n;
-};
+#include "sc_transform_int.h"
 
 /* A user map: "* key value" lines (HTCondor's map file form with the
  * method "*"; a key in slashes is a regular expression, not supported
@@ -49,123 +34,6 @@ struct sc_transforms {
 	size_t nmaps;
 	classad_env *env;
 };
-
-static const struct {
-	const char *word;
-	enum op op;
-	int args; /* 1: name and the rest; 2: two names; 0: the rest */
-} ops[] = {
-	{"REQUIREMENTS", OP_REQUIREMENTS, 0}, {"SET", OP_SET, 1},
-	{"DEFAULT", OP_DEFAULT, 1},	      {"EVALSET", OP_EVALSET, 1},
-	{"EVALMACRO", OP_EVALMACRO, 1},	      {"COPY", OP_COPY, 2},
-	{"RENAME", OP_RENAME, 2},	      {"DELETE", OP_DELETE, 3},
-};
-
-static const char *skip_ws(const char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-static char *word(const char **p)
-{
-	const char *b = *p = skip_ws(*p);
-	while (**p && !isspace((unsigned char)**p) && **p != '=')
-		(*p)++;
-	return *p > b ? ks_xstrndup(b, (size_t)(*p - b)) : NULL;
-}
-
-/* One line into a step; 0, 1 (blank or comment) or -1 (malformed). */
-static int parse_line(const char *line, struct step *st)
-{
-	const char *p = skip_ws(line);
-	if (!*p || *p == '#')
-		return 1;
-	const char *q = p;
-	char *w = word(&q);
-	if (!w)
-		return -1;
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		if (strcasecmp(w, ops[i].word) != 0)
-			continue;
-		free(w);
-		st->op = ops[i].op;
-		if (ops[i].args == 0) {
-			st->b = ks_xstrdup(skip_ws(q));
-			return *st->b ? 0 : -1;
-		}
-		st->a = word(&q);
-		if (!st->a)
-			return -1;
-		q = skip_ws(q);
-		if (ops[i].args == 1 && *q == '=')
-			q = skip_ws(q + 1);
-		if (ops[i].args == 3)
-			return *q ? -1 : 0;
-		if (ops[i].args == 2) {
-			if (*q == '=')
-				q++;
-			st->b = word(&q);
-			return st->b && !*skip_ws(q) ? 0 : -1;
-		}
-		st->b = ks_xstrdup(q);
-		return *st->b ? 0 : -1;
-	}
-	/* NAME = text: a macro */
-	q = skip_ws(q);
-	if (*q != '=') {
-		free(w);
-		return -1;
-	}
-	st->op = OP_MACRO;
-	st->a = w;
-	st->b = ks_xstrdup(skip_ws(q + 1));
-	return 0;
-}
-
-static void free_steps(struct transform *t)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->steps[i].a);
-		free(t->steps[i].b);
-	}
-	free(t->steps);
-	free(t->name);
-}
-
-static bool parse_transform(ks_daemon *d, const char *name, const char *text,
-			    struct transform *t)
-{
-	t->name = ks_xstrdup(name);
-	int lineno = 0;
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = ks_xstrndup(p, len);
-		lineno++;
-		struct step st = {.line = lineno};
-		int rc = parse_line(ks_trim(line), &st);
-		if (rc < 0) {
-			ks_log_printf(d->log, KS_D_ALWAYS,
-				      "JOB_TRANSFORM_%s line %d does not parse "
-				      "(\"%s\"); the transform is not used",
-				      name, lineno, line);
-			free(line);
-			free(st.a);
-			free(st.b);
-			return false;
-		}
-		if (rc == 0) {
-			t->steps = ks_xrealloc(t->steps,
-					       (t->n + 1) * sizeof(*t->steps));
-			t->steps[t->n++] = st;
-		}
-		free(line);
-		p += len + (nl ? 1 : 0);
-	}
-	return true;
-}
 
 /* ---- user maps ------------------------------------------------------- */
 
@@ -196,8 +64,8 @@ static void load_map(struct sc_transforms *T, ks_daemon *d, const char *name)
 		  *line = strtok_r(text ? text : (char[]){""}, "\n", &save);
 	     line; line = strtok_r(NULL, "\n", &save)) {
 		const char *p = line;
-		char *method = word(&p), *k = word(&p);
-		char *value = ks_xstrdup(ks_trim((char *)skip_ws(p)));
+		char *method = sc_transform_word(&p), *k = sc_transform_word(&p);
+		char *value = ks_xstrdup(ks_trim((char *)sc_transform_skip_ws(p)));
 		if (method && method[0] != '#' && k && *value && k[0] != '/') {
 			m.e = ks_xrealloc(m.e, (m.n + 1) * sizeof(*m.e));
 			m.e[m.n].key = k;
@@ -259,11 +127,16 @@ struct sc_transforms *sc_transforms_load(struct sc_schedd *s)
 			continue;
 		}
 		struct transform t = {0};
-		if (parse_transform(d, n, raw, &t)) {
+		int bad = sc_transform_parse(n, raw, &t);
+		if (bad)
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "JOB_TRANSFORM_%s line %d does not parse; "
+				      "the transform is not used", n, bad);
+		if (!bad) {
 			T->t = ks_xrealloc(T->t, (T->n + 1) * sizeof(*T->t));
 			T->t[T->n++] = t;
 		} else {
-			free_steps(&t);
+			sc_transform_free(&t);
 		}
 	}
 	save = NULL;
@@ -282,7 +155,7 @@ void sc_transforms_free(struct sc_transforms *T)
 	if (!T)
 		return;
 	for (size_t i = 0; i < T->n; i++)
-		free_steps(&T->t[i]);
+		sc_transform_free(&T->t[i]);
 	free(T->t);
 	for (size_t i = 0; i < T->nmaps; i++) {
 		for (size_t k = 0; k < T->maps[i].n; k++) {

@@ -117,6 +117,14 @@ int ks_xfer_b64_decode(const char *text, unsigned char **data, size_t *len,
 		}
 		uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 |
 			     (uint32_t)v[2] << 6 | (uint32_t)v[3];
+		/* the bits padding leaves over must be zero: one text per
+		 * content, as the encoder writes it */
+		if ((pad == 1 && (w & 0xff)) || (pad == 2 && (w & 0xffff))) {
+			free(out);
+			return ks_err_set(err, KS_EPARSE, 0, 0, i,
+					  "base64 group at offset %zu has bits "
+					  "set past its data", i);
+		}
 		out[o++] = (unsigned char)(w >> 16);
 		if (pad < 2)
 			out[o++] = (unsigned char)(w >> 8);
