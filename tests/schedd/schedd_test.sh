@@ -191,7 +191,8 @@ SUB
 out=$(as "$A" condor_submit "$J/k.sub") || fail "k submit: $out"
 C=$(cluster_of "$out")
 wait_for 20 grep -q '^001 ' "$J/k.log" || fail "k jobs did not start"
-pkill -9 -f "$B/schedd/condor_schedd" || fail "no schedd to kill"
+# only this pool's daemons: other tests' may run alongside
+pkill -9 -P "$MASTER_PID" -f condor_schedd || fail "no schedd to kill"
 wait_for 60 in_history "$C" 8 || fail "jobs lost after the schedd was killed"
 bad=$(condor_history -af ProcId NumJobStarts -constraint "ClusterId == $C" | awk '$2 != 1')
 [ -z "$bad" ] || fail "jobs run twice after the schedd's restart: $bad"
@@ -209,8 +210,10 @@ SUB
 out=$(as "$A" condor_submit "$J/s.sub") || fail "s submit: $out"
 C=$(cluster_of "$out")
 wait_for 20 status_is "$C.0" 2 || fail "s job not running"
-pkill -9 -f "$B/startd/condor_startd"
-pkill -9 -f "$B/startd/condor_starter"
+SDP=$(pgrep -P "$MASTER_PID" -f condor_startd)
+[ -n "$SDP" ] || fail "no startd to kill"
+for p in $SDP; do pkill -9 -P "$p" -f condor_starter; done
+kill -9 $SDP
 wait_for 20 grep -q '^004 ' "$J/s.log" || fail "no eviction event"
 wait_for 60 in_history "$C" 1 || fail "s job did not finish after the startd came back"
 [ "$(condor_history -af NumJobStarts -constraint "ClusterId == $C")" = 2 ] || fail "s job starts"
