@@ -18,6 +18,8 @@
 #include "ks_text.h"
 #include "ks_xfer.h"
 
+#include "ks_b64.h"
+
 /* Directories deeper than this are a loop or a mistake. */
 #define MAX_DEPTH 32
 
@@ -42,98 +44,18 @@ void ks_xfer_set_take(struct ks_xfer_set *set, classad *ad)
 	set->ads[set->n++] = ad;
 }
 
-static const char b64[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 char *ks_xfer_b64_encode(const unsigned char *d, size_t len)
 {
-	char *out = ks_xmalloc((len + 2) / 3 * 4 + 1);
-	char *o = out;
-	size_t i = 0;
-	for (; i + 2 < len; i += 3) {
-		uint32_t v = (uint32_t)d[i] << 16 | (uint32_t)d[i + 1] << 8 |
-			     d[i + 2];
-		*o++ = b64[v >> 18];
-		*o++ = b64[(v >> 12) & 63];
-		*o++ = b64[(v >> 6) & 63];
-		*o++ = b64[v & 63];
-	}
-	if (i < len) {
-		uint32_t v = (uint32_t)d[i] << 16;
-		if (i + 1 < len)
-			v |= (uint32_t)d[i + 1] << 8;
-		*o++ = b64[v >> 18];
-		*o++ = b64[(v >> 12) & 63];
-		*o++ = i + 1 < len ? b64[(v >> 6) & 63] : '=';
-		*o++ = '=';
-	}
-	*o = '\0';
-	return out;
-}
-
-static int b64_value(char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	return ks_b64_encode(d, len, KS_B64_STD);
 }
 
 int ks_xfer_b64_decode(const char *text, unsigned char **data, size_t *len,
 		       struct ks_err *err)
 {
-	*data = NULL;
-	*len = 0;
-	size_t n = strlen(text);
-	if (n % 4)
-		return ks_err_set(err, KS_EPARSE, 0, 0, n,
-				  "base64 text of length %zu is not a multiple "
-				  "of 4", n);
-	unsigned char *out = ks_xmalloc(n / 4 * 3 + 1);
-	size_t o = 0;
-	for (size_t i = 0; i < n; i += 4) {
-		int v[4];
-		int pad = 0;
-		for (int k = 0; k < 4; k++) {
-			char c = text[i + k];
-			/* '=' only in the last group's last two places */
-			if (c == '=' && i + 4 == n && k >= 2 &&
-			    (k == 3 || text[i + 3] == '=')) {
-				v[k] = 0;
-				pad++;
-			} else if ((v[k] = b64_value(c)) < 0) {
-				free(out);
-				return ks_err_set(err, KS_EPARSE, 0, 0, i + k,
-						  "bad base64 character at "
-						  "offset %zu", i + (size_t)k);
-			}
-		}
-		uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 |
-			     (uint32_t)v[2] << 6 | (uint32_t)v[3];
-		/* the bits padding leaves over must be zero: one text per
-		 * content, as the encoder writes it */
-		if ((pad == 1 && (w & 0xff)) || (pad == 2 && (w & 0xffff))) {
-			free(out);
-			return ks_err_set(err, KS_EPARSE, 0, 0, i,
-					  "base64 group at offset %zu has bits "
-					  "set past its data", i);
-		}
-		out[o++] = (unsigned char)(w >> 16);
-		if (pad < 2)
-			out[o++] = (unsigned char)(w >> 8);
-		if (pad < 1)
-			out[o++] = (unsigned char)w;
-	}
-	out[o] = '\0';
-	*data = out;
-	*len = o;
+	size_t at = 0;
+	if (ks_b64_decode(text, strlen(text), KS_B64_STD, data, len, &at))
+		return ks_err_set(err, KS_EPARSE, 0, 0, at,
+				  "bad base64 at offset %zu", at);
 	return 0;
 }
 
