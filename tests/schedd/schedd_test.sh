@@ -140,6 +140,14 @@ grep -q "10 job(s) submitted" <<<"$out" || fail "queue forms count: $out"
 wait_for 60 in_history "$C" 10 || fail "queue forms did not finish"
 echo "ok: queue N, in, from, matching"
 
+# -verbose shows each job's ad instead of a dot, and no summary line
+out=$( cd "$J" && as "$A" condor_submit -verbose forms.sub) || fail "-verbose: $out"
+[ "$(grep -c '^\*\* Proc [0-9]*\.[0-9]*:$' <<<"$out")" = 10 ] || fail "-verbose procs: $out"
+[ "$(grep -c '^Cmd = "/bin/echo"$' <<<"$out")" = 10 ] || fail "-verbose ads: $out"
+grep -q 'submitted to cluster' <<<"$out" && fail "-verbose summary: $out"
+wait_for 60 queue_empty || fail "the -verbose jobs did not finish"
+echo "ok: condor_submit -verbose"
+
 # --- local and scheduler universe: on the submit host, not negotiated ----
 for u in local scheduler; do
 	cat > "$J/$u.sub" <<SUB

@@ -75,7 +75,7 @@ int main(int argc, char **argv)
 {
 	const char *name = NULL, *pool = NULL;
 	const char *dry = NULL, *file = NULL;
-	bool terse = false;
+	bool terse = false, verbose = false;
 	struct classad_buf extra = {0}; /* -append, -batch-name, name=value */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -90,7 +90,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "-terse")) {
 			terse = true;
 		} else if (!strcmp(a, "-verbose") || !strcmp(a, "-v")) {
-			/* the ads of -dry-run already say everything */
+			/* (the ads of -dry-run already say everything) */
+			verbose = true;
 		} else if (!strcmp(a, "-batch-name") || !strcmp(a, "-append") ||
 			   !strcmp(a, "-a") || !strcmp(a, "-name") ||
 			   !strcmp(a, "-pool")) {
@@ -179,7 +180,7 @@ int main(int argc, char **argv)
 	int status;
 	if (!dry) {
 		status = sub_send(cfg, &sf, cwd, user, name, pool, terse,
-				  file == NULL || strcmp(file, "-") == 0);
+				  verbose, file == NULL || strcmp(file, "-") == 0);
 		sub_file_free(&sf);
 		ks_config_free(cfg);
 		return status;

@@ -49,6 +49,7 @@ struct gather {
 	classad **ads; /* [0] the command, [1] the cluster ad, then procs */
 	size_t n, cap;
 	bool dots;
+	bool verbose; /* each job's ad, as HTCondor's -verbose shows it */
 };
 
 /* The attributes of ad that the cluster ad does not already have. */
@@ -79,9 +80,18 @@ static int gather_job(void *arg, classad *ad, struct ks_err *err)
 		g->ads[1] = cl;
 	}
 	g->ads[g->n++] = proc_part(ad, g->ads[1]);
-	classad_free(ad);
-	if (g->dots)
+	if (g->verbose) {
+		int64_t c = 0, p = 0;
+		classad_eval_int(ad, "ClusterId", NULL, &c);
+		classad_eval_int(ad, "ProcId", NULL, &p);
+		char *text = classad_unparse(ad, CLASSAD_FMT_OLD);
+		printf("\n** Proc %lld.%lld:\n%s", (long long)c, (long long)p,
+		       text);
+		free(text);
+	} else if (g->dots) {
 		fputc('.', stdout);
+	}
+	classad_free(ad);
 	return 0;
 }
 
@@ -119,7 +129,7 @@ static int ask(ks_conn *c, classad **ads, size_t n, classad **reply,
 
 int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	     const char *user, const char *name, const char *pool, bool terse,
-	     bool stdin_file)
+	     bool verbose, bool stdin_file)
 {
 	struct ks_err err = {0};
 	char *addr = NULL;
@@ -144,7 +154,7 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	classad *cmd = classad_new(), *reply = NULL;
 	char *why = NULL;
 	int64_t cluster = 0;
-	struct gather g = {.dots = !terse};
+	struct gather g = {.dots = !terse, .verbose = verbose && !terse};
 	classad_insert_string(cmd, "Op", "NewCluster");
 	if (ask(c, &cmd, 1, &reply, &why, &err) ||
 	    !classad_eval_int(reply, "ClusterId", NULL, &cluster)) {
@@ -186,10 +196,11 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	free(warn);
 	if (!terse && !stdin_file)
 		fputc('\n', stdout);
+	/* -verbose has shown every job instead */
 	if (terse)
 		printf("%lld.0 - %lld.%ld\n", (long long)cluster,
 		       (long long)cluster, njobs - 1);
-	else
+	else if (!verbose)
 		printf("%ld job(s) submitted to cluster %lld.\n", njobs,
 		       (long long)cluster);
 	/* the schedd passes it on to the negotiator: a cycle now rather

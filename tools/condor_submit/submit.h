@@ -82,10 +82,10 @@ int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
 
 /* Submits the description's jobs to the schedd (name, or this host's;
  * pool: the collector to ask) as one cluster, printing what HTCondor's
- * condor_submit prints (stdin: the description came from standard
- * input).  Returns the exit status. */
+ * condor_submit prints (verbose: each job's ad instead of a dot; stdin:
+ * the description came from standard input).  Returns the exit status. */
 int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	     const char *user, const char *name, const char *pool, bool terse,
-	     bool stdin_file);
+	     bool verbose, bool stdin_file);
 
 #endif
