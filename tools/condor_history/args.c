@@ -74,18 +74,7 @@ void hi_opts_free(struct hi_opts *o)
 
 char *hi_constraint(const struct hi_opts *o)
 {
-	struct classad_buf b = {0};
-	for (size_t i = 0; i < o->nands; i++)
-		classad_buf_printf(&b, "%s(%s)", i ? " && " : "( ", o->ands[i]);
-	if (o->nands)
-		tf_buf_add(&b, " )");
-	for (size_t i = 0; i < o->nors; i++)
-		classad_buf_printf(&b, "%s(%s)",
-				   i ? " || " : (o->nands ? " && ( " : "( "),
-				   o->ors[i]);
-	if (o->nors)
-		tf_buf_add(&b, " )");
-	return b.data;
+	return qt_constraint(o->ands, o->nands, o->ors, o->nors);
 }
 
 /* HTCondor's history options that kestrel does not have. */

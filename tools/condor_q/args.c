@@ -32,20 +32,7 @@ static void cq_or(struct cq_opts *o, const char *expr)
 
 char *cq_constraint(const struct cq_opts *o)
 {
-	/* GenericQuery::makeQuery: the ANDs, then the ORs, each group in
-	 * parentheses */
-	struct classad_buf b = {0};
-	for (size_t i = 0; i < o->nands; i++)
-		classad_buf_printf(&b, "%s(%s)", i ? " && " : "( ", o->ands[i]);
-	if (o->nands)
-		tf_buf_add(&b, " )");
-	for (size_t i = 0; i < o->nors; i++)
-		classad_buf_printf(&b, "%s(%s)",
-				   i ? " || " : (o->nands ? " && ( " : "( "),
-				   o->ors[i]);
-	if (o->nors)
-		tf_buf_add(&b, " )");
-	return b.data;
+	return qt_constraint(o->ands, o->nands, o->ors, o->nors);
 }
 
 void cq_usage(FILE *out, const char *prog)

@@ -124,3 +124,20 @@ char *qt_quote(const char *s)
 	classad_quote_string_buf(&b, s, strlen(s));
 	return b.data ? b.data : ks_xstrdup("\"\"");
 }
+
+char *qt_constraint(char *const *ands, size_t nands, char *const *ors,
+		    size_t nors)
+{
+	struct classad_buf b = {0};
+	for (size_t i = 0; i < nands; i++)
+		classad_buf_printf(&b, "%s(%s)", i ? " && " : "( ", ands[i]);
+	if (nands)
+		classad_buf_add(&b, " )", 2);
+	for (size_t i = 0; i < nors; i++)
+		classad_buf_printf(&b, "%s(%s)",
+				   i ? " || " : (nands ? " && ( " : "( "),
+				   ors[i]);
+	if (nors)
+		classad_buf_add(&b, " )", 2);
+	return b.data;
+}

@@ -52,6 +52,13 @@ void qt_idlist_free(struct qt_idlist *l);
 /* A ClassAd string literal of s ("\"alice\""): a new string (free()). */
 char *qt_quote(const char *s);
 
+/* A query's constraint from the tools' terms as HTCondor's query builder
+ * joins them: the ANDed terms, then the ORed ones, each group in
+ * parentheses ("( (a) && (b) ) && ( (c) || (d) )").  New string (free()),
+ * or NULL when there are none. */
+char *qt_constraint(char *const *ands, size_t nands, char *const *ors,
+		    size_t nors);
+
 /* ---- the user and the schedd (qt_schedd.c) ----------------------------- */
 
 /* The login name of the user running the tool: a new string (free()). */
