@@ -14,6 +14,7 @@ B=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../daemon/lib.sh"
 . "$here/../startd/lib_startd.sh"
+. "$here/lib_pool.sh"
 for d in "$B"/tools/*/; do PATH=$d:$PATH; done
 export PATH
 
@@ -40,53 +41,10 @@ else
 	users=("$(id -un)")
 fi
 A=${users[0]}
-# as USER: runs a command as that user (as root), or as ourselves
-as() {
-	local u=$1; shift
-	if [ "$(id -u)" = 0 ]; then
-		runuser -u "$u" -- env CONDOR_CONFIG="$CONDOR_CONFIG" PATH="$PATH" "$@"
-	else
-		"$@"
-	fi
-}
-
-pool_config_base() {
-	cat > "$CONDOR_CONFIG" <<CFG
-LOCAL_DIR = $T
-COLLECTOR_HOST = 127.0.0.1:0
-MASTER = $B/master/condor_master
-COLLECTOR = $B/collector/condor_collector
-NEGOTIATOR = $B/negotiator/condor_negotiator
-SCHEDD = $B/schedd/condor_schedd
-STARTD = $B/startd/condor_startd
-STARTER = $B/startd/condor_starter
-DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR STARTD SCHEDD
-MASTER_BACKOFF_CONSTANT = 1
-UPDATE_INTERVAL = 1
-POLLING_INTERVAL = 1
-NEGOTIATOR_INTERVAL = 1
-NEGOTIATOR_CYCLE_DELAY = 1
-SCHEDD_INTERVAL = 1
+job_pool_config <<CFG
 PERIODIC_EXPR_INTERVAL = 1
 NUM_CPUS = 4
-EXECUTE = $T/execute
-SCHEDD_DEBUG = D_FULLDEBUG
 CFG
-	cat >> "$CONDOR_CONFIG"
-}
-
-# queue_empty: no job of anybody's is in the queue
-queue_empty() { [ -z "$(condor_q -allusers -af ClusterId 2>/dev/null)" ]; }
-# in_history CLUSTER N: the history holds N jobs of CLUSTER
-in_history() {
-	[ "$(condor_history -af ProcId -constraint "ClusterId == $1" 2>/dev/null | wc -l)" = "$2" ]
-}
-# status_is ID ST: condor_q says job ID has JobStatus ST
-status_is() { [ "$(condor_q -allusers "$1" -af JobStatus 2>/dev/null)" = "$2" ]; }
-# cluster_of OUTPUT: the cluster id condor_submit printed
-cluster_of() { sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p' <<<"$1"; }
-
-pool_config_base </dev/null
 start_master
 wait_for 20 sh -c 'condor_status -af Name | grep -q slot1' || fail "no slots"
 wait_for 20 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no schedd ad"
@@ -262,7 +220,9 @@ fi
 # --- the seed's transforms and submit requirements ------------------------
 stop_pool
 printf '* %s physics,chem\n' "$A" > "$T/groups.map"
-pool_config_base <<CFG
+job_pool_config <<CFG
+PERIODIC_EXPR_INTERVAL = 1
+NUM_CPUS = 4
 CLASSAD_USER_MAPFILE_Groups = $T/groups.map
 SCHEDD_CLASSAD_USER_MAP_NAMES = Groups
 JOB_TRANSFORM_NAMES = AssignGroup, SL6ToDocker

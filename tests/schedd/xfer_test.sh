@@ -11,6 +11,7 @@ B=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../daemon/lib.sh"
 . "$here/../startd/lib_startd.sh"
+. "$here/lib_pool.sh"
 for d in "$B"/tools/*/; do PATH=$d:$PATH; done
 export PATH
 
@@ -27,42 +28,14 @@ if [ "$(id -u)" = 0 ]; then
 else
 	A=$(id -un)
 fi
-as() {
-	if [ "$(id -u)" = 0 ]; then
-		runuser -u "$A" -- env CONDOR_CONFIG="$CONDOR_CONFIG" PATH="$PATH" "$@"
-	else
-		"$@"
-	fi
-}
 J=$T/jobs
 mkdir -p "$J" && chown "$A" "$J" && chmod 700 "$J"
 
-cat > "$CONDOR_CONFIG" <<CFG
-LOCAL_DIR = $T
-COLLECTOR_HOST = 127.0.0.1:0
-MASTER = $B/master/condor_master
-COLLECTOR = $B/collector/condor_collector
-NEGOTIATOR = $B/negotiator/condor_negotiator
-SCHEDD = $B/schedd/condor_schedd
-STARTD = $B/startd/condor_startd
-STARTER = $B/startd/condor_starter
-DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR STARTD SCHEDD
-MASTER_BACKOFF_CONSTANT = 1
-UPDATE_INTERVAL = 1
-POLLING_INTERVAL = 1
-NEGOTIATOR_INTERVAL = 1
-NEGOTIATOR_CYCLE_DELAY = 1
-SCHEDD_INTERVAL = 1
+job_pool_config <<CFG
 NUM_CPUS = 2
-EXECUTE = $T/execute
 FILESYSTEM_DOMAIN = submit.example
 STARTD.FILESYSTEM_DOMAIN = exec.example
-SCHEDD_DEBUG = D_FULLDEBUG
 CFG
-
-in_history() { [ "$(condor_history -af ProcId -constraint "ClusterId == $1" 2>/dev/null | wc -l)" = "$2" ]; }
-status_is() { [ "$(condor_q -allusers "$1" -af JobStatus 2>/dev/null)" = "$2" ]; }
-cluster_of() { sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p' <<<"$1"; }
 
 start_master
 wait_for 20 sh -c 'condor_status -af FileSystemDomain | grep -q exec.example' || fail "no slot"
@@ -70,7 +43,7 @@ wait_for 20 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no sched
 
 # the job reads its inputs from its working directory (the sandbox) and
 # writes outputs there; it must not see Iwd
-as sh -c "cat > '$J/job.sh'" <<'SH'
+as "$A" sh -c "cat > '$J/job.sh'" <<'SH'
 #!/bin/sh
 case "$PWD" in */jobs) echo "ran in Iwd" >&2; exit 9;; esac
 read line
@@ -83,14 +56,14 @@ echo "remapped" > remap.me
 mkdir -p newdir && echo x > newdir/ignored
 exit 3
 SH
-as sh -c "
+as "$A" sh -c "
 chmod 755 '$J/job.sh'
 echo hello > '$J/data.txt'
 echo from-stdin > '$J/in.txt'
 mkdir -p '$J/tree/sub' && echo deep > '$J/tree/sub/deep.txt'
 mkdir -p '$J/outs'
 "
-as sh -c "cat > '$J/x.sub'" <<SUB
+as "$A" sh -c "cat > '$J/x.sub'" <<SUB
 executable = job.sh
 initialdir = $J
 input = in.txt
@@ -102,7 +75,7 @@ transfer_input_files = data.txt, tree/
 log = x.log
 queue
 SUB
-out=$(cd "$J" && as condor_submit x.sub) || fail "condor_submit: $out"
+out=$(cd "$J" && as "$A" condor_submit x.sub) || fail "condor_submit: $out"
 C=$(cluster_of "$out")
 wait_for 60 in_history "$C" 1 || { condor_q -allusers -l "$C" >&2; fail "the transfer job did not finish"; }
 [ "$(condor_history -af ExitCode -constraint "ClusterId == $C")" = 3 ] || fail "exit code"
@@ -123,7 +96,7 @@ awk -v s="$sent" -v r="$recvd" 'BEGIN { exit !(s > 0 && r > 0) }' || fail "Bytes
 echo "ok: input and output transfer, owner $A"
 
 # transfer_output_files names what comes back
-as sh -c "cat > '$J/y.sub'" <<SUB
+as "$A" sh -c "cat > '$J/y.sub'" <<SUB
 executable = /bin/sh
 transfer_executable = false
 arguments = "-c 'echo a > a.txt; echo b > b.txt; mkdir d; echo c > d/c.txt'"
@@ -132,7 +105,7 @@ should_transfer_files = YES
 transfer_output_files = a.txt, d
 queue
 SUB
-out=$(cd "$J" && as condor_submit y.sub) || fail "condor_submit: $out"
+out=$(cd "$J" && as "$A" condor_submit y.sub) || fail "condor_submit: $out"
 C=$(cluster_of "$out")
 wait_for 60 in_history "$C" 1 || fail "the transfer_output_files job did not finish"
 [ "$(cat "$J/a.txt")" = a ] || fail "a.txt"
@@ -141,13 +114,13 @@ wait_for 60 in_history "$C" 1 || fail "the transfer_output_files job did not fin
 echo "ok: transfer_output_files"
 
 # a missing input file holds the job with code 13
-as sh -c "cat > '$J/z.sub'" <<SUB
+as "$A" sh -c "cat > '$J/z.sub'" <<SUB
 executable = job.sh
 initialdir = $J
 transfer_input_files = missing.txt
 queue
 SUB
-out=$(cd "$J" && as condor_submit z.sub) || fail "condor_submit: $out"
+out=$(cd "$J" && as "$A" condor_submit z.sub) || fail "condor_submit: $out"
 C=$(cluster_of "$out")
 wait_for 60 status_is "$C.0" 5 || fail "the job with a missing input was not held"
 code=$(condor_q -allusers "$C.0" -af HoldReasonCode HoldReasonSubCode)

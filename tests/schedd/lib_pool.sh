@@ -1,0 +1,50 @@
+# lib_pool.sh: what the tests of a whole personal pool share (sourced
+# after tests/daemon/lib.sh and tests/startd/lib_startd.sh, with B the
+# build directory and T the pool's directory): its configuration, running
+# a command as a job's owner, and reading the queue and the history.
+
+# job_pool_config: a master, collector, negotiator, startd and schedd on
+# loopback with short intervals, then the lines on standard input.
+job_pool_config() {
+	cat > "$CONDOR_CONFIG" <<CFG
+LOCAL_DIR = $T
+COLLECTOR_HOST = 127.0.0.1:0
+MASTER = $B/master/condor_master
+COLLECTOR = $B/collector/condor_collector
+NEGOTIATOR = $B/negotiator/condor_negotiator
+SCHEDD = $B/schedd/condor_schedd
+STARTD = $B/startd/condor_startd
+STARTER = $B/startd/condor_starter
+DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR STARTD SCHEDD
+MASTER_BACKOFF_CONSTANT = 1
+UPDATE_INTERVAL = 1
+POLLING_INTERVAL = 1
+NEGOTIATOR_INTERVAL = 1
+NEGOTIATOR_CYCLE_DELAY = 1
+SCHEDD_INTERVAL = 1
+EXECUTE = $T/execute
+SCHEDD_DEBUG = D_FULLDEBUG
+CFG
+	cat >> "$CONDOR_CONFIG"
+}
+
+# as USER COMMAND...: runs the command as USER (as root), or as ourselves
+as() {
+	local u=$1; shift
+	if [ "$(id -u)" = 0 ]; then
+		runuser -u "$u" -- env CONDOR_CONFIG="$CONDOR_CONFIG" PATH="$PATH" "$@"
+	else
+		"$@"
+	fi
+}
+
+# queue_empty: no job of anybody's is in the queue
+queue_empty() { [ -z "$(condor_q -allusers -af ClusterId 2>/dev/null)" ]; }
+# in_history CLUSTER N: the history holds N jobs of CLUSTER
+in_history() {
+	[ "$(condor_history -af ProcId -constraint "ClusterId == $1" 2>/dev/null | wc -l)" = "$2" ]
+}
+# status_is ID ST: condor_q says job ID has JobStatus ST
+status_is() { [ "$(condor_q -allusers "$1" -af JobStatus 2>/dev/null)" = "$2" ]; }
+# cluster_of OUTPUT: the cluster id condor_submit printed
+cluster_of() { sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p' <<<"$1"; }
