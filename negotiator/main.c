@@ -17,18 +17,21 @@
 
 static void on_timer(void *arg);
 
-void ng_schedule(ks_daemon *d, int64_t delay)
+void ng_schedule(ks_daemon *d, int64_t delay_ms)
 {
 	struct negotiator *ng = d->ctx;
 	ks_loop_cancel(d->loop, ng->timer);
-	ng->timer = ks_loop_timer(d->loop, (delay > 0 ? delay : 0) * 1000, 0,
+	ng->timer = ks_loop_timer(d->loop, delay_ms > 0 ? delay_ms : 0, 0,
 				  on_timer, d);
 }
 
 /* As HTCondor's negotiationTime(): a cycle waits NEGOTIATOR_CYCLE_DELAY
  * after the last one ended (so that the startds have told the collector
  * of the last matches) and NEGOTIATOR_MIN_INTERVAL after it started;
- * the next one comes NEGOTIATOR_INTERVAL after this one started. */
+ * the next one comes NEGOTIATOR_INTERVAL after this one started.
+ * HTCondor counts these in the wall clock's whole seconds, so its waits
+ * come out up to a second shorter or longer than the knob; here they are
+ * the knob's, to the millisecond. */
 static void on_timer(void *arg)
 {
 	ks_daemon *d = arg;
@@ -36,29 +39,32 @@ static void on_timer(void *arg)
 	ng->timer = 0;
 	if (d->shutting_down)
 		return;
-	int64_t now = time(NULL);
-	int64_t elapsed = now - ng->completed_last;
-	if (elapsed < ng->k.cycle_delay) {
+	int64_t now = ks_loop_now_ms();
+	int64_t wait = ng->completed_last_ms
+			       ? ng->completed_last_ms + ng->k.cycle_delay * 1000 - now
+			       : 0;
+	if (wait > 0) {
 		ks_log_printf(d->log, KS_D_FULLDEBUG,
 			      "New cycle requested but just finished one -- "
-			      "delaying %lld secs",
-			      (long long)(ng->k.cycle_delay - elapsed));
-		ng_schedule(d, ng->k.cycle_delay - elapsed);
+			      "delaying %.3f secs", wait / 1000.0);
+		ng_schedule(d, wait);
 		return;
 	}
-	elapsed = now - ng->started_last;
-	if (elapsed < ng->k.min_interval) {
+	wait = ng->started_last_ms
+		       ? ng->started_last_ms + ng->k.min_interval * 1000 - now
+		       : 0;
+	if (wait > 0) {
 		ks_log_printf(d->log, KS_D_FULLDEBUG,
 			      "New cycle requested but last one started too "
-			      "recently -- delaying %lld secs",
-			      (long long)(ng->k.min_interval - elapsed));
-		ng_schedule(d, ng->k.min_interval - elapsed);
+			      "recently -- delaying %.3f secs", wait / 1000.0);
+		ng_schedule(d, wait);
 		return;
 	}
 	ng_cycle_run(d);
-	int64_t took = time(NULL) - now;
-	int64_t next = ng->k.interval - took;
-	ng_schedule(d, next > ng->k.cycle_delay ? next : ng->k.cycle_delay);
+	int64_t next = ng->started_last_ms + ng->k.interval * 1000 -
+		       ks_loop_now_ms();
+	ng_schedule(d, next > ng->k.cycle_delay * 1000 ? next
+						       : ng->k.cycle_delay * 1000);
 }
 
 /* ---- knobs --------------------------------------------------------------- */
@@ -258,7 +264,7 @@ static void reconfig(ks_daemon *d)
 	ng_acct_set_params(ng->acct, &p);
 	free(domain);
 	if (!ng->timer)
-		ng_schedule(d, ng->k.interval);
+		ng_schedule(d, ng->k.interval * 1000);
 }
 
 static classad *make_ad(ks_daemon *d)

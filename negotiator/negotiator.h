@@ -53,8 +53,11 @@ struct negotiator {
 	ng_matcher *matcher;
 	struct ng_knobs k;
 	uint64_t timer;           /* the next cycle */
-	int64_t started_last;     /* time() the last cycle started */
-	int64_t completed_last;   /* ... and ended */
+	/* monotonic ms (ks_loop_now_ms) the last cycle started and ended:
+	 * NEGOTIATOR_CYCLE_DELAY and _MIN_INTERVAL are kept to the
+	 * millisecond, not to the wall clock's whole seconds */
+	int64_t started_last_ms;
+	int64_t completed_last_ms;
 	bool reschedule;          /* a RESCHEDULE waits for its cycle */
 	struct ng_cycle_stats stats[NG_MAX_CYCLE_STATS]; /* [0]: latest */
 	size_t nstats;
@@ -63,8 +66,8 @@ struct negotiator {
 /* Runs one negotiation cycle now (cycle.c). */
 void ng_cycle_run(ks_daemon *d);
 
-/* Arms the cycle timer to fire in delay seconds (main.c). */
-void ng_schedule(ks_daemon *d, int64_t delay);
+/* Arms the cycle timer to fire in delay_ms milliseconds (main.c). */
+void ng_schedule(ks_daemon *d, int64_t delay_ms);
 
 /* Adds the cycle statistics to the negotiator's ad (cycle.c). */
 void ng_cycle_publish(const struct negotiator *ng, classad *ad);
