@@ -228,16 +228,20 @@ cmp -s "$T/want" "$T/iwd/both.txt" || fail "Iwd/In/Out/Err: $(cat "$T/iwd/both.t
 pass "Iwd with ShouldTransferFiles = NO, relative Cmd, In, Out and Err in one file"
 
 # ---- CPU of the whole tree, and processes left behind are killed ----
+# (one in the job's process group, one that left it for a session of its
+# own: found as the starter's descendant all the same)
 run cpu <<EOF
 Cmd = "/bin/sh"
-Arguments = "-c 'sh -c ''i=0; while [ \$i -lt 300000 ]; do i=\$((i+1)); done''; sleep 300 & echo \$! > $T/iwd/left.pid'"
+Arguments = "-c 'sh -c ''i=0; while [ \$i -lt 300000 ]; do i=\$((i+1)); done''; sleep 300 & echo \$! > $T/iwd/left.pid; setsid sh -c ''echo \$\$ > $T/iwd/away.pid; exec sleep 300'' & while [ ! -s $T/iwd/away.pid ]; do sleep 0.01; done'"
 EOF
 expect JobExitReason cpu.result exited
 awk -v u="$(attr RemoteUserCpu "$T/cpu.result")" -v s="$(attr RemoteSysCpu "$T/cpu.result")" \
 	'BEGIN { exit !(u + s > 0.05) }' || fail "cpu: the grandchild's CPU is missing"
 LEFT=$(cat "$T/iwd/left.pid")
+AWAY=$(cat "$T/iwd/away.pid")
 kill -0 "$LEFT" 2>/dev/null && fail "cpu: the job's background sleep $LEFT survived"
-grep -q "killing 1 process(es) it left running" "$T/cpu.log" || fail "cpu: log"
+kill -0 "$AWAY" 2>/dev/null && fail "cpu: the job's sleep $AWAY in its own session survived"
+grep -q "killing 2 process(es) it left running" "$T/cpu.log" || fail "cpu: log"
 pass "CPU of the process tree; leftover process killed"
 
 # ---- suspend and continue ----
