@@ -15,6 +15,7 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,27 +432,43 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 		rc = 0;
 	pid_t pid = -1;
 	if (rc == 0) {
-		pid = fork();
-		if (pid == 0) {
-			sigset_t none;
-			sigemptyset(&none);
-			sigprocmask(SIG_SETMASK, &none, NULL);
-			dup2(fds[1], STDOUT_FILENO);
-			if (c->input_dir)
-				execl(prog, prog, "-job", c->job_file,
-				      "-machine", c->machine_file,
-				      "-sandbox-root", execute, "-slot",
-				      s->name, "-input", c->input_dir,
-				      "-output", c->output_dir, (char *)NULL);
-			else
-				execl(prog, prog, "-job", c->job_file,
-				      "-machine", c->machine_file,
-				      "-sandbox-root", execute, "-slot",
-				      s->name, (char *)NULL);
-			_exit(127);
+		/* posix_spawn (a vfork underneath): a fork would copy the
+		 * startd's page tables and make it fault on each page it
+		 * then writes, for every job */
+		char *argv[16];
+		size_t n = 0;
+		argv[n++] = prog;
+		argv[n++] = "-job";
+		argv[n++] = c->job_file;
+		argv[n++] = "-machine";
+		argv[n++] = c->machine_file;
+		argv[n++] = "-sandbox-root";
+		argv[n++] = execute;
+		argv[n++] = "-slot";
+		argv[n++] = s->name;
+		if (c->input_dir) {
+			argv[n++] = "-input";
+			argv[n++] = c->input_dir;
+			argv[n++] = "-output";
+			argv[n++] = c->output_dir;
 		}
-		if (pid < 0) {
-			snprintf(why, size, "fork: %s", strerror(errno));
+		argv[n] = NULL;
+		posix_spawn_file_actions_t fa;
+		posix_spawnattr_t at;
+		sigset_t none;
+		sigemptyset(&none);
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+		posix_spawnattr_init(&at);
+		posix_spawnattr_setsigmask(&at, &none);
+		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+		int e = posix_spawn(&pid, prog, &fa, &at, argv, environ);
+		posix_spawnattr_destroy(&at);
+		posix_spawn_file_actions_destroy(&fa);
+		if (e) {
+			snprintf(why, size, "cannot run %s: %s", prog,
+				 strerror(e));
+			pid = -1;
 			rc = -1;
 		}
 	}

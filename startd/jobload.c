@@ -104,14 +104,23 @@ void sd_jobload_measure(ks_daemon *d)
 			c->load_at_ms = 0;
 			continue;
 		}
-		if (c->load_at_ms && now - c->load_at_ms < 1000)
+		if (!c->load_at_ms) {
+			/* a new starter has used next to nothing: counting
+			 * from zero now spares a pass over /proc for every
+			 * job, which short jobs would pay for */
+			c->load = 0;
+			c->load_ticks = 0;
+			c->load_at_ms = now;
+			continue;
+		}
+		if (now - c->load_at_ms < 1000)
 			continue;
 		if (!read) {
 			ps = read_procs(&n);
 			read = true;
 		}
 		uint64_t ticks = family_ticks(ps, n, c->starter);
-		if (c->load_at_ms && ticks >= c->load_ticks && hz > 0)
+		if (ticks >= c->load_ticks && hz > 0)
 			c->load = (double)(ticks - c->load_ticks) / (double)hz /
 				  ((double)(now - c->load_at_ms) / 1000.0);
 		c->load_ticks = ticks;

@@ -15,6 +15,7 @@
 #include "sd_layout.h"
 #include "sd_machine.h"
 #include "sd_slot.h"
+#include "sd_sysinfo.h"
 
 struct startd {
 	struct sd_machine machine;
@@ -29,6 +30,7 @@ struct startd {
 	uint64_t poll_timer;
 	int64_t poll_every;     /* seconds, as the timer runs now */
 	uint64_t claim_seq;     /* numbers the claim ids */
+	struct sd_idle_probe idle; /* console and keyboard, once a second */
 	classad *extras;        /* condor_update_machine_ad's attributes,
 				 * in every slot ad until the startd ends */
 	struct sd_backfill {

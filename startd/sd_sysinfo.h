@@ -25,7 +25,15 @@ double sd_load_average(void);
 struct sd_idle {
 	int64_t console, keyboard;
 };
-void sd_idle_times(int64_t now, int64_t since, struct sd_idle *out);
+/* The devices' newest access times, read at most once per second of
+ * `now`: a slot ad is built many times a second while short jobs come and
+ * go, and the times are whole seconds anyway.  Start zeroed. */
+struct sd_idle_probe {
+	int64_t read_at;
+	int64_t console, keyboard; /* access times; 0: no such device */
+};
+void sd_idle_times(struct sd_idle_probe *probe, int64_t now, int64_t since,
+		   struct sd_idle *out);
 
 /* ClockMin (minutes since local midnight) and ClockDay (0 is Sunday). */
 void sd_clock_attrs(int64_t now, classad *ad);

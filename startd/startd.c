@@ -67,7 +67,7 @@ static void host_facts(ks_daemon *d, struct sd_host *h)
 			      .cron = sd->cron,
 			      .drain = &sd->drain,
 			      .extras = sd->extras};
-	sd_idle_times(h->now, d->start_time, &h->idle);
+	sd_idle_times(&sd->idle, h->now, d->start_time, &h->idle);
 	sd_jobload_measure(d);
 	for (size_t i = 0; i < sd->nslots; i++)
 		h->condor_load += sd->slots[i]->claim.load;

@@ -126,26 +126,28 @@ static int64_t access_time(const char *path)
 	return stat(path, &st) == 0 ? (int64_t)st.st_atime : 0;
 }
 
-void sd_idle_times(int64_t now, int64_t since, struct sd_idle *out)
+void sd_idle_times(struct sd_idle_probe *probe, int64_t now, int64_t since,
+		   struct sd_idle *out)
 {
-	/* the console: the virtual terminals and the console device */
-	int64_t console = newest_access("/dev", "tty", true);
-	int64_t c = access_time("/dev/console");
-	if (c > console)
-		console = c;
-	/* the keyboard: also the logins on pseudo-terminals and the input
-	 * devices (a mouse or keyboard touched) */
-	int64_t keyboard = console;
-	int64_t p = newest_access("/dev/pts", "", false);
-	if (p > keyboard)
-		keyboard = p;
-	int64_t in = newest_access("/dev/input", "event", true);
-	if (in > keyboard)
-		keyboard = in;
-	if (!console)
-		console = since;
-	if (!keyboard)
-		keyboard = since;
+	if (!probe->read_at || probe->read_at != now) {
+		/* the console: the virtual terminals and the console device */
+		int64_t console = newest_access("/dev", "tty", true);
+		int64_t c = access_time("/dev/console");
+		if (c > console)
+			console = c;
+		/* the keyboard: also the logins on pseudo-terminals and the
+		 * input devices (a mouse or keyboard touched) */
+		int64_t keyboard = console;
+		int64_t p = newest_access("/dev/pts", "", false);
+		if (p > keyboard)
+			keyboard = p;
+		int64_t in = newest_access("/dev/input", "event", true);
+		if (in > keyboard)
+			keyboard = in;
+		*probe = (struct sd_idle_probe){now, console, keyboard};
+	}
+	int64_t console = probe->console ? probe->console : since;
+	int64_t keyboard = probe->keyboard ? probe->keyboard : since;
 	out->console = now > console ? now - console : 0;
 	out->keyboard = now > keyboard ? now - keyboard : 0;
 }
