@@ -10,8 +10,10 @@
  * is done reused for another idle job of the same submitter that the
  * slot matches, or released.
  *
- * Talking to a startd blocks the schedd for as long as one round trip
- * (bounded by a short time-out); a job's end is waited for in the loop.
+ * Claiming, releasing and keep-alives block the schedd for as long as
+ * one round trip (bounded by a short time-out); an activation's answers
+ * (the job started, then its end) are waited for in the loop, so that
+ * many short jobs on many slots keep starting while a startd forks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +36,15 @@
  * answer in this long is treated as gone. */
 #define STARTD_TIMEOUT_MS 5000
 
-enum run_state { R_CLAIMING, R_IDLE, R_ACTIVE, R_GONE, R_RECONNECTING };
+/* R_ACTIVATING: ACTIVATE_CLAIM sent, its first answer not yet come */
+enum run_state {
+	R_CLAIMING,
+	R_IDLE,
+	R_ACTIVATING,
+	R_ACTIVE,
+	R_GONE,
+	R_RECONNECTING
+};
 
 struct sc_run {
 	struct sc_schedd *s;
@@ -48,6 +58,7 @@ struct sc_run {
 	ks_conn *act; /* ACTIVATE_CLAIM's connection, until the job ends */
 	uint64_t alive_timer, start_timer;
 	bool release_after; /* the job was stopped: no reuse */
+	uint64_t sent;      /* bytes of input sent with the activation */
 };
 
 static char *ad_string(const classad *ad, const char *name)
@@ -76,17 +87,16 @@ static classad *job_for_startd(const struct sc_schedd *s,
 	return ad;
 }
 
-/* One request and its (first) reply.  *reply is the first ad of an OK
- * reply (new), or NULL.  keep: the connection stays open for a later
- * reply and is returned in *conn.  files (n of them) follow the job. */
-static int ask_startd_files(struct sc_run *r, int code, const classad *job,
-			    classad *const *files, size_t nfiles,
-			    classad **reply, ks_conn **conn,
-			    struct ks_err *err)
+/* Opens a connection to the slot's startd and sends one request: the
+ * claim id (and Reconnect when reconnecting), then job and its nfiles
+ * files when job is given.  *conn is the open connection, for
+ * reply_of(). */
+static int send_startd(struct sc_run *r, int code, const classad *job,
+		       classad *const *files, size_t nfiles, ks_conn **conn,
+		       struct ks_err *err)
 {
 	ks_daemon *d = r->s->d;
-	if (reply)
-		*reply = NULL;
+	*conn = NULL;
 	ks_conn *c = NULL;
 	int rc = ks_conn_open(d->cfg, r->startd, STARTD_TIMEOUT_MS, &c, err);
 	if (rc)
@@ -105,14 +115,30 @@ static int ask_startd_files(struct sc_run *r, int code, const classad *job,
 			ads[nads++] = files[i];
 	}
 	rc = ks_conn_send(c, code, ads, nads, 0, err);
+	if (rc == 0)
+		rc = ks_conn_flush(c, err);
 	free(ads);
 	classad_free(head);
+	if (rc)
+		ks_conn_close(c);
+	else
+		*conn = c;
+	return rc;
+}
+
+/* The startd's (first) reply on c: 0 for OK, with its first ad in *reply
+ * (new) when reply is given and *more when another reply will follow;
+ * else the refusal's ErrorString or the connection's error. */
+static int reply_of(ks_conn *c, classad **reply, bool *more,
+		    struct ks_err *err)
+{
+	if (reply)
+		*reply = NULL;
 	int got = 0;
 	classad **in = NULL;
 	size_t n = 0;
-	bool more = false;
-	if (rc == 0)
-		rc = ks_conn_recv(c, &got, &in, &n, &more, err);
+	bool next = false;
+	int rc = ks_conn_recv(c, &got, &in, &n, &next, err);
 	if (rc == 0 && got != KS_REPLY_OK) {
 		char *why = n ? ad_string(in[0], "ErrorString") : NULL;
 		rc = ks_err_set(err, KS_EPERM, 0, 0, 0, "%s",
@@ -122,6 +148,27 @@ static int ask_startd_files(struct sc_run *r, int code, const classad *job,
 	if (rc == 0 && reply && n)
 		*reply = classad_ref(in[0]);
 	ks_ads_free(in, n);
+	if (more)
+		*more = rc == 0 && next;
+	return rc;
+}
+
+/* One request and its (first) reply, waited for.  *reply is the first ad
+ * of an OK reply (new), or NULL.  conn: the connection stays open for a
+ * later reply and is returned in *conn. */
+static int ask_startd_files(struct sc_run *r, int code, const classad *job,
+			    classad *const *files, size_t nfiles,
+			    classad **reply, ks_conn **conn,
+			    struct ks_err *err)
+{
+	if (reply)
+		*reply = NULL;
+	ks_conn *c = NULL;
+	int rc = send_startd(r, code, job, files, nfiles, &c, err);
+	if (rc)
+		return rc;
+	bool more = false;
+	rc = reply_of(c, reply, &more, err);
 	if (rc == 0 && conn && more)
 		*conn = c;
 	else
@@ -452,6 +499,68 @@ static void on_result(void *arg, int fd, unsigned events)
 
 /* ---- starting -------------------------------------------------------- */
 
+static void activation_failed(struct sc_run *r, const char *why)
+{
+	struct sc_job *j = r->job;
+	ks_log_printf(r->s->d->log, KS_D_ALWAYS,
+		      "cannot start job %d.%d on %s: %s", j->cluster, j->proc,
+		      r->slot_name, why);
+	r->job = NULL;
+	j->run = NULL;
+	if (r->act) {
+		ks_loop_unwatch(r->s->d->loop, ks_conn_fd(r->act));
+		ks_conn_close(r->act);
+		r->act = NULL;
+	}
+	r->state = R_IDLE;
+	release(r, "activation failed");
+}
+
+/* The startd's first answer to ACTIVATE_CLAIM: the job has started (its
+ * result comes later on the same connection) or could not. */
+static void on_activated(void *arg, int fd, unsigned events)
+{
+	(void)fd;
+	(void)events;
+	struct sc_run *r = arg;
+	struct sc_schedd *s = r->s;
+	ks_daemon *d = s->d;
+	struct sc_job *j = r->job;
+	struct ks_err err = {0};
+	bool more = false;
+	int rc = reply_of(r->act, NULL, &more, &err);
+	if (rc || !more) {
+		activation_failed(r, rc ? err.msg
+					: "the startd gave no result");
+		return;
+	}
+	r->state = R_ACTIVE;
+	if (r->sent)
+		add_real(s, j, "BytesSent", (double)r->sent);
+	time_t now = time(NULL);
+	int64_t first = 0;
+	if (!classad_eval_int(j->ad, "JobStartDate", NULL, &first))
+		sc_job_set_int(s, j, "JobStartDate", (int64_t)now);
+	sc_job_set_int(s, j, "JobCurrentStartDate", (int64_t)now);
+	sc_job_set_int(s, j, "JobCurrentStartExecutingDate", (int64_t)now);
+	sc_job_set_int(s, j, "ShadowBday", (int64_t)now);
+	add_int(s, j, "NumJobStarts", 1);
+	add_int(s, j, "NumShadowStarts", 1);
+	sc_job_set_string(s, j, "RemoteHost", r->slot_name);
+	sc_job_set_string(s, j, "StartdIpAddr", r->startd);
+	sc_job_set_string(s, j, "ClaimId", r->claim_id);
+	sc_job_set_status(s, j, SC_RUNNING);
+	sc_queue_flush(s);
+	sc_event_execute(s, j, r->startd, r->slot_name);
+	ks_log_printf(d->log, KS_D_ALWAYS, "job %d.%d started on %s",
+		      j->cluster, j->proc, r->slot_name);
+	arm_alive(r);
+	ks_loop_unwatch(d->loop, ks_conn_fd(r->act));
+	ks_loop_watch(d->loop, ks_conn_fd(r->act), KS_EV_IN, on_result, r);
+	if (ks_conn_pending(r->act))
+		on_result(r, ks_conn_fd(r->act), KS_EV_IN);
+}
+
 static void activate(struct sc_run *r, struct sc_job *j)
 {
 	struct sc_schedd *s = r->s;
@@ -483,47 +592,22 @@ static void activate(struct sc_run *r, struct sc_job *j)
 		}
 	}
 	ks_conn *c = NULL;
-	int rc = ask_startd_files(r, KS_ACTIVATE_CLAIM, job, files.ads,
-				  files.n, NULL, &c, &err);
-	uint64_t sent = files.bytes;
+	int rc = send_startd(r, KS_ACTIVATE_CLAIM, job, files.ads, files.n, &c,
+			     &err);
+	r->sent = files.bytes;
 	ks_xfer_set_free(&files);
 	classad_free(job);
-	if (rc || !c) {
-		ks_log_printf(d->log, KS_D_ALWAYS,
-			      "cannot start job %d.%d on %s: %s", j->cluster,
-			      j->proc, r->slot_name,
-			      rc ? err.msg : "the startd gave no result");
-		r->job = NULL;
-		j->run = NULL;
-		ks_conn_close(c);
-		release(r, "activation failed");
+	if (rc) {
+		activation_failed(r, err.msg);
 		return;
 	}
+	/* the startd answers once it has started the starter: meanwhile
+	 * the loop goes on with the other slots' jobs */
 	r->act = c;
-	r->state = R_ACTIVE;
-	if (sent)
-		add_real(s, j, "BytesSent", (double)sent);
-	time_t now = time(NULL);
-	int64_t first = 0;
-	if (!classad_eval_int(j->ad, "JobStartDate", NULL, &first))
-		sc_job_set_int(s, j, "JobStartDate", (int64_t)now);
-	sc_job_set_int(s, j, "JobCurrentStartDate", (int64_t)now);
-	sc_job_set_int(s, j, "JobCurrentStartExecutingDate", (int64_t)now);
-	sc_job_set_int(s, j, "ShadowBday", (int64_t)now);
-	add_int(s, j, "NumJobStarts", 1);
-	add_int(s, j, "NumShadowStarts", 1);
-	sc_job_set_string(s, j, "RemoteHost", r->slot_name);
-	sc_job_set_string(s, j, "StartdIpAddr", r->startd);
-	sc_job_set_string(s, j, "ClaimId", r->claim_id);
-	sc_job_set_status(s, j, SC_RUNNING);
-	sc_queue_flush(s);
-	sc_event_execute(s, j, r->startd, r->slot_name);
-	ks_log_printf(d->log, KS_D_ALWAYS, "job %d.%d started on %s",
-		      j->cluster, j->proc, r->slot_name);
-	arm_alive(r);
-	ks_loop_watch(d->loop, ks_conn_fd(c), KS_EV_IN, on_result, r);
+	r->state = R_ACTIVATING;
+	ks_loop_watch(d->loop, ks_conn_fd(c), KS_EV_IN, on_activated, r);
 	if (ks_conn_pending(c))
-		on_result(r, ks_conn_fd(c), KS_EV_IN);
+		on_activated(r, ks_conn_fd(c), KS_EV_IN);
 }
 
 struct pick {
