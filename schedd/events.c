@@ -16,10 +16,30 @@ static char *job_string(const struct sc_job *j, const char *name)
 	return classad_eval_string(j->ad, name, NULL, &v) ? v : NULL;
 }
 
+/* HTCondor's 028 event after ev, with the job's attributes that attrs
+ * lists, if it lists any. */
+static bool info_event(const struct ks_userlog_event *ev,
+		       const struct sc_job *j, const char *attrs, unsigned opts,
+		       struct ks_userlog_event *out, classad **ad)
+{
+	*ad = NULL;
+	if (!attrs || !*attrs || ev->type == KS_USERLOG_JOB_AD_INFO)
+		return false;
+	*ad = ks_userlog_info_ad(ev, j->ad, attrs, (opts & KS_USERLOG_UTC) != 0);
+	ks_userlog_event_init(out, KS_USERLOG_JOB_AD_INFO, ev->cluster,
+			      ev->proc);
+	out->time = ev->time;
+	out->usec = ev->usec;
+	out->info_ad = *ad;
+	return true;
+}
+
 static void emit(struct sc_schedd *s, struct sc_job *j,
 		 struct ks_userlog_event *ev)
 {
 	struct ks_err err = {0};
+	struct ks_userlog_event info;
+	classad *info_ad = NULL;
 	char *log = job_string(j, "UserLog");
 	if (log && *log) {
 		char *iwd = job_string(j, "Iwd");
@@ -30,11 +50,17 @@ static void emit(struct sc_schedd *s, struct sc_job *j,
 		unsigned opts = KS_USERLOG_DEFAULT_OPTS;
 		ks_userlog_parse_opts(opts_text, KS_USERLOG_DEFAULT_OPTS, &opts,
 				      NULL);
-		if (ks_userlog_append(path, ev, opts, &err))
+		char *attrs = job_string(j, "JobAdInformationAttrs");
+		int rc = ks_userlog_append(path, ev, opts, &err);
+		if (rc == 0 && info_event(ev, j, attrs, opts, &info, &info_ad))
+			rc = ks_userlog_append(path, &info, opts, &err);
+		if (rc)
 			ks_log_printf(s->d->log, KS_D_ALWAYS,
 				      "job %d.%d: cannot write its event log: "
 				      "%s",
 				      j->cluster, j->proc, err.msg);
+		classad_free(info_ad);
+		free(attrs);
 		free(opts_text);
 		free(path);
 		free(iwd);
@@ -53,9 +79,17 @@ static void emit(struct sc_schedd *s, struct sc_job *j,
 		};
 		ks_userlog_parse_opts(opts_text, KS_USERLOG_GLOBAL_DEFAULT_OPTS,
 				      &g.opts, NULL);
-		if (ks_userlog_append_global(&g, ev, &err))
+		char *attrs = ks_config_get(
+			s->d->cfg, "EVENT_LOG_JOB_AD_INFORMATION_ATTRS", NULL);
+		int rc = ks_userlog_append_global(&g, ev, &err);
+		if (rc == 0 &&
+		    info_event(ev, j, attrs, g.opts, &info, &info_ad))
+			rc = ks_userlog_append_global(&g, &info, &err);
+		if (rc)
 			ks_log_printf(s->d->log, KS_D_ALWAYS,
 				      "cannot write EVENT_LOG: %s", err.msg);
+		classad_free(info_ad);
+		free(attrs);
 		free(opts_text);
 	}
 }
@@ -188,6 +222,28 @@ void sc_event_released(struct sc_schedd *s, struct sc_job *j,
 {
 	struct ks_userlog_event ev;
 	init(&ev, KS_USERLOG_RELEASED, j);
+	ev.reason = reason;
+	emit(s, j, &ev);
+}
+
+void sc_event_reconnected(struct sc_schedd *s, struct sc_job *j,
+			  const char *slot, const char *startd)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_RECONNECTED, j);
+	ev.startd_name = slot;
+	ev.startd_addr = startd;
+	/* the starter has no address of its own: the startd speaks for it */
+	ev.starter_addr = startd;
+	emit(s, j, &ev);
+}
+
+void sc_event_reconnect_failed(struct sc_schedd *s, struct sc_job *j,
+			       const char *slot, const char *reason)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_RECONNECT_FAILED, j);
+	ev.startd_name = slot;
 	ev.reason = reason;
 	emit(s, j, &ev);
 }

@@ -756,13 +756,16 @@ struct recover {
  * stopped: the startd still has its claim (within the job's lease) and
  * tells the job's end on the new connection.  The claim is released
  * after the job, as its slot ad is not at hand for a match. */
-static bool reconnect(struct sc_schedd *s, struct sc_job *j)
+static bool reconnect(struct sc_schedd *s, struct sc_job *j,
+		      struct ks_err *err)
 {
 	char *claim_id = ad_string(j->ad, "ClaimId");
 	char *startd = ad_string(j->ad, "StartdIpAddr");
 	if (!claim_id || !startd) {
 		free(claim_id);
 		free(startd);
+		ks_err_set(err, KS_EINVAL, 0, 0, 0,
+			   "the queue has no claim for it");
 		return false;
 	}
 	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
@@ -779,14 +782,14 @@ static bool reconnect(struct sc_schedd *s, struct sc_job *j)
 	r->submitter = sc_submitter_of(s, j);
 	r->release_after = true;
 	add_run(s, r);
-	struct ks_err err = {0};
 	ks_conn *c = NULL;
-	int rc = ask_startd(r, KS_ACTIVATE_CLAIM, NULL, NULL, &c, &err);
+	int rc = ask_startd(r, KS_ACTIVATE_CLAIM, NULL, NULL, &c, err);
 	if (rc || !c) {
+		if (!rc)
+			ks_err_set(err, KS_EINVAL, 0, 0, 0, "no job there");
 		ks_log_printf(s->d->log, KS_D_ALWAYS,
 			      "job %d.%d: cannot reconnect to %s: %s",
-			      j->cluster, j->proc, r->slot_name,
-			      rc ? err.msg : "no job there");
+			      j->cluster, j->proc, r->slot_name, err->msg);
 		ks_conn_close(c);
 		r->state = R_GONE;
 		free_run(r);
@@ -796,6 +799,8 @@ static bool reconnect(struct sc_schedd *s, struct sc_job *j)
 	r->state = R_ACTIVE;
 	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d reconnected on %s",
 		      j->cluster, j->proc, r->slot_name);
+	add_int(s, j, "NumJobReconnects", 1);
+	sc_event_reconnected(s, j, r->slot_name, r->startd);
 	arm_alive(r);
 	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_result, r);
 	if (ks_conn_pending(c))
@@ -805,7 +810,8 @@ static bool reconnect(struct sc_schedd *s, struct sc_job *j)
 
 /* A job that was running, whose run cannot be found again: its claim is
  * released (which ends the job if it still runs, so it never runs twice
- * at once) and it goes back to Idle. */
+ * at once) and it goes back to Idle, with HTCondor's reconnect-failed
+ * event. */
 static int recover_job(struct sc_job *j, void *arg)
 {
 	struct recover *R = arg;
@@ -813,7 +819,8 @@ static int recover_job(struct sc_job *j, void *arg)
 	if (j->status != SC_RUNNING && j->status != SC_TRANSFERRING &&
 	    j->status != SC_SUSPENDED)
 		return 0;
-	if (reconnect(s, j)) {
+	struct ks_err why = {0};
+	if (reconnect(s, j, &why)) {
 		R->again++;
 		return 0;
 	}
@@ -826,11 +833,13 @@ static int recover_job(struct sc_job *j, void *arg)
 	}
 	free(tmp.claim_id);
 	free(tmp.startd);
+	char *slot = ad_string(j->ad, "RemoteHost");
+	sc_event_reconnect_failed(s, j, slot ? slot : "unknown", why.msg);
+	free(slot);
 	sc_job_delete_attr(s, j, "RemoteHost");
 	sc_job_delete_attr(s, j, "ClaimId");
 	sc_job_delete_attr(s, j, "StartdIpAddr");
 	sc_job_set_status(s, j, SC_IDLE);
-	sc_event_evicted(s, j, NULL);
 	R->idle++;
 	return 0;
 }

@@ -23,5 +23,11 @@ void sc_event_held(struct sc_schedd *s, struct sc_job *j, const char *reason,
 		   int code, int subcode);
 void sc_event_released(struct sc_schedd *s, struct sc_job *j,
 		       const char *reason);
+/* After a restart: the job's run found again on its startd (023), or
+ * not (024).  slot: the slot's name; startd: its address. */
+void sc_event_reconnected(struct sc_schedd *s, struct sc_job *j,
+			  const char *slot, const char *startd);
+void sc_event_reconnect_failed(struct sc_schedd *s, struct sc_job *j,
+			       const char *slot, const char *reason);
 
 #endif

@@ -152,6 +152,7 @@ cat > "$J/k.sub" <<SUB
 executable = /bin/sleep
 arguments = 2
 log = $J/k.log
+job_ad_information_attrs = Owner, ProcId
 queue 8
 SUB
 out=$(as "$A" condor_submit "$J/k.sub") || fail "k submit: $out"
@@ -164,7 +165,19 @@ bad=$(condor_history -af ProcId NumJobStarts -constraint "ClusterId == $C" | awk
 [ -z "$bad" ] || fail "jobs run twice after the schedd's restart: $bad"
 [ "$(grep -c '^005 ' "$J/k.log")" = 8 ] || fail "k terminated events"
 grep -q 'reconnected' "$T/log/SchedLog" || fail "no reconnection"
-echo "ok: schedd killed mid-run: nothing lost, nothing run twice"
+# the jobs found again say so in their log, as HTCondor's shadow does
+grep -q '^023 .*Job reconnected to ' "$J/k.log" || fail "no reconnected event"
+[ "$(condor_history -af NumJobReconnects -constraint "ClusterId == $C" | grep -c '^1$')" = \
+	"$(grep -c '^023 ' "$J/k.log")" ] || fail "NumJobReconnects"
+# job_ad_information_attrs: every event followed by a 028 with the job's
+# Owner and ProcId and what triggered it
+others=$(grep -c '^0[0-9][0-9] ' "$J/k.log")
+infos=$(grep -c '^028 ' "$J/k.log")
+[ $((others - infos)) = "$infos" ] || fail "028 events: $infos of $others"
+awk '/^028 /{x=1} x&&/^\.\.\./{exit} x' "$J/k.log" > "$J/k.028"
+grep -q "^Owner = \"$A\"" "$J/k.028" && grep -q '^ProcId = ' "$J/k.028" &&
+	grep -q '^TriggerEventTypeNumber = 0' "$J/k.028" || fail "028: $(cat "$J/k.028")"
+echo "ok: schedd killed mid-run: nothing lost, nothing run twice, reconnected events, job ad information"
 
 # --- a startd killed under a job: the job goes back to Idle --------------
 cat > "$J/s.sub" <<SUB

@@ -493,6 +493,10 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		classad_insert_string(ad, "JobBatchName", v);
 		free(v);
 	}
+	if ((v = get(c, "job_ad_information_attrs"))) {
+		classad_insert_string(ad, "JobAdInformationAttrs", v);
+		free(v);
+	}
 	/* Requirements: the user's, and what HTCondor adds for a vanilla
 	 * job that may use a shared file system */
 	v = get(c, "requirements");
