@@ -247,3 +247,29 @@ void sc_event_reconnect_failed(struct sc_schedd *s, struct sc_job *j,
 	ev.reason = reason;
 	emit(s, j, &ev);
 }
+
+void sc_event_suspended(struct sc_schedd *s, struct sc_job *j, int num_pids)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_SUSPENDED, j);
+	ev.num_pids = num_pids;
+	emit(s, j, &ev);
+}
+
+void sc_event_unsuspended(struct sc_schedd *s, struct sc_job *j)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_UNSUSPENDED, j);
+	emit(s, j, &ev);
+}
+
+void sc_event_image_size(struct sc_schedd *s, struct sc_job *j,
+			 int64_t image_kb, int64_t memory_mb, int64_t rss_kb)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_IMAGE_SIZE, j);
+	ev.image_size_kb = image_kb;
+	ev.memory_usage_mb = memory_mb;
+	ev.rss_kb = rss_kb < 0 ? 0 : rss_kb;
+	emit(s, j, &ev);
+}

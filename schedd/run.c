@@ -308,6 +308,13 @@ static void record_usage(struct sc_schedd *s, struct sc_job *j,
 		sc_job_set_int(s, j, "ImageSize", image);
 	if (classad_eval_int(res, "ResidentSetSize", NULL, &rss) && rss > 0)
 		sc_job_set_int(s, j, "ResidentSetSize", rss);
+	/* the starter's totals count this run's suspensions and the
+	 * earlier runs' */
+	int64_t susp = 0;
+	if (classad_eval_int(res, "TotalSuspensions", NULL, &susp))
+		sc_job_set_int(s, j, "TotalSuspensions", susp);
+	if (classad_eval_int(res, "CumulativeSuspensionTime", NULL, &susp))
+		sc_job_set_int(s, j, "CumulativeSuspensionTime", susp);
 	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)time(NULL));
 	/* where it ran stays known, as HTCondor keeps it */
 	char *host = ad_string(j->ad, "RemoteHost");
@@ -470,6 +477,51 @@ static void job_ended(struct sc_run *r, const classad *res,
 		release(r, "no more jobs for it");
 }
 
+/* News of the running job from its startd (as HTCondor's starter
+ * updates its shadow): suspended or continued, its memory. */
+static void job_news(struct sc_run *r, const classad *u)
+{
+	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
+	if (!j)
+		return;
+	int64_t now = (int64_t)time(NULL);
+	char *state = ad_string(u, "JobState");
+	if (state && strcmp(state, "Suspended") == 0 &&
+	    j->status == SC_RUNNING) {
+		int64_t npids = -1;
+		classad_eval_int(u, "NumPids", NULL, &npids);
+		sc_job_set_status(s, j, SC_SUSPENDED);
+		add_int(s, j, "TotalSuspensions", 1);
+		sc_job_set_int(s, j, "LastSuspensionTime", now);
+		sc_event_suspended(s, j, (int)npids);
+	} else if (state && strcmp(state, "Running") == 0 &&
+		   j->status == SC_SUSPENDED) {
+		int64_t since = now;
+		classad_eval_int(j->ad, "LastSuspensionTime", NULL, &since);
+		add_int(s, j, "CumulativeSuspensionTime",
+			now > since ? now - since : 0);
+		sc_job_set_int(s, j, "LastSuspensionTime", 0);
+		sc_job_set_status(s, j, SC_RUNNING);
+		sc_event_unsuspended(s, j);
+	}
+	free(state);
+	int64_t image = 0, old = 0, rss = -1, mem = -1;
+	if (classad_eval_int(u, "ImageSize", NULL, &image) && image > 0 &&
+	    (!classad_eval_int(j->ad, "ImageSize", NULL, &old) ||
+	     image > old)) {
+		classad_eval_int(u, "ResidentSetSize", NULL, &rss);
+		classad_eval_int(u, "MemoryUsage", NULL, &mem);
+		sc_job_set_int(s, j, "ImageSize", image);
+		if (rss >= 0)
+			sc_job_set_int(s, j, "ResidentSetSize", rss);
+		if (mem >= 0)
+			sc_job_set_int(s, j, "MemoryUsage", mem);
+		sc_event_image_size(s, j, image, mem, rss);
+	}
+	sc_queue_flush(s);
+}
+
 static void on_result(void *arg, int fd, unsigned events)
 {
 	(void)fd;
@@ -491,6 +543,11 @@ static void on_result(void *arg, int fd, unsigned events)
 			      rc ? err.msg : "no result");
 		r->state = R_GONE;
 		job_ended(r, NULL, NULL, 0);
+	} else if (more) {
+		job_news(r, ads[0]);
+		/* the result may have come in the same read */
+		if (ks_conn_pending(r->act))
+			on_result(r, ks_conn_fd(r->act), KS_EV_IN);
 	} else {
 		job_ended(r, ads[0], ads + 1, n - 1);
 	}

@@ -23,6 +23,13 @@ void sc_event_held(struct sc_schedd *s, struct sc_job *j, const char *reason,
 		   int code, int subcode);
 void sc_event_released(struct sc_schedd *s, struct sc_job *j,
 		       const char *reason);
+/* A running job's news from its startd: suspended (num_pids stopped;
+ * < 0 unknown), continued, a larger image (KiB; memory_mb and rss_kb
+ * < 0 unknown). */
+void sc_event_suspended(struct sc_schedd *s, struct sc_job *j, int num_pids);
+void sc_event_unsuspended(struct sc_schedd *s, struct sc_job *j);
+void sc_event_image_size(struct sc_schedd *s, struct sc_job *j,
+			 int64_t image_kb, int64_t memory_mb, int64_t rss_kb);
 /* After a restart: the job's run found again on its startd (023), or
  * not (024).  slot: the slot's name; startd: its address. */
 void sc_event_reconnected(struct sc_schedd *s, struct sc_job *j,

@@ -484,6 +484,8 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 			      s);
 		ks_loop_child(d->loop, pid, on_starter_exit, d);
 		c->job_start = sd_now();
+		c->image_kb = c->rss_kb = c->reported_kb = 0;
+		c->reported_at = 0;
 		c->activations++;
 		s->st.starter = true;
 		ks_log_printf(d->log, KS_D_ALWAYS,
@@ -509,18 +511,67 @@ static void on_kill_timeout(void *arg)
 		kill(s->claim.starter, SIGKILL);
 }
 
+/* News of the running job for its claimer, ahead of its result on the
+ * activation's connection: JobState when it is suspended or continued
+ * (with NumPids, the processes stopped, when >= 0). */
+static void tell_claimer(struct sd_claim *c, const char *state, int npids)
+{
+	if (!c->later)
+		return;
+	classad *ad = classad_new();
+	classad_insert_string(ad, "JobState", state);
+	if (npids >= 0)
+		classad_insert_int(ad, "NumPids", npids);
+	ks_later_update(c->later, KS_REPLY_OK, &ad, 1);
+	classad_free(ad);
+}
+
+/* The job's memory for its claimer, as HTCondor's starter updates its
+ * shadow: first STARTER_INITIAL_UPDATE_INTERVAL after the start, then
+ * every STARTER_UPDATE_INTERVAL while the image grows. */
+void sd_claim_report_usage(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	int64_t now = sd_now();
+	int64_t first = ks_daemon_int(d, "STARTER_INITIAL_UPDATE_INTERVAL", 8);
+	int64_t every = ks_daemon_int(d, "STARTER_UPDATE_INTERVAL", 300);
+	for (size_t i = 0; i < sd->nslots; i++) {
+		struct sd_claim *c = &sd->slots[i]->claim;
+		if (!c->starter || !c->later || c->suspended_at ||
+		    !c->image_kb || c->image_kb == c->reported_kb)
+			continue;
+		if (c->reported_at ? now - c->reported_at < every
+				   : now - c->job_start < first)
+			continue;
+		classad *ad = classad_new();
+		classad_insert_int(ad, "ImageSize", (int64_t)c->image_kb);
+		classad_insert_int(ad, "ResidentSetSize", (int64_t)c->rss_kb);
+		classad_insert_int(ad, "MemoryUsage",
+				   (int64_t)((c->rss_kb + 1023) / 1024));
+		ks_later_update(c->later, KS_REPLY_OK, &ad, 1);
+		classad_free(ad);
+		c->reported_kb = c->image_kb;
+		c->reported_at = now;
+	}
+}
+
 void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a)
 {
 	struct sd_claim *c = &s->claim;
 	switch (a) {
 	case SD_A_SUSPEND:
-		if (c->starter)
+		if (c->starter) {
 			kill(c->starter, SIGTSTP);
+			tell_claimer(c, "Suspended",
+				     sd_jobload_nprocs(c->starter));
+		}
 		c->suspended_at = sd_now();
 		break;
 	case SD_A_CONTINUE:
-		if (c->starter)
+		if (c->starter) {
 			kill(c->starter, SIGCONT);
+			tell_claimer(c, "Running", -1);
+		}
 		if (c->suspended_at)
 			c->suspended_total += sd_now() - c->suspended_at;
 		c->suspended_at = 0;

@@ -1,7 +1,8 @@
 /*
  * jobload.c: the CPU load of each slot's job (CondorLoadAvg): the CPU
  * time its starter and everything under it used since the last reading,
- * per second of wall time.  HTCondor's startd measures the same thing
+ * per second of wall time; and the job's memory (its processes' virtual
+ * and resident sizes, the largest seen), for its claimer's ImageSize.  HTCondor's startd measures the same thing
  * (the job's process family); this takes it from /proc, at most once a
  * second per slot, and keeps no average beyond that interval.
  */
@@ -18,6 +19,7 @@
 struct proc {
 	pid_t pid, ppid;
 	uint64_t ticks; /* utime + stime */
+	uint64_t vsize_kb, rss_kb;
 };
 
 static int64_t now_ms(void)
@@ -34,6 +36,8 @@ static struct proc *read_procs(size_t *n)
 	DIR *dir = opendir("/proc");
 	if (!dir)
 		return NULL;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t page_kb = page > 0 ? (uint64_t)page / 1024 : 4;
 	size_t cap = 256;
 	struct proc *ps = ks_xmalloc(cap * sizeof(*ps));
 	struct dirent *de;
@@ -50,42 +54,65 @@ static struct proc *read_procs(size_t *n)
 		buf[len] = '\0';
 		/* after the command's closing parenthesis: state ppid ... */
 		const char *p = strrchr(buf, ')');
-		unsigned long long ut = 0, st = 0;
+		unsigned long long ut = 0, st = 0, vsize = 0;
+		long long rss = 0;
 		int ppid = 0;
 		if (!p || sscanf(p + 2,
 				 "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
-				 "%llu %llu",
-				 &ppid, &ut, &st) != 3)
+				 "%llu %llu %*d %*d %*d %*d %*d %*d %*u %llu %lld",
+				 &ppid, &ut, &st, &vsize, &rss) != 5)
 			continue;
 		if (*n == cap) {
 			cap *= 2;
 			ps = ks_xrealloc(ps, cap * sizeof(*ps));
 		}
-		ps[(*n)++] = (struct proc){(pid_t)atoi(de->d_name), ppid,
-					   ut + st};
+		ps[(*n)++] = (struct proc){
+			(pid_t)atoi(de->d_name), ppid, ut + st, vsize / 1024,
+			rss > 0 ? (uint64_t)rss * page_kb : 0};
 	}
 	closedir(dir);
 	return ps;
 }
 
-/* CPU ticks of root and its descendants. */
-static uint64_t family_ticks(const struct proc *ps, size_t n, pid_t root)
+/* CPU ticks of root and its descendants; the memory and number of the
+ * descendants (the job's processes, the starter left out). */
+struct family {
+	uint64_t ticks, vsize_kb, rss_kb;
+	int nprocs;
+};
+
+static struct family family_of(const struct proc *ps, size_t n, pid_t root)
 {
-	uint64_t sum = 0;
+	struct family f = {0};
 	pid_t *stack = ks_xmalloc((n + 1) * sizeof(*stack));
 	size_t top = 0;
 	stack[top++] = root;
 	while (top) {
 		pid_t p = stack[--top];
 		for (size_t i = 0; i < n; i++) {
-			if (ps[i].pid == p)
-				sum += ps[i].ticks;
-			else if (ps[i].ppid == p && top < n)
+			if (ps[i].pid == p) {
+				f.ticks += ps[i].ticks;
+				if (p != root) {
+					f.vsize_kb += ps[i].vsize_kb;
+					f.rss_kb += ps[i].rss_kb;
+					f.nprocs++;
+				}
+			} else if (ps[i].ppid == p && top < n) {
 				stack[top++] = ps[i].pid;
+			}
 		}
 	}
 	free(stack);
-	return sum;
+	return f;
+}
+
+int sd_jobload_nprocs(pid_t starter)
+{
+	size_t n = 0;
+	struct proc *ps = read_procs(&n);
+	struct family f = family_of(ps, n, starter);
+	free(ps);
+	return f.nprocs;
 }
 
 void sd_jobload_measure(ks_daemon *d)
@@ -102,6 +129,7 @@ void sd_jobload_measure(ks_daemon *d)
 			c->load = 0;
 			c->load_ticks = 0;
 			c->load_at_ms = 0;
+			c->image_kb = c->rss_kb = 0;
 			continue;
 		}
 		if (!c->load_at_ms) {
@@ -119,7 +147,12 @@ void sd_jobload_measure(ks_daemon *d)
 			ps = read_procs(&n);
 			read = true;
 		}
-		uint64_t ticks = family_ticks(ps, n, c->starter);
+		struct family f = family_of(ps, n, c->starter);
+		uint64_t ticks = f.ticks;
+		if (f.vsize_kb > c->image_kb)
+			c->image_kb = f.vsize_kb;
+		if (f.rss_kb > c->rss_kb)
+			c->rss_kb = f.rss_kb;
 		if (ticks >= c->load_ticks && hz > 0)
 			c->load = (double)(ticks - c->load_ticks) / (double)hz /
 				  ((double)(now - c->load_at_ms) / 1000.0);

@@ -47,6 +47,10 @@ struct sd_claim {
 	double load;            /* CondorLoadAvg: the job's CPUs in use */
 	uint64_t load_ticks;    /* its CPU time at the last reading */
 	int64_t load_at_ms;     /* when (monotonic); 0: none yet */
+	uint64_t image_kb;      /* the job's largest virtual size and */
+	uint64_t rss_kb;        /* resident set seen so far (KiB) */
+	uint64_t reported_kb;   /* the image size last told the claimer */
+	int64_t reported_at;    /* time() of that; 0: never */
 	int64_t suspended_at;   /* time() of the suspension, 0 if running */
 	int64_t suspended_total;
 	uint64_t match_timer, kill_timer;

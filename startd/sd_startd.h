@@ -123,10 +123,16 @@ void sd_preempt_release(ks_daemon *d, struct sd_slot *s,
  * becomes the slot's claim and is answered.  False if none waits. */
 bool sd_preempt_take_over(ks_daemon *d, struct sd_slot *s);
 
+/* Tells each running job's claimer of its memory when due (claim.c). */
+void sd_claim_report_usage(ks_daemon *d);
+
 /* jobload.c */
 /* Reads how much CPU each slot's job has used since the last reading
  * (its CondorLoadAvg). */
 void sd_jobload_measure(ks_daemon *d);
+/* How many processes the job under starter has (the starter left out),
+ * from one pass over /proc. */
+int sd_jobload_nprocs(pid_t starter);
 
 /* dslot.c */
 /* Gives partitionable slot p all of its share to carve from. */

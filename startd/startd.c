@@ -203,6 +203,7 @@ static void on_poll(void *arg)
 	ks_daemon *d = arg;
 	sd_claim_check_leases(d);
 	sd_reevaluate(d, false);
+	sd_claim_report_usage(d);
 }
 
 /* POLLING_INTERVAL while any slot is claimed (a job is there to

@@ -1110,6 +1110,7 @@ const struct ks_knob ks_knobs[] = {
 	{"STARTER_RLIMIT_AS", KS_KNOB_INT, "0", "address space limit the starter puts on jobs (0 for none)"},
 	{"STARTER_SETS_HOME_ENV", KS_KNOB_BOOL, "true", "whether the starter sets HOME in the job's environment"},
 	{"STARTER_STATS_LOG", KS_KNOB_PATH, "$(LOG)/XferStatsLog", "file where the starter records file transfer statistics"},
+	{"STARTER_UPDATE_INTERVAL", KS_KNOB_INT, "300", "seconds between updates of a running job's usage for its claimer after the first"},
 	{"STARTER_UPLOAD_TIMEOUT", KS_KNOB_INT, "300", "network timeout, in seconds, for sending output back to the submit side"},
 	{"StartIdleTime", KS_KNOB_STRING, "15 * $(MINUTE)", "seconds the keyboard must be idle before a desktop policy starts jobs"},
 	{"STASH_PLUGIN", KS_KNOB_PATH, "$(LIBEXEC)/stash_plugin", NULL},

@@ -128,6 +128,10 @@ typedef struct ks_later ks_later;
 ks_later *ks_reply_later(struct ks_request *req);
 /* Sends the reply; false when the peer had gone (nothing sent). */
 bool ks_later_reply(ks_later *l, int code, classad *const *ads, size_t n);
+/* Sends a message ahead of the reply (marked "more": the reply still
+ * follows; news of a running job); l stays.  False when the peer had
+ * gone. */
+bool ks_later_update(ks_later *l, int code, classad *const *ads, size_t n);
 void ks_later_cancel(ks_later *l);
 
 /* An error reply: code KS_REPLY_ERROR and an ad with ErrorString. */

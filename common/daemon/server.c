@@ -196,6 +196,17 @@ ks_later *ks_reply_later(struct ks_request *req)
 	return c->later;
 }
 
+/* Writes what is queued on c now as far as it goes; the loop does the
+ * rest (not conn_events(): this may run inside the connection's own
+ * dispatch, which must not see it freed). */
+static void later_flush(struct ks_srv_conn *c)
+{
+	if (conn_flush(c) == 0 && c->outpos < c->out.len)
+		ks_loop_rewatch(c->d->loop, c->fd,
+				(c->closing || c->stream ? 0u : KS_EV_IN) |
+					KS_EV_OUT);
+}
+
 bool ks_later_reply(ks_later *l, int code, classad *const *ads, size_t n)
 {
 	if (!l)
@@ -206,13 +217,16 @@ bool ks_later_reply(ks_later *l, int code, classad *const *ads, size_t n)
 		return false;
 	c->later = NULL;
 	send_msg(c, code, ads, n, false);
-	/* written now as far as it goes; the loop does the rest (not
-	 * conn_events(): this may run inside the connection's own
-	 * dispatch, which must not see it freed) */
-	if (conn_flush(c) == 0 && c->outpos < c->out.len)
-		ks_loop_rewatch(c->d->loop, c->fd,
-				(c->closing || c->stream ? 0u : KS_EV_IN) |
-					KS_EV_OUT);
+	later_flush(c);
+	return true;
+}
+
+bool ks_later_update(ks_later *l, int code, classad *const *ads, size_t n)
+{
+	if (!l || !l->conn)
+		return false;
+	send_msg(l->conn, code, ads, n, true);
+	later_flush(l->conn);
 	return true;
 }
 

@@ -24,6 +24,12 @@ NEGOTIATOR_CYCLE_DELAY = 1
 SCHEDD_INTERVAL = 1
 EXECUTE = $T/execute
 SCHEDD_DEBUG = D_FULLDEBUG
+# jobs that ask for it are suspended 2 s into their run and continued at
+# 4 s; their memory is reported a second in
+WANT_SUSPEND = TARGET.KsSuspendTest =?= true
+SUSPEND = TARGET.KsSuspendTest =?= true && (time() - JobStart) >= 2 && (time() - JobStart) < 4
+CONTINUE = (time() - JobStart) >= 4
+STARTER_INITIAL_UPDATE_INTERVAL = 1
 CFG
 	cat >> "$CONDOR_CONFIG"
 }

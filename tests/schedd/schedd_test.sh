@@ -147,6 +147,27 @@ grep -q '^009 ' "$J/sleep.log" || fail "no aborted event"
 grep -q '^013 ' "$J/sleep.log" || fail "no released event"
 echo "ok: hold, release, rm"
 
+# --- a running job's news: suspended, continued, its memory ---------------
+cat > "$J/susp.sub" <<SUB
+executable = /bin/sleep
+arguments = 6
+log = $J/susp.log
++KsSuspendTest = true
+queue
+SUB
+out=$(as "$A" condor_submit "$J/susp.sub") || fail "susp submit: $out"
+C=$(cluster_of "$out")
+wait_for 20 grep -q '^010 ' "$J/susp.log" || fail "no suspended event"
+grep -q 'Number of processes actually suspended: 1' "$J/susp.log" || fail "010: $(cat "$J/susp.log")"
+# suspended from 2 s to 4 s of its run: the queue shows it meanwhile
+status_is "$C.0" 7 || grep -q '^011 ' "$J/susp.log" || fail "not Suspended in the queue"
+wait_for 20 grep -q '^011 ' "$J/susp.log" || fail "no unsuspended event"
+wait_for 30 in_history "$C" 1 || fail "susp job did not finish"
+grep -q '^006 .*Image size of job updated: [1-9]' "$J/susp.log" || fail "no image size event: $(cat "$J/susp.log")"
+set -- $(condor_history -af TotalSuspensions CumulativeSuspensionTime ImageSize -constraint "ClusterId == $C")
+[ "$1" = 1 ] && [ "${2:-0}" -ge 1 ] && [ "${3:-0}" -gt 0 ] || fail "suspension figures: $*"
+echo "ok: suspended and continued (010, 011), image size (006)"
+
 # --- a schedd killed with SIGKILL loses nothing ---------------------------
 cat > "$J/k.sub" <<SUB
 executable = /bin/sleep
