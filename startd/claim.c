@@ -486,6 +486,10 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 		c->job_start = sd_now();
 		c->image_kb = c->rss_kb = c->reported_kb = 0;
 		c->reported_at = 0;
+		/* this job's suspensions only (its run and retirement
+		 * times leave them out) */
+		c->suspended_total = 0;
+		c->suspended_at = 0;
 		c->activations++;
 		s->st.starter = true;
 		ks_log_printf(d->log, KS_D_ALWAYS,
@@ -691,8 +695,10 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
 		return;
 	char *owner = ad_string(s->job, "Owner");
 	char *user = ad_string(s->job, "User");
-	if (owner)
-		classad_insert_string(ad, "RemoteOwner", owner);
+	/* as HTCondor's: the claimer's user@domain, the bare name failing
+	 * that */
+	if (user || owner)
+		classad_insert_string(ad, "RemoteOwner", user ? user : owner);
 	classad_insert_string(ad, "RemoteUser", user ? user : owner ? owner : "");
 	/* whom the accountant charges: the job's accounting group, or its
 	 * nice-user name, under its user's domain (as the schedd names
