@@ -1,6 +1,7 @@
 /* ad.c: the slot ads (sd_ad.h). */
 #include "sd_ad.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,79 @@ static void add_load(const struct sd_host *h, const struct sd_slot *s,
 	classad_insert_real(ad, "TotalCondorLoadAvg", h->condor_load);
 }
 
+/* A process's parent and session from /proc; false once it is gone. */
+static bool proc_ids(long pid, long *ppid, long *sid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	/* the command, in parentheses, may hold anything: read after it */
+	const char *p = strrchr(buf, ')');
+	return p && sscanf(p + 1, " %*c %ld %*d %ld", ppid, sid) == 2;
+}
+
+/* The job's pid: the child of the starter that leads its own session,
+ * since the starter starts the job in a new one; 0 until there is one.
+ * HTCondor's startd learns JobPid from its starter; kestrel's starter
+ * reports only at the end, so the startd looks for itself.  The kernel's
+ * list of the starter's children answers in one read; without it, every
+ * process is looked at. */
+static long job_pid(pid_t starter)
+{
+	char path[96];
+	long child, ppid, sid, found = 0;
+	snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children",
+		 (long)starter, (long)starter);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		while (!found && fscanf(f, "%ld", &child) == 1)
+			if (proc_ids(child, &ppid, &sid) && sid == child)
+				found = child;
+		fclose(f);
+		return found;
+	}
+	DIR *dir = opendir("/proc");
+	struct dirent *de;
+	while (dir && !found && (de = readdir(dir))) {
+		child = atol(de->d_name);
+		if (child > 0 && proc_ids(child, &ppid, &sid) &&
+		    ppid == (long)starter && sid == child)
+			found = child;
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/* What condor_who shows of a running job, as HTCondor's slot ads carry
+ * it: the starter's and the job's pids, and the time the job has run
+ * and been suspended on this activation. */
+static void add_job_attrs(const struct sd_host *h, const struct sd_slot *s,
+			  classad *ad)
+{
+	const struct sd_claim *c = &s->claim;
+	if (!s->job || !c->starter || !c->job_start ||
+	    (s->st.state != SD_CLAIMED && s->st.state != SD_PREEMPTING))
+		return;
+	classad_insert_int(ad, "StarterPid", c->starter);
+	long pid = job_pid(c->starter);
+	if (pid > 0)
+		classad_insert_int(ad, "JobPid", pid);
+	int64_t susp = c->suspended_total +
+		       (c->suspended_at ? h->now - c->suspended_at : 0);
+	int64_t run = h->now - c->job_start - susp;
+	/* HTCondor publishes each only once it is more than zero */
+	if (run > 0)
+		classad_insert_int(ad, "TotalJobRunTime", run);
+	if (susp > 0)
+		classad_insert_int(ad, "TotalJobSuspendTime", susp);
+}
+
 static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 			double *owner_left)
 {
@@ -210,6 +284,7 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 			    NULL);
 	classad_insert_real(ad, "CurrentRank", 0.0);
 	sd_claim_attrs(s, ad);
+	add_job_attrs(h, s, ad);
 	add_consumption(h, s, ad);
 	add_startd_attrs(h, s, ad);
 	if (h->extras)

@@ -874,7 +874,7 @@ const struct ks_knob ks_knobs[] = {
 	{"PYTHON3_MODULE_SUFFIX", KS_KNOB_STRING, ".pyd", NULL},
 	{"PYTHON3_VERSION_MINOR", KS_KNOB_INT, "0", NULL},
 	{"Q_QUERY_TIMEOUT", KS_KNOB_INT, "20", "seconds condor_q waits for the schedd's answer"},
-	{"QUERY_TIMEOUT", KS_KNOB_INT, "60", "seconds tools wait for the collector's answer to a query"},
+	{"QUERY_TIMEOUT", KS_KNOB_INT, "60", "seconds tools wait for the answer to a query (the collector's; the startd's for condor_who)"},
 	{"QUEUE_ALL_USERS_TRUSTED", KS_KNOB_BOOL, "false", "whether the schedd trusts any claimed job owner without authentication"},
 	{"QUEUE_CLEAN_INTERVAL", KS_KNOB_INT, "28800", "seconds between compactions of the job queue log"},
 	{"QUEUE_SUPER_USER_MAY_IMPERSONATE", KS_KNOB_STRING, "", "users a queue super user may act as (a regular expression)"},

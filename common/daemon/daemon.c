@@ -159,6 +159,23 @@ static void free_ads(classad **ads, size_t n)
 	free(ads);
 }
 
+classad **kd_public_ads(ks_daemon *d, size_t *n)
+{
+	size_t all;
+	classad **ads = daemon_ads(d, &all);
+	size_t step = d->ops->paired_ads ? 2 : 1, k = 0;
+	for (size_t i = 0; i < all; i++) {
+		if (i % step) {
+			classad_free(ads[i]); /* a private ad: claim ids */
+			continue;
+		}
+		common_attrs(d, ads[i]);
+		ads[k++] = ads[i];
+	}
+	*n = k;
+	return ads;
+}
+
 void ks_daemon_update_collector(ks_daemon *d)
 {
 	/* (UPDATE_STARTD_AD is code 0: the ads function says whether there
@@ -368,6 +385,7 @@ static const struct ks_command_def builtin_cmds[] = {
 	{KS_DC_CONFIG_VAL, KS_LEVEL_READ, cmd_config_val},
 	{KS_DC_CONFIG_PERSIST, KS_LEVEL_ADMINISTRATOR, kd_cmd_config_set},
 	{KS_DC_CONFIG_RUNTIME, KS_LEVEL_ADMINISTRATOR, kd_cmd_config_set},
+	{KS_QUERY_STARTD_ADS, KS_LEVEL_READ, kd_cmd_query_own},
 };
 
 /* ---- start-up --------------------------------------------------------- */
@@ -543,6 +561,9 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 		*s = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
 	ks_log_printf(d->log, KS_D_ALWAYS, "** condor_%s (kestrel) STARTING UP",
 		      lower);
+	/* as HTCondor's banner has it: condor_who reads a daemon's pid
+	 * from its log */
+	ks_log_printf(d->log, KS_D_ALWAYS, "** PID = %ld", (long)getpid());
 	if (!d->loop || kd_server_start(d, &err)) {
 		ks_log_printf(d->log, KS_D_ALWAYS, "ERROR: cannot start: %s",
 			      d->loop ? err.msg : "no epoll");
@@ -570,8 +591,8 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	if (d->priv->address_file)
 		unlink(d->priv->address_file);
 	kd_server_stop(d);
-	ks_log_printf(d->log, KS_D_ALWAYS, "**** condor_%s (kestrel) EXITING "
-		      "WITH STATUS 0", lower);
+	ks_log_printf(d->log, KS_D_ALWAYS, "**** condor_%s (kestrel) pid %ld "
+		      "EXITING WITH STATUS 0", lower, (long)getpid());
 	status = 0;
 out_cmds:
 	free(all);

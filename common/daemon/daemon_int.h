@@ -43,6 +43,16 @@ int kd_server_start(ks_daemon *d, struct ks_err *err);
 void kd_server_stop(ks_daemon *d);
 void kd_sessions_free(ks_daemon *d);
 
+/* daemon.c */
+/* The daemon's ads as the collector gets them (with the attributes every
+ * daemon ad carries), without the private ads of a paired list: a new
+ * array of new ads (classad_free() each, then free()); *n of them. */
+classad **kd_public_ads(ks_daemon *d, size_t *n);
+
+/* own_query.c */
+/* QUERY_STARTD_ADS sent to the startd itself (see own_query.c). */
+void kd_cmd_query_own(ks_daemon *d, struct ks_request *req);
+
 /* runtime.c */
 struct kd_settings;
 /* Reads the -set and -rset settings into cfg, after its files. */

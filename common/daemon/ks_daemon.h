@@ -10,8 +10,9 @@
  * daemon's own ad sent to the collector every UPDATE_INTERVAL (and
  * invalidated at shutdown), reconfig on SIGHUP and DC_RECONFIG(_FULL),
  * graceful shutdown on SIGTERM and DC_OFF_GRACEFUL, fast on SIGQUIT and
- * DC_OFF_FAST.  A daemon supplies ops (its own start, reconfig, shutdown
- * and ad) and a command table.
+ * DC_OFF_FAST, and a startd's QUERY_STARTD_ADS (its slot ads, asked of it
+ * directly, as condor_who does).  A daemon supplies ops (its own start,
+ * reconfig, shutdown and ad) and a command table.
  */
 #ifndef KS_DAEMON_H
 #define KS_DAEMON_H
