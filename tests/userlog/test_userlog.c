@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tmp_dir.h"
 #include "classad.h"
 #include "ks_userlog.h"
 
@@ -984,40 +985,18 @@ struct fixture {
 static int setup_dir(void **state)
 {
 	struct fixture *fx = calloc(1, sizeof(*fx));
-	const char *tmp = getenv("TMPDIR");
-	snprintf(fx->dir, sizeof(fx->dir), "%s/ksulog.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(fx->dir))
+	if (!fx || tmp_dir_make("ksulog", fx->dir, sizeof(fx->dir))) {
+		free(fx);
 		return -1;
+	}
 	*state = fx;
 	return 0;
-}
-
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		char p[512];
-		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		struct stat st;
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			remove_tree(p);
-		else
-			unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
 }
 
 static int teardown_dir(void **state)
 {
 	struct fixture *fx = *state;
-	remove_tree(fx->dir);
+	tmp_dir_remove(fx->dir);
 	free(fx);
 	return 0;
 }
