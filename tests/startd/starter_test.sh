@@ -39,6 +39,8 @@ fail() {
 		echo "== $f"
 		cat "$f"
 	done
+	# again at the end, which is what a truncated report keeps
+	echo "FAIL: $*"
 	exit 1
 }
 pass() { echo "ok: $*"; }
@@ -95,10 +97,17 @@ finish() {
 	[ "$rc" = 0 ] || fail "background starter exited $rc"
 }
 
-# state PID: the process's state letter (R, S, T, Z...).
-state() {
-	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1
+# stopped_group PGID: every process of the job's group is stopped (T),
+# but for a shell that had vfork()ed when the stop came: it waits,
+# uninterruptibly (D), for a child stopped before its exec.
+stopped_group() {
+	local states
+	states=$(group_states "$1" | sort -u | tr -d '\n')
+	[ "$states" = T ] || [ "$states" = DT ]
 }
+# group_states PGID: the state letter of each process in the group.
+group_states() { ps -e -o pgid=,stat= | awk -v g="$1" '$1 == g {print substr($2, 1, 1)}'; }
+group_ps() { ps -e -o pgid=,pid=,ppid=,stat=,cmd= | awk -v g="$1" '$1 == g' | tr '\n' ';'; }
 
 sandbox_empty() { [ -z "$(ls -A "$T/execute")" ]; }
 
@@ -254,14 +263,15 @@ EOF
 wait_for 10 test -s "$T/iwd/susp.pid" || fail "susp: the job did not start"
 JP=$(cat "$T/iwd/susp.pid")
 kill -TSTP "$BG"
-wait_for 10 sh -c "sed 's/.*) //' /proc/$JP/stat | cut -d' ' -f1 | grep -qx T" ||
-	fail "susp: job $JP is in state $(state "$JP"), not T"
+wait_for 10 stopped_group "$JP" ||
+	fail "susp: the job's processes are not all stopped: $(group_ps "$JP")"
 # Stay suspended long enough to count a second.
 sleep 1.2
-[ "$(state "$JP")" = T ] || fail "susp: job woke up while suspended"
+stopped_group "$JP" || fail "susp: job woke up while suspended: $(group_ps "$JP")"
 kill -CONT "$BG"
-wait_for 10 sh -c "sed 's/.*) //' /proc/$JP/stat | cut -d' ' -f1 | grep -qvx T" ||
-	fail "susp: job still stopped after continue"
+none_stopped() { ! group_states "$1" | grep -qx T; }
+wait_for 10 none_stopped "$JP" ||
+	fail "susp: job still stopped after continue: $(group_ps "$JP")"
 finish
 expect JobExitReason susp.result exited
 expect ExitCode susp.result 5
@@ -297,8 +307,8 @@ EOF
 wait_for 10 test -s "$T/iwd/softsusp.pid" || fail "softsusp: the job did not start"
 JP=$(cat "$T/iwd/softsusp.pid")
 kill -TSTP "$BG"
-wait_for 10 sh -c "sed 's/.*) //' /proc/$JP/stat | cut -d' ' -f1 | grep -qx T" ||
-	fail "softsusp: job $JP is in state '$(state "$JP")', not T (its group: $(ps -o pid,stat,cmd -g "$JP" 2>&1 | tr '\n' ';'))"
+wait_for 10 stopped_group "$JP" ||
+	fail "softsusp: the job's processes are not all stopped: $(group_ps "$JP")"
 kill -TERM "$BG"
 finish
 expect JobExitReason softsusp.result killed
