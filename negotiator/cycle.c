@@ -655,7 +655,7 @@ void ng_cycle_run(ks_daemon *d)
 	struct cycle c = {.d = d, .ng = ng};
 	c.start = time(NULL);
 	LOG(&c, KS_D_ALWAYS, "---------- Started Negotiation Cycle ----------");
-	ng->started_last_ms = ks_loop_now_ms();
+	ng->started_last = c.start;
 	ng->reschedule = false;
 
 	LOG(&c, KS_D_ALWAYS, "Phase 1:  Obtaining ads from collector ...");
@@ -730,8 +730,8 @@ void ng_cycle_run(ks_daemon *d)
 		LOG(&c, KS_D_ALWAYS, "cannot store the accountant: %s", err.msg);
 	publish_accounting(&c);
 	cleanup(&c);
-	ng->completed_last_ms = ks_loop_now_ms();
 	c.st->end = time(NULL);
+	ng->completed_last = c.st->end;
 	c.st->duration = c.st->end - c.st->start;
 	LOG(&c, KS_D_ALWAYS, "---------- Finished Negotiation Cycle ----------");
 	if (ng->k.update_after_cycle)

@@ -25,13 +25,26 @@ void ng_schedule(ks_daemon *d, int64_t delay_ms)
 				  on_timer, d);
 }
 
+/* Milliseconds from now until the wall clock reaches second s (0 if it
+ * has), never more than limit_s seconds however the clock jumps. */
+static int64_t ms_until_second(time_t s, int64_t limit_s)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int64_t wait = ((int64_t)s - (int64_t)now.tv_sec) * 1000 -
+		       now.tv_nsec / 1000000;
+	if (wait < 0)
+		return 0;
+	return wait > limit_s * 1000 ? limit_s * 1000 : wait;
+}
+
 /* As HTCondor's negotiationTime(): a cycle waits NEGOTIATOR_CYCLE_DELAY
  * after the last one ended (so that the startds have told the collector
  * of the last matches) and NEGOTIATOR_MIN_INTERVAL after it started;
- * the next one comes NEGOTIATOR_INTERVAL after this one started.
- * HTCondor counts these in the wall clock's whole seconds, so its waits
- * come out up to a second shorter or longer than the knob; here they are
- * the knob's, to the millisecond. */
+ * the next one comes NEGOTIATOR_INTERVAL after this one started.  Like
+ * HTCondor's, these count the wall clock's whole seconds: a cycle that
+ * ended at 10.9 s lets the next one start at 12.0 s with a delay of 2,
+ * so the waits users see are HTCondor's. */
 static void on_timer(void *arg)
 {
 	ks_daemon *d = arg;
@@ -39,9 +52,10 @@ static void on_timer(void *arg)
 	ng->timer = 0;
 	if (d->shutting_down)
 		return;
-	int64_t now = ks_loop_now_ms();
-	int64_t wait = ng->completed_last_ms
-			       ? ng->completed_last_ms + ng->k.cycle_delay * 1000 - now
+	int64_t wait = ng->completed_last
+			       ? ms_until_second(ng->completed_last +
+							 ng->k.cycle_delay,
+						 ng->k.cycle_delay)
 			       : 0;
 	if (wait > 0) {
 		ks_log_printf(d->log, KS_D_FULLDEBUG,
@@ -50,8 +64,9 @@ static void on_timer(void *arg)
 		ng_schedule(d, wait);
 		return;
 	}
-	wait = ng->started_last_ms
-		       ? ng->started_last_ms + ng->k.min_interval * 1000 - now
+	wait = ng->started_last
+		       ? ms_until_second(ng->started_last + ng->k.min_interval,
+					 ng->k.min_interval)
 		       : 0;
 	if (wait > 0) {
 		ks_log_printf(d->log, KS_D_FULLDEBUG,
@@ -61,10 +76,11 @@ static void on_timer(void *arg)
 		return;
 	}
 	ng_cycle_run(d);
-	int64_t next = ng->started_last_ms + ng->k.interval * 1000 -
-		       ks_loop_now_ms();
-	ng_schedule(d, next > ng->k.cycle_delay * 1000 ? next
-						       : ng->k.cycle_delay * 1000);
+	int64_t took = (int64_t)(ng->completed_last - ng->started_last);
+	int64_t next = ng->k.interval - took > ng->k.cycle_delay
+			       ? ng->k.interval - took
+			       : ng->k.cycle_delay;
+	ng_schedule(d, ms_until_second(ng->completed_last + next, next));
 }
 
 /* ---- knobs --------------------------------------------------------------- */

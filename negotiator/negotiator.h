@@ -53,11 +53,11 @@ struct negotiator {
 	ng_matcher *matcher;
 	struct ng_knobs k;
 	uint64_t timer;           /* the next cycle */
-	/* monotonic ms (ks_loop_now_ms) the last cycle started and ended:
-	 * NEGOTIATOR_CYCLE_DELAY and _MIN_INTERVAL are kept to the
-	 * millisecond, not to the wall clock's whole seconds */
-	int64_t started_last_ms;
-	int64_t completed_last_ms;
+	/* the wall clock's second the last cycle started and ended in:
+	 * NEGOTIATOR_CYCLE_DELAY and _MIN_INTERVAL count whole seconds
+	 * from them, as HTCondor's */
+	time_t started_last;
+	time_t completed_last;
 	bool reschedule;          /* a RESCHEDULE waits for its cycle */
 	struct ng_cycle_stats stats[NG_MAX_CYCLE_STATS]; /* [0]: latest */
 	size_t nstats;
