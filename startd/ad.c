@@ -256,7 +256,7 @@ static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
 	classad_insert_int(ad, "EnteredCurrentActivity", s->entered_activity);
 	classad_insert_int(ad, "MyCurrentTime", h->now);
 	classad_insert_int(ad, "TotalSlots", (int64_t)h->nslots);
-	sd_platform_attrs(ad);
+	sd_platform_attrs(h->platform, ad);
 	add_load(h, s, owner_left, ad);
 	add_idle(h, s, ad);
 	sd_clock_attrs(h->now, ad);

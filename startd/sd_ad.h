@@ -28,6 +28,7 @@ struct sd_host {
 				 * (the sum of their CondorLoadAvg) */
 	struct sd_idle idle;
 	const struct sd_machine *machine;
+	const struct sd_platform *platform;
 	size_t nslots;
 	const struct sd_bench *bench; /* Mips, KFlops once they have run */
 	int64_t last_benchmark;       /* 0: never */

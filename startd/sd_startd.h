@@ -19,6 +19,7 @@
 
 struct startd {
 	struct sd_machine machine;
+	struct sd_platform platform;
 	struct sd_bench bench;  /* averaged over the runs */
 	int64_t last_benchmark; /* time() of the last run; 0 for never */
 	struct sd_slot **slots; /* each its own allocation: timers and

@@ -10,10 +10,19 @@
 
 #include "classad.h"
 
-/* The platform as HTCondor names it: Arch (X86_64), OpSys (LINUX),
- * OpSysAndVer (Debian12), OpSysName, OpSysMajorVer, OpSysVer,
- * OpSysLongName, OpSysShortName, OpSysLegacy.  Inserted into ad. */
-void sd_platform_attrs(classad *ad);
+/* The platform as HTCondor names it, read once (uname, /etc/os-release)
+ * since it does not change under a running startd: a slot ad is built
+ * several times per short job. */
+struct sd_platform {
+	char arch[32];        /* X86_64, INTEL, aarch64 ... */
+	char short_name[64];  /* Debian */
+	char long_name[256];  /* Debian GNU/Linux 12 (bookworm) */
+	long major, ver;      /* 12, 1200 */
+};
+void sd_platform_read(struct sd_platform *p);
+/* Arch, OpSys (LINUX), OpSysAndVer (Debian12), OpSysName, OpSysMajorVer,
+ * OpSysVer, OpSysLongName, OpSysShortName, OpSysLegacy into ad. */
+void sd_platform_attrs(const struct sd_platform *p, classad *ad);
 
 /* The host's load average over the last minute (0 if unknown). */
 double sd_load_average(void);

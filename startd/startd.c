@@ -61,6 +61,7 @@ static void host_facts(ks_daemon *d, struct sd_host *h)
 			      .start_time = d->start_time,
 			      .load = sd_load_average(),
 			      .machine = &sd->machine,
+			      .platform = &sd->platform,
 			      .nslots = sd->nslots,
 			      .bench = &sd->bench,
 			      .last_benchmark = sd->last_benchmark,
@@ -348,6 +349,7 @@ static int start(ks_daemon *d, struct ks_err *err)
 {
 	struct startd *sd = d->ctx;
 	sd->hostname = full_hostname();
+	sd_platform_read(&sd->platform);
 	make_execute(d);
 	if (sd_machine_detect(d->cfg, &sd->machine, err))
 		return err->code ? err->code : KS_EINVAL;

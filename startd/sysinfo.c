@@ -37,49 +37,55 @@ static void os_release(const char *key, char *out, size_t size)
 	fclose(f);
 }
 
-void sd_platform_attrs(classad *ad)
+void sd_platform_read(struct sd_platform *p)
 {
 	struct utsname u;
-	char arch[sizeof(u.machine) + 8] = "UNKNOWN";
+	snprintf(p->arch, sizeof(p->arch), "UNKNOWN");
 	if (uname(&u) == 0) {
 		/* HTCondor's names: X86_64, aarch64 as it is, INTEL for
 		 * 32-bit x86 */
 		if (strcmp(u.machine, "x86_64") == 0)
-			snprintf(arch, sizeof(arch), "X86_64");
+			snprintf(p->arch, sizeof(p->arch), "X86_64");
 		else if (u.machine[0] == 'i' && strstr(u.machine, "86"))
-			snprintf(arch, sizeof(arch), "INTEL");
+			snprintf(p->arch, sizeof(p->arch), "INTEL");
 		else
-			snprintf(arch, sizeof(arch), "%s", u.machine);
+			snprintf(p->arch, sizeof(p->arch), "%.31s", u.machine);
 	}
-	classad_insert_string(ad, "Arch", arch);
-	classad_insert_string(ad, "OpSys", "LINUX");
-	classad_insert_string(ad, "OpSysLegacy", "LINUX");
-
-	char id[64], name[64], ver[64], pretty[256];
+	char id[64], name[64], ver[64];
 	os_release("ID", id, sizeof(id));
 	os_release("NAME", name, sizeof(name));
 	os_release("VERSION_ID", ver, sizeof(ver));
-	os_release("PRETTY_NAME", pretty, sizeof(pretty));
+	os_release("PRETTY_NAME", p->long_name, sizeof(p->long_name));
 	/* HTCondor's short name: the distribution's first word, capitalized
 	 * as it writes them (Debian, Ubuntu, AlmaLinux, ...) */
-	char shortname[64];
-	snprintf(shortname, sizeof(shortname), "%s", *name ? name : id);
-	shortname[strcspn(shortname, " ")] = '\0';
-	if (!*shortname)
-		snprintf(shortname, sizeof(shortname), "Linux");
-	long major = strtol(ver, NULL, 10);
+	snprintf(p->short_name, sizeof(p->short_name), "%s", *name ? name : id);
+	p->short_name[strcspn(p->short_name, " ")] = '\0';
+	if (!*p->short_name)
+		snprintf(p->short_name, sizeof(p->short_name), "Linux");
+	if (!*p->long_name)
+		snprintf(p->long_name, sizeof(p->long_name), "%s",
+			 p->short_name);
+	p->major = strtol(ver, NULL, 10);
 	long minor = 0;
 	const char *dot = strchr(ver, '.');
 	if (dot)
 		minor = strtol(dot + 1, NULL, 10);
+	p->ver = p->major * 100 + minor;
+}
+
+void sd_platform_attrs(const struct sd_platform *p, classad *ad)
+{
+	classad_insert_string(ad, "Arch", p->arch);
+	classad_insert_string(ad, "OpSys", "LINUX");
+	classad_insert_string(ad, "OpSysLegacy", "LINUX");
 	char andver[96];
-	snprintf(andver, sizeof(andver), "%s%ld", shortname, major);
+	snprintf(andver, sizeof(andver), "%s%ld", p->short_name, p->major);
 	classad_insert_string(ad, "OpSysAndVer", andver);
-	classad_insert_string(ad, "OpSysName", shortname);
-	classad_insert_string(ad, "OpSysShortName", shortname);
-	classad_insert_string(ad, "OpSysLongName", *pretty ? pretty : shortname);
-	classad_insert_int(ad, "OpSysMajorVer", major);
-	classad_insert_int(ad, "OpSysVer", major * 100 + minor);
+	classad_insert_string(ad, "OpSysName", p->short_name);
+	classad_insert_string(ad, "OpSysShortName", p->short_name);
+	classad_insert_string(ad, "OpSysLongName", p->long_name);
+	classad_insert_int(ad, "OpSysMajorVer", p->major);
+	classad_insert_int(ad, "OpSysVer", p->ver);
 }
 
 double sd_load_average(void)
