@@ -226,6 +226,18 @@ void sc_event_released(struct sc_schedd *s, struct sc_job *j,
 	emit(s, j, &ev);
 }
 
+void sc_event_disconnected(struct sc_schedd *s, struct sc_job *j,
+			   const char *slot, const char *startd,
+			   const char *reason)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_DISCONNECTED, j);
+	ev.startd_name = slot;
+	ev.startd_addr = startd;
+	ev.reason = reason;
+	emit(s, j, &ev);
+}
+
 void sc_event_reconnected(struct sc_schedd *s, struct sc_job *j,
 			  const char *slot, const char *startd)
 {

@@ -14,7 +14,16 @@
  * one round trip (bounded by a short time-out); an activation's answers
  * (the job started, then its end) are waited for in the loop, so that
  * many short jobs on many slots keep starting while a startd forks.
+ *
+ * A run whose activation connection breaks (the startd killed, the
+ * network down) is disconnected, as HTCondor's shadow: the job stays
+ * Running while the schedd tries to reconnect, at once and then after
+ * RECONNECT_BACKOFF_FACTOR^(n+2) seconds (at most
+ * RECONNECT_BACKOFF_CEILING), until its JobLeaseDuration since
+ * LastJobLeaseRenewal is over; the startd keeps the job as long.  Jobs
+ * that were running when the schedd stopped start out disconnected.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +52,7 @@ enum run_state {
 	R_ACTIVATING,
 	R_ACTIVE,
 	R_GONE,
-	R_RECONNECTING
+	R_DISCONNECTED
 };
 
 struct sc_run {
@@ -56,7 +65,9 @@ struct sc_run {
 	classad *slot;
 	char *submitter;
 	ks_conn *act; /* ACTIVATE_CLAIM's connection, until the job ends */
-	uint64_t alive_timer, start_timer;
+	uint64_t alive_timer, start_timer, reconnect_timer;
+	int attempts;       /* to reconnect, since the last contact */
+	bool born_disconnected; /* found running at the schedd's start */
 	bool release_after; /* the job was stopped: no reuse */
 	uint64_t sent;      /* bytes of input sent with the activation */
 };
@@ -104,7 +115,7 @@ static int send_startd(struct sc_run *r, int code, const classad *job,
 	classad *head = classad_new();
 	classad_insert_string(head, "ClaimId", r->claim_id);
 	classad_insert_int(head, "AliveInterval", r->s->alive_interval);
-	if (r->state == R_RECONNECTING)
+	if (r->state == R_DISCONNECTED)
 		classad_insert_bool(head, "Reconnect", true);
 	classad **ads = ks_xmalloc((2 + nfiles) * sizeof(*ads));
 	size_t nads = 0;
@@ -205,6 +216,7 @@ static void free_run(struct sc_run *r)
 	}
 	ks_loop_cancel(s->d->loop, r->alive_timer);
 	ks_loop_cancel(s->d->loop, r->start_timer);
+	ks_loop_cancel(s->d->loop, r->reconnect_timer);
 	if (r->job && r->job->run == r)
 		r->job->run = NULL;
 	free(r->claim_id);
@@ -247,14 +259,29 @@ static int alive_seconds(const struct sc_run *r)
 	return iv < 10 ? 10 : iv;
 }
 
+/* The startd was heard from about the running job: its lease starts
+ * again (stored, so that a restarted schedd knows what is left of it). */
+static void renew_lease(struct sc_run *r)
+{
+	if (r->job && r->state == R_ACTIVE)
+		sc_job_set_int(r->s, r->job, "LastJobLeaseRenewal",
+			       (int64_t)time(NULL));
+}
+
 static void on_alive(void *arg)
 {
 	struct sc_run *r = arg;
 	struct ks_err err = {0};
-	if (ask_startd(r, KS_ALIVE, NULL, NULL, NULL, &err))
+	if (ask_startd(r, KS_ALIVE, NULL, NULL, NULL, &err)) {
 		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
 			      "ALIVE to %s for %s: %s", r->startd,
 			      r->slot_name ? r->slot_name : "?", err.msg);
+		return;
+	}
+	if (r->job && r->state == R_ACTIVE) {
+		renew_lease(r);
+		sc_queue_flush(r->s);
+	}
 }
 
 static void arm_alive(struct sc_run *r)
@@ -485,6 +512,7 @@ static void job_news(struct sc_run *r, const classad *u)
 	struct sc_job *j = r->job;
 	if (!j)
 		return;
+	renew_lease(r);
 	int64_t now = (int64_t)time(NULL);
 	char *state = ad_string(u, "JobState");
 	if (state && strcmp(state, "Suspended") == 0 &&
@@ -522,6 +550,175 @@ static void job_news(struct sc_run *r, const classad *u)
 	sc_queue_flush(s);
 }
 
+/* ---- disconnection and reconnection ---------------------------------- */
+
+/* Seconds left of the job's lease: JobLeaseDuration since the startd was
+ * last heard from (LastJobLeaseRenewal); 0 when it is over, -1 when the
+ * job has none (it cannot reconnect). */
+static int64_t lease_left(const struct sc_job *j)
+{
+	int64_t lease = 0, renewed = 0;
+	if (!classad_eval_int(j->ad, "JobLeaseDuration", NULL, &lease) ||
+	    lease <= 0)
+		return -1;
+	if (!classad_eval_int(j->ad, "LastJobLeaseRenewal", NULL, &renewed))
+		classad_eval_int(j->ad, "JobCurrentStartDate", NULL, &renewed);
+	int64_t left = lease - ((int64_t)time(NULL) - renewed);
+	return left > 0 ? left : 0;
+}
+
+static void forget_claim(struct sc_schedd *s, struct sc_job *j)
+{
+	sc_job_delete_attr(s, j, "RemoteHost");
+	sc_job_delete_attr(s, j, "ClaimId");
+	sc_job_delete_attr(s, j, "StartdIpAddr");
+	sc_job_delete_attr(s, j, "JobDisconnectedDate");
+	sc_job_delete_attr(s, j, "JobCurrentReconnectAttempt");
+}
+
+/* The run is given up: the job goes back to Idle with HTCondor's
+ * reconnect-failed event (and the eviction's, unless it was found
+ * running at the schedd's start, as HTCondor's shadow writes them), and
+ * the claim is released (which ends the job on the startd if it is
+ * there after all, so that it never runs twice at once). */
+static void reconnect_failed(struct sc_run *r, const char *why)
+{
+	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
+	ks_log_printf(s->d->log, KS_D_ALWAYS,
+		      "job %d.%d: reconnecting to %s failed: %s", j->cluster,
+		      j->proc, r->slot_name, why);
+	r->job = NULL;
+	j->run = NULL;
+	sc_event_reconnect_failed(s, j, r->slot_name, why);
+	forget_claim(s, j);
+	sc_job_set_status(s, j, SC_IDLE);
+	if (!r->born_disconnected)
+		sc_event_evicted(s, j, NULL);
+	sc_queue_flush(s);
+	release(r, "its job could not be reconnected");
+}
+
+static void on_result(void *arg, int fd, unsigned events);
+
+static void reconnected(struct sc_run *r, ks_conn *c)
+{
+	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
+	r->act = c;
+	r->state = R_ACTIVE;
+	r->attempts = 0;
+	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d reconnected on %s",
+		      j->cluster, j->proc, r->slot_name);
+	add_int(s, j, "NumJobReconnects", 1);
+	sc_job_delete_attr(s, j, "JobDisconnectedDate");
+	sc_job_delete_attr(s, j, "JobCurrentReconnectAttempt");
+	renew_lease(r);
+	sc_event_reconnected(s, j, r->slot_name, r->startd);
+	sc_queue_flush(s);
+	arm_alive(r);
+	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_result, r);
+	if (ks_conn_pending(c))
+		on_result(r, ks_conn_fd(c), KS_EV_IN);
+}
+
+static void attempt_reconnect(void *arg);
+
+/* The next attempt: at once the first time, then after
+ * RECONNECT_BACKOFF_FACTOR^(attempts+2) seconds up to the ceiling, as
+ * HTCondor's shadow waits; never past the lease. */
+static void next_reconnect(struct sc_run *r)
+{
+	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
+	int64_t left = lease_left(j);
+	if (left < 0) {
+		reconnect_failed(r, "This job cannot reconnect");
+		return;
+	}
+	if (left == 0) {
+		int64_t lease = 0;
+		classad_eval_int(j->ad, "JobLeaseDuration", NULL, &lease);
+		char why[160];
+		snprintf(why, sizeof(why),
+			 "Job disconnected too long: JobLeaseDuration (%lld "
+			 "seconds) expired",
+			 (long long)lease);
+		reconnect_failed(r, why);
+		return;
+	}
+	double delay = 0;
+	if (r->attempts > 0) {
+		delay = 1;
+		for (int i = 0; i < r->attempts + 2 && delay <= s->reconnect_ceiling;
+		     i++)
+			delay *= s->reconnect_factor;
+		delay = ceil(delay);
+		if (delay > s->reconnect_ceiling)
+			delay = s->reconnect_ceiling;
+	}
+	if (delay > (double)left)
+		delay = (double)left;
+	if (delay > 0)
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "job %d.%d: next attempt to reconnect to %s in "
+			      "%.0f s (%lld s left of its lease)",
+			      j->cluster, j->proc, r->slot_name, delay,
+			      (long long)left);
+	r->reconnect_timer = ks_loop_timer(s->d->loop, (int64_t)delay * 1000,
+					   0, attempt_reconnect, r);
+}
+
+static void attempt_reconnect(void *arg)
+{
+	struct sc_run *r = arg;
+	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
+	r->reconnect_timer = 0;
+	r->attempts++;
+	sc_job_set_int(s, j, "JobCurrentReconnectAttempt", r->attempts);
+	add_int(s, j, "TotalJobReconnectAttempts", 1);
+	sc_queue_flush(s);
+	ks_conn *c = NULL;
+	struct ks_err err = {0};
+	int rc = ask_startd(r, KS_ACTIVATE_CLAIM, NULL, NULL, &c, &err);
+	if (rc == 0 && c) {
+		reconnected(r, c);
+		return;
+	}
+	if (rc == 0 || rc == KS_EPERM) {
+		/* the startd answered: it has no such claim (it was
+		 * restarted), or no job on it */
+		bool claim = rc == KS_EPERM && strstr(err.msg, "claim id");
+		r->state = R_GONE;
+		reconnect_failed(r, claim ? "Claim not found at execution machine"
+					  : "Job not found at execution machine");
+		return;
+	}
+	ks_log_printf(s->d->log, KS_D_ALWAYS,
+		      "job %d.%d: attempt %d to reconnect to %s failed: %s",
+		      j->cluster, j->proc, r->attempts, r->slot_name, err.msg);
+	next_reconnect(r);
+}
+
+/* The connection to the running job's startd broke. */
+static void disconnected(struct sc_run *r)
+{
+	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
+	ks_loop_unwatch(s->d->loop, ks_conn_fd(r->act));
+	ks_conn_close(r->act);
+	r->act = NULL;
+	r->state = R_DISCONNECTED;
+	r->attempts = 0;
+	sc_event_disconnected(s, j, r->slot_name, r->startd,
+			      "Socket between submit and execute hosts closed "
+			      "unexpectedly");
+	sc_job_set_int(s, j, "JobDisconnectedDate", (int64_t)time(NULL));
+	sc_queue_flush(s);
+	next_reconnect(r);
+}
+
 static void on_result(void *arg, int fd, unsigned events)
 {
 	(void)fd;
@@ -533,7 +730,13 @@ static void on_result(void *arg, int fd, unsigned events)
 	bool more = false;
 	struct ks_err err = {0};
 	int rc = ks_conn_recv(r->act, &code, &ads, &n, &more, &err);
-	if (rc || code != KS_REPLY_OK || n < 1) {
+	if (rc && r->job && lease_left(r->job) != 0) {
+		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
+			      "lost the connection to %s running job %d.%d: "
+			      "%s", r->slot_name, r->job->cluster,
+			      r->job->proc, err.msg);
+		disconnected(r);
+	} else if (rc || code != KS_REPLY_OK || n < 1) {
 		/* the startd went away with the job: the claim is gone */
 		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
 			      "lost the connection to %s running job %d.%d: "
@@ -606,6 +809,7 @@ static void on_activated(void *arg, int fd, unsigned events)
 	sc_job_set_string(s, j, "RemoteHost", r->slot_name);
 	sc_job_set_string(s, j, "StartdIpAddr", r->startd);
 	sc_job_set_string(s, j, "ClaimId", r->claim_id);
+	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)now);
 	sc_job_set_status(s, j, SC_RUNNING);
 	sc_queue_flush(s);
 	sc_event_execute(s, j, r->startd, r->slot_name);
@@ -783,6 +987,18 @@ void sc_run_stop(struct sc_schedd *s, struct sc_job *j)
 	if (!r)
 		return;
 	r->release_after = true;
+	if (r->state == R_DISCONNECTED) {
+		/* out of reach: the claim is given up (which ends the job on
+		 * its startd if that is there after all) and the run ends
+		 * here, as lost */
+		r->job = NULL;
+		j->run = NULL;
+		char *where = ks_xstrdup(r->slot_name);
+		release(r, "the job was stopped while disconnected");
+		sc_run_job_end(s, j, where, NULL, NULL, NULL, 0);
+		free(where);
+		return;
+	}
 	if (r->state != R_ACTIVE) {
 		/* not started yet: the claim is dropped */
 		r->job = NULL;
@@ -804,112 +1020,46 @@ void sc_run_stop(struct sc_schedd *s, struct sc_job *j)
 
 /* ---- start-up and shutdown ------------------------------------------ */
 
-struct recover {
-	struct sc_schedd *s;
-	size_t again, idle;
-};
-
-/* Reconnects to a job the store says was running when the schedd
- * stopped: the startd still has its claim (within the job's lease) and
- * tells the job's end on the new connection.  The claim is released
+/* A job the store says was running when the schedd stopped: its run
+ * starts out disconnected (the startd keeps the job within its lease
+ * and tells its end on the new connection).  The claim is released
  * after the job, as its slot ad is not at hand for a match. */
-static bool reconnect(struct sc_schedd *s, struct sc_job *j,
-		      struct ks_err *err)
+static int recover_job(struct sc_job *j, void *arg)
 {
-	char *claim_id = ad_string(j->ad, "ClaimId");
-	char *startd = ad_string(j->ad, "StartdIpAddr");
-	if (!claim_id || !startd) {
-		free(claim_id);
-		free(startd);
-		ks_err_set(err, KS_EINVAL, 0, 0, 0,
-			   "the queue has no claim for it");
-		return false;
-	}
+	struct sc_schedd *s = arg;
+	if (j->status != SC_RUNNING && j->status != SC_TRANSFERRING &&
+	    j->status != SC_SUSPENDED)
+		return 0;
 	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
 	r->s = s;
 	r->job = j;
 	j->run = r;
-	r->state = R_RECONNECTING;
-	r->claim_id = claim_id;
-	r->startd = startd;
+	r->state = R_DISCONNECTED;
+	r->born_disconnected = true;
+	r->release_after = true;
+	r->claim_id = ad_string(j->ad, "ClaimId");
+	r->startd = ad_string(j->ad, "StartdIpAddr");
 	r->slot_name = ad_string(j->ad, "RemoteHost");
 	if (!r->slot_name)
-		r->slot_name = ks_xstrdup(startd);
+		r->slot_name = ks_xstrdup(r->startd ? r->startd : "unknown");
 	r->slot = classad_new();
 	r->submitter = sc_submitter_of(s, j);
-	r->release_after = true;
 	add_run(s, r);
-	ks_conn *c = NULL;
-	int rc = ask_startd(r, KS_ACTIVATE_CLAIM, NULL, NULL, &c, err);
-	if (rc || !c) {
-		if (!rc)
-			ks_err_set(err, KS_EINVAL, 0, 0, 0, "no job there");
-		ks_log_printf(s->d->log, KS_D_ALWAYS,
-			      "job %d.%d: cannot reconnect to %s: %s",
-			      j->cluster, j->proc, r->slot_name, err->msg);
-		ks_conn_close(c);
+	if (!r->claim_id || !r->startd) {
 		r->state = R_GONE;
-		free_run(r);
-		return false;
-	}
-	r->act = c;
-	r->state = R_ACTIVE;
-	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d reconnected on %s",
-		      j->cluster, j->proc, r->slot_name);
-	add_int(s, j, "NumJobReconnects", 1);
-	sc_event_reconnected(s, j, r->slot_name, r->startd);
-	arm_alive(r);
-	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_result, r);
-	if (ks_conn_pending(c))
-		on_result(r, ks_conn_fd(c), KS_EV_IN);
-	return true;
-}
-
-/* A job that was running, whose run cannot be found again: its claim is
- * released (which ends the job if it still runs, so it never runs twice
- * at once) and it goes back to Idle, with HTCondor's reconnect-failed
- * event. */
-static int recover_job(struct sc_job *j, void *arg)
-{
-	struct recover *R = arg;
-	struct sc_schedd *s = R->s;
-	if (j->status != SC_RUNNING && j->status != SC_TRANSFERRING &&
-	    j->status != SC_SUSPENDED)
-		return 0;
-	struct ks_err why = {0};
-	if (reconnect(s, j, &why)) {
-		R->again++;
+		reconnect_failed(r, "the queue has no claim for it");
 		return 0;
 	}
-	struct sc_run tmp = {.s = s, .state = R_IDLE};
-	tmp.claim_id = ad_string(j->ad, "ClaimId");
-	tmp.startd = ad_string(j->ad, "StartdIpAddr");
-	if (tmp.claim_id && tmp.startd) {
-		struct ks_err err = {0};
-		ask_startd(&tmp, KS_RELEASE_CLAIM, NULL, NULL, NULL, &err);
-	}
-	free(tmp.claim_id);
-	free(tmp.startd);
-	char *slot = ad_string(j->ad, "RemoteHost");
-	sc_event_reconnect_failed(s, j, slot ? slot : "unknown", why.msg);
-	free(slot);
-	sc_job_delete_attr(s, j, "RemoteHost");
-	sc_job_delete_attr(s, j, "ClaimId");
-	sc_job_delete_attr(s, j, "StartdIpAddr");
-	sc_job_set_status(s, j, SC_IDLE);
-	R->idle++;
+	ks_log_printf(s->d->log, KS_D_ALWAYS,
+		      "job %d.%d was running on %s when the schedd stopped: "
+		      "reconnecting", j->cluster, j->proc, r->slot_name);
+	next_reconnect(r);
 	return 0;
 }
 
 void sc_run_start(struct sc_schedd *s)
 {
-	struct recover R = {s, 0, 0};
-	sc_queue_each(s, recover_job, &R);
-	if (R.again || R.idle)
-		ks_log_printf(s->d->log, KS_D_ALWAYS,
-			      "%zu jobs were running when the schedd stopped: "
-			      "%zu reconnected, %zu idle again",
-			      R.again + R.idle, R.again, R.idle);
+	sc_queue_each(s, recover_job, s);
 	sc_queue_flush(s);
 }
 

@@ -30,8 +30,13 @@ void sc_event_suspended(struct sc_schedd *s, struct sc_job *j, int num_pids);
 void sc_event_unsuspended(struct sc_schedd *s, struct sc_job *j);
 void sc_event_image_size(struct sc_schedd *s, struct sc_job *j,
 			 int64_t image_kb, int64_t memory_mb, int64_t rss_kb);
-/* After a restart: the job's run found again on its startd (023), or
- * not (024).  slot: the slot's name; startd: its address. */
+/* The connection to a running job's startd lost; reconnection follows
+ * within the job's lease (022).  Then the run found again on its startd
+ * (023), or not (024); also after the schedd's restart.  slot: the
+ * slot's name; startd: its address. */
+void sc_event_disconnected(struct sc_schedd *s, struct sc_job *j,
+			   const char *slot, const char *startd,
+			   const char *reason);
 void sc_event_reconnected(struct sc_schedd *s, struct sc_job *j,
 			  const char *slot, const char *startd);
 void sc_event_reconnect_failed(struct sc_schedd *s, struct sc_job *j,

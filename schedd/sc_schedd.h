@@ -77,6 +77,8 @@ struct sc_schedd {
 	size_t nsuper;
 	/* knobs read at start and reconfig */
 	int alive_interval;
+	double reconnect_factor;  /* RECONNECT_BACKOFF_FACTOR */
+	int reconnect_ceiling;    /* RECONNECT_BACKOFF_CEILING */
 	int periodic_interval;
 	long max_jobs_running;
 	char *event_log;

@@ -82,6 +82,15 @@ static void read_knobs(struct sc_schedd *s)
 	s->super_users = split_list(su, &s->nsuper);
 	free(su);
 	s->alive_interval = (int)ks_daemon_int(d, "ALIVE_INTERVAL", 300);
+	s->reconnect_factor = 2.0;
+	ks_config_double(d->cfg, "RECONNECT_BACKOFF_FACTOR",
+			 &s->reconnect_factor);
+	if (s->reconnect_factor < 0)
+		s->reconnect_factor = 0;
+	s->reconnect_ceiling =
+		(int)ks_daemon_int(d, "RECONNECT_BACKOFF_CEILING", 300);
+	if (s->reconnect_ceiling < 0)
+		s->reconnect_ceiling = 0;
 	s->periodic_interval =
 		(int)ks_daemon_int(d, "PERIODIC_EXPR_INTERVAL", 60);
 	if (s->periodic_interval < 1)

@@ -882,6 +882,7 @@ const struct ks_knob ks_knobs[] = {
 	{"REAL_TIME_JOB_SUSPEND_UPDATES", KS_KNOB_STRING, "", NULL},
 	{"RECEIVE_MSGS_DURATION", KS_KNOB_INT, "250", NULL},
 	{"RECONNECT_BACKOFF_CEILING", KS_KNOB_INT, "300", "longest wait, in seconds, between the shadow's reconnect attempts"},
+	{"RECONNECT_BACKOFF_FACTOR", KS_KNOB_DOUBLE, "2.0", "base of the exponential wait between the shadow's reconnect attempts"},
 	{"RELEASE_DIR", KS_KNOB_STRING, "/usr", "top of the installed tree; BIN, SBIN, LIB and LIBEXEC are found under it"},
 	{"REMOTE_GAHP", KS_KNOB_PATH, "$(SBIN)/remote_gahp", NULL},
 	{"REMOTE_PRIO_FACTOR", KS_KNOB_DOUBLE, "1e7", "priority factor of submitters from outside ACCOUNTANT_LOCAL_DOMAIN"},

@@ -200,24 +200,60 @@ grep -q "^Owner = \"$A\"" "$J/k.028" && grep -q '^ProcId = ' "$J/k.028" &&
 	grep -q '^TriggerEventTypeNumber = 0' "$J/k.028" || fail "028: $(cat "$J/k.028")"
 echo "ok: schedd killed mid-run: nothing lost, nothing run twice, reconnected events, job ad information"
 
-# --- a startd killed under a job: the job goes back to Idle --------------
+# --- a startd killed under a job: disconnected, Idle after its lease -------
+# As HTCondor's shadow: 022, the job stays Running while the schedd tries
+# to reconnect (the restarted startd listens elsewhere and has no such
+# claim), then once the lease is over 024 and 004, and it runs again.
+# The other job is removed while disconnected: it leaves at once.
 cat > "$J/s.sub" <<SUB
 executable = /bin/sleep
 arguments = 3
+job_lease_duration = 12
 log = $J/s.log
-queue
+queue 2
 SUB
 out=$(as "$A" condor_submit "$J/s.sub") || fail "s submit: $out"
 C=$(cluster_of "$out")
 wait_for 20 status_is "$C.0" 2 || fail "s job not running"
+wait_for 20 status_is "$C.1" 2 || fail "s job 1 not running"
 SDP=$(pgrep -P "$MASTER_PID" -f condor_startd)
 [ -n "$SDP" ] || fail "no startd to kill"
-for p in $SDP; do pkill -9 -P "$p" -f condor_starter; done
+# the startd first: a starter killed before it would be reported as a
+# job's end, not a lost connection
+STP=$(for p in $SDP; do pgrep -P "$p" -f condor_starter; done)
 kill -9 $SDP
-wait_for 20 grep -q '^004 ' "$J/s.log" || fail "no eviction event"
-wait_for 60 in_history "$C" 1 || fail "s job did not finish after the startd came back"
-[ "$(condor_history -af NumJobStarts -constraint "ClusterId == $C")" = 2 ] || fail "s job starts"
-echo "ok: startd killed mid-job: back to Idle, then run again"
+[ -n "$STP" ] && kill -9 $STP
+killed=$(date +%s)
+two_disconnected() { [ "$(grep -c '^022 ' "$J/s.log")" = 2 ]; }
+wait_for 20 two_disconnected || fail "no disconnected events: $(cat "$J/s.log")"
+grep -A3 '^022 ' "$J/s.log" | grep -q 'Socket between submit and execute hosts closed unexpectedly' ||
+	fail "022: $(grep -A3 '^022 ' "$J/s.log")"
+status_is "$C.0" 2 || fail "s job left Running at once: $(condor_q -allusers "$C.0" -af JobStatus)"
+[ -n "$(condor_q -allusers "$C.0" -af JobDisconnectedDate)" ] || fail "no JobDisconnectedDate"
+out=$(as "$A" condor_rm "$C.1") || fail "condor_rm of a disconnected job: $out"
+wait_for 10 in_history "$C" 1 || fail "the disconnected job removed did not leave the queue"
+[ "$(condor_history -af JobStatus -constraint "ClusterId == $C && ProcId == 1")" = 3 ] ||
+	fail "removed disconnected job: $(condor_history -l -constraint "ClusterId == $C")"
+status_is "$C.0" 2 || fail "s job left Running"
+wait_for 40 grep -q '^024 ' "$J/s.log" || fail "no reconnect-failed event: $(cat "$J/s.log")"
+waited=$(( $(date +%s) - killed ))
+grep -A2 '^024 ' "$J/s.log" | grep -Eq 'JobLeaseDuration \(12 seconds\) expired|Claim not found' ||
+	fail "024: $(grep -A2 '^024 ' "$J/s.log")"
+if grep -A2 '^024 ' "$J/s.log" | grep -q expired; then
+	[ "$waited" -ge 10 ] || fail "gave up after $waited s, before the 12 s lease"
+fi
+wait_for 10 grep -q '^004 ' "$J/s.log" || fail "no eviction event after 024"
+wait_for 60 in_history "$C" 2 || fail "s job did not finish after the startd came back"
+P0=$(printf '(%03d.000.000)' "$C")
+seq=$(grep -F "$P0" "$J/s.log" | grep -oE '^(000|001|004|005|009|022|023|024) ' | tr -d ' \n')
+[ "$seq" = 000001022024004001005 ] || fail "s job's events in the order $seq"
+P1=$(printf '(%03d.001.000)' "$C")
+seq=$(grep -F "$P1" "$J/s.log" | grep -oE '^(000|001|004|005|009|022|023|024) ' | tr -d ' \n')
+[ "$seq" = 000001022009 ] || fail "removed job's events in the order $seq"
+[ "$(condor_history -af NumJobStarts -constraint "ClusterId == $C && ProcId == 0")" = 2 ] || fail "s job starts"
+n=$(condor_history -af TotalJobReconnectAttempts -constraint "ClusterId == $C && ProcId == 0")
+[ "$n" -ge 1 ] || fail "TotalJobReconnectAttempts: $n"
+echo "ok: startd killed mid-job: disconnected (022), Idle after the ${waited}s lease (024, 004), then run again"
 
 # --- fair share between two users ------------------------------------------
 if [ ${#users[@]} -ge 3 ]; then
