@@ -29,6 +29,7 @@
 #include "pool.h"
 #include "schedd.h"
 #include "share.h"
+#include "sigattrs.h"
 
 struct inform {
 	char *addr, *claim_id;
@@ -58,6 +59,7 @@ struct cycle {
 	size_t nsub;
 	int64_t start;
 	int spin_logged;
+	char *sig_attrs; /* the job attributes the slots read */
 };
 
 #define LOG(c, cat, ...) ks_log_printf((c)->d->log, (cat), __VA_ARGS__)
@@ -360,6 +362,7 @@ static bool open_schedd(struct cycle *c, struct sub *s)
 	struct ks_err err = {0};
 	size_t bad = 0;
 	int rc = ng_schedd_negotiate(c->d->cfg, s->addr, s->name,
+				     c->sig_attrs,
 				     (int)c->ng->k.timeout * 1000, &s->conv,
 				     &bad, &err);
 	if (rc) {
@@ -646,6 +649,7 @@ static void cleanup(struct cycle *c)
 	}
 	free(c->sub);
 	free(c->share);
+	free(c->sig_attrs);
 	ng_pool_clear(&c->pool);
 }
 
@@ -683,6 +687,9 @@ void ng_cycle_run(ks_daemon *d)
 	struct ng_pool_opts po = {ng->k.use_slot_weights,
 				  ng->k.slot_constraint};
 	ng_pool_build(&c.pool, pub, npub, pvt, npvt, &po);
+	c.sig_attrs = ng_significant_attrs(pub, npub);
+	LOG(&c, KS_D_FULLDEBUG, "the slots read these job attributes: %s",
+	    *c.sig_attrs ? c.sig_attrs : "(none)");
 	take_submitters(&c, subm, nsubm);
 	ks_ads_free(pub, npub);
 	ks_ads_free(pvt, npvt);

@@ -65,7 +65,8 @@ static int refused(const char *what, int code, classad **ads, size_t n,
 }
 
 int ng_schedd_negotiate(const ks_config *cfg, const char *addr,
-			const char *submitter, int timeout_ms,
+			const char *submitter, const char *sig_attrs,
+			int timeout_ms,
 			ng_schedd **out, size_t *bad, struct ks_err *err)
 {
 	*out = NULL;
@@ -76,6 +77,8 @@ int ng_schedd_negotiate(const ks_config *cfg, const char *addr,
 	if (rc == 0) {
 		classad *q = classad_new();
 		classad_insert_string(q, "Submitter", submitter);
+		if (sig_attrs)
+			classad_insert_string(q, "AutoClusterAttrs", sig_attrs);
 		rc = ks_conn_send(s->conn, KS_NEGOTIATE, &q, 1, 0, err);
 		classad_free(q);
 	}

@@ -40,13 +40,15 @@ struct ng_request {
 
 typedef struct ng_schedd ng_schedd;
 
-/* Connects to the schedd at addr, asks for submitter's requests and
- * reads them.  Ads without an integer AutoClusterId are dropped (counted
+/* Connects to the schedd at addr, asks for submitter's requests (telling
+ * it sig_attrs, the job attributes the slots read, as AutoClusterAttrs;
+ * NULL for none) and reads them.  Ads without an integer AutoClusterId are dropped (counted
  * in *bad); a missing or non-positive ResourceRequestCount counts 1, as
  * HTCondor's schedd means by it.  Returns 0 and *out (ng_schedd_free()),
  * or a KS_E* code with err saying what went wrong. */
 int ng_schedd_negotiate(const ks_config *cfg, const char *addr,
-			const char *submitter, int timeout_ms,
+			const char *submitter, const char *sig_attrs,
+			int timeout_ms,
 			ng_schedd **out, size_t *bad, struct ks_err *err);
 
 /* The requests, in the schedd's order.  Borrowed. */

@@ -41,7 +41,8 @@ char *sc_submitter_of(const struct sc_schedd *s, const struct sc_job *j)
 /* ---- autoclusters ---------------------------------------------------- */
 
 /* What a job's match depends on, besides its Requirements and Rank and
- * what they read of the job itself. */
+ * what they read of the job itself, and what the slots read of it (the
+ * negotiator's AutoClusterAttrs). */
 static const char *const significant[] = {
 	"Requirements", "Rank",	      "RequestCpus", "RequestMemory",
 	"RequestDisk",	"RequestGPUs", "JobUniverse", "NiceUser",
@@ -70,23 +71,6 @@ static void add_ref(const char *name, void *arg)
 	add_attr(c->b, c->ad, name);
 }
 
-static bool proc_has_significant(const struct sc_job *j)
-{
-	/* a proc that changes none of them shares its cluster's
-	 * autocluster, which saves building a signature per job */
-	size_t pos = 0;
-	const char *name;
-	const classad_expr *e;
-	while (classad_next(j->ad, &pos, &name, &e)) {
-		if (strncasecmp(name, "Request", 7) == 0)
-			return true;
-		for (size_t i = 0; i < sizeof(significant) / sizeof(*significant); i++)
-			if (strcasecmp(name, significant[i]) == 0)
-				return true;
-	}
-	return false;
-}
-
 struct ac_entry {
 	char *sig;
 	int id;
@@ -101,7 +85,39 @@ struct sc_autoclusters {
 	/* per cluster, when its procs share one: id by cluster id */
 	int *by_cluster;
 	size_t ncluster;
+	/* the negotiator's AutoClusterAttrs, as it came and split */
+	char *slot_read_text;
+	char **slot_read;
+	size_t nslot_read;
 };
+
+static bool is_slot_read(const struct sc_autoclusters *a, const char *name)
+{
+	for (size_t i = 0; i < a->nslot_read; i++)
+		if (strcasecmp(a->slot_read[i], name) == 0)
+			return true;
+	return false;
+}
+
+static bool proc_has_significant(const struct sc_autoclusters *a,
+				 const struct sc_job *j)
+{
+	/* a proc that changes none of them shares its cluster's
+	 * autocluster, which saves building a signature per job */
+	size_t pos = 0;
+	const char *name;
+	const classad_expr *e;
+	while (classad_next(j->ad, &pos, &name, &e)) {
+		if (strncasecmp(name, "Request", 7) == 0)
+			return true;
+		for (size_t i = 0; i < sizeof(significant) / sizeof(*significant); i++)
+			if (strcasecmp(name, significant[i]) == 0)
+				return true;
+		if (is_slot_read(a, name))
+			return true;
+	}
+	return false;
+}
 
 static unsigned hash(const char *s)
 {
@@ -129,7 +145,7 @@ static int job_autocluster(struct sc_autoclusters *a, struct sc_job *j)
 {
 	if (j->autocluster)
 		return j->autocluster;
-	bool shared = !proc_has_significant(j);
+	bool shared = !proc_has_significant(a, j);
 	if (shared && (size_t)j->cluster < a->ncluster &&
 	    a->by_cluster[j->cluster])
 		return j->autocluster = a->by_cluster[j->cluster];
@@ -146,6 +162,8 @@ static int job_autocluster(struct sc_autoclusters *a, struct sc_job *j)
 			if (strncasecmp(name, "Request", 7) == 0)
 				add_attr(&b, j->ad, name);
 	}
+	for (size_t i = 0; i < a->nslot_read; i++)
+		add_attr(&b, j->ad, a->slot_read[i]);
 	struct sig_ctx c = {j->ad, &b};
 	classad_expr_each_ref(classad_lookup(j->ad, "Requirements"), add_ref,
 			      &c);
@@ -178,8 +196,47 @@ void sc_autoclusters_free(struct sc_schedd *s)
 			free(e);
 		}
 	free(a->by_cluster);
+	for (size_t i = 0; i < a->nslot_read; i++)
+		free(a->slot_read[i]);
+	free(a->slot_read);
+	free(a->slot_read_text);
 	free(a);
 	s->ac = NULL;
+}
+
+static int forget_autocluster(struct sc_job *j, void *arg)
+{
+	(void)arg;
+	j->autocluster = 0;
+	return 0;
+}
+
+/* The autoclusters for the attributes the slots read now (text: the
+ * negotiator's AutoClusterAttrs, NULL if it sent none): when they
+ * changed, every job is grouped again. */
+static void autoclusters_for(struct sc_schedd *s, const char *text)
+{
+	if (!text)
+		text = "";
+	if (s->ac && s->ac->slot_read_text &&
+	    strcmp(s->ac->slot_read_text, text) == 0)
+		return;
+	sc_autoclusters_free(s);
+	sc_queue_each(s, forget_autocluster, NULL);
+	struct sc_autoclusters *a = ks_xcalloc(1, sizeof(*a));
+	a->slot_read_text = ks_xstrdup(text);
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, ", ");
+		if (len) {
+			a->slot_read = ks_xrealloc(a->slot_read,
+						   (a->nslot_read + 1) *
+							   sizeof(*a->slot_read));
+			a->slot_read[a->nslot_read++] = ks_xstrndup(p, len);
+		}
+		p += len;
+		p += strspn(p, ", ");
+	}
+	s->ac = a;
 }
 
 /* ---- NEGOTIATE ------------------------------------------------------- */
@@ -263,8 +320,10 @@ void sc_cmd_negotiate(ks_daemon *d, struct ks_request *req)
 		ks_reply_error(req, "NEGOTIATE carries an ad with Submitter");
 		return;
 	}
-	if (!s->ac)
-		s->ac = ks_xcalloc(1, sizeof(*s->ac));
+	char *slot_read = NULL;
+	classad_eval_string(req->ads[0], "AutoClusterAttrs", NULL, &slot_read);
+	autoclusters_for(s, slot_read);
+	free(slot_read);
 	sc_negotiation_free(s);
 	s->neg = ks_xcalloc(1, sizeof(*s->neg));
 	s->neg->submitter = submitter;

@@ -161,6 +161,9 @@ bool classad_expr_same(const classad_expr *a, const classad_expr *b);
 /* If e is a literal, copies its value into out and returns true. */
 bool classad_expr_is_literal(const classad_expr *e, classad_value *out);
 
+/* Whether e is a list expression ({a, b}). */
+bool classad_expr_is_list(const classad_expr *e);
+
 /* Calls fn with the name of each attribute e reads from the ad it is
  * evaluated in: plain names and MY.name, not TARGET.name, .name or names
  * inside nested ads; not followed through the attributes' own
@@ -168,6 +171,15 @@ bool classad_expr_is_literal(const classad_expr *e, classad_value *out);
  * for the call. */
 void classad_expr_each_ref(const classad_expr *e,
 			   void (*fn)(const char *name, void *arg), void *arg);
+
+/* Calls fn with the name of each attribute e, an expression of ad, reads
+ * from the other ad of a match: TARGET.name, and plain names that ad does
+ * not define (evaluation looks them up in the target).  As HTCondor's
+ * external references: what the negotiator tells schedds makes jobs
+ * differ to the slots.  A name may come more than once; borrowed. */
+void classad_expr_each_target_ref(const classad *ad, const classad_expr *e,
+				  void (*fn)(const char *name, void *arg),
+				  void *arg);
 
 /* ---- ads ------------------------------------------------------------- */
 

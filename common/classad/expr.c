@@ -201,13 +201,21 @@ bool classad_expr_is_literal(const classad_expr *e, classad_value *out)
 	return true;
 }
 
+bool classad_expr_is_list(const classad_expr *e)
+{
+	return e && e->kind == CA_K_LIST;
+}
+
 static int special_of(const classad_expr *e)
 {
 	return (e->flags & CA_ATTR_SPECIAL_MASK) >> CA_ATTR_SPECIAL_SHIFT;
 }
 
-void classad_expr_each_ref(const classad_expr *e,
-			   void (*fn)(const char *name, void *arg), void *arg)
+/* The walk behind classad_expr_each_ref() (ad NULL: the names read from
+ * the ad itself) and classad_expr_each_target_ref() (ad given: the names
+ * read from the other ad of a match). */
+static void walk_refs(const classad *ad, const classad_expr *e,
+		      void (*fn)(const char *name, void *arg), void *arg)
 {
 	if (!e)
 		return;
@@ -217,42 +225,61 @@ void classad_expr_each_ref(const classad_expr *e,
 		const classad_expr *b = a->base;
 		if (!b) {
 			if (!(e->flags & CA_ATTR_ABSOLUTE) &&
-			    special_of(e) == CA_SP_NONE)
+			    special_of(e) == CA_SP_NONE &&
+			    (!ad || !classad_lookup(ad, a->name->s)))
 				fn(a->name->s, arg);
 			break;
 		}
 		const struct ca_attr *ba = (const void *)b;
-		if (b->kind == CA_K_ATTR && !ba->base &&
-		    special_of(b) == CA_SP_SELF)
-			fn(a->name->s, arg);
-		/* TARGET.x reads the other ad of a match */
-		else if (!(b->kind == CA_K_ATTR && !ba->base &&
-			   ba->name->len == 6 &&
-			   strncasecmp(ba->name->s, "TARGET", 6) == 0))
-			classad_expr_each_ref(b, fn, arg);
+		bool plain_base = b->kind == CA_K_ATTR && !ba->base;
+		bool target = plain_base && ba->name->len == 6 &&
+			      strncasecmp(ba->name->s, "TARGET", 6) == 0;
+		if (plain_base && special_of(b) == CA_SP_SELF) {
+			if (!ad)
+				fn(a->name->s, arg);
+		} else if (target) {
+			/* TARGET.x reads the other ad of a match */
+			if (ad)
+				fn(a->name->s, arg);
+		} else {
+			walk_refs(ad, b, fn, arg);
+		}
 		break;
 	}
 	case CA_K_OP: {
 		const struct ca_opnode *o = (const void *)e;
 		for (int i = 0; i < 3; i++)
-			classad_expr_each_ref(o->a[i], fn, arg);
+			walk_refs(ad, o->a[i], fn, arg);
 		break;
 	}
 	case CA_K_CALL: {
 		const struct ca_call *c = (const void *)e;
 		for (uint32_t i = 0; i < c->n; i++)
-			classad_expr_each_ref(c->args[i], fn, arg);
+			walk_refs(ad, c->args[i], fn, arg);
 		break;
 	}
 	case CA_K_LIST: {
 		const struct ca_list *l = (const void *)e;
 		for (uint32_t i = 0; i < l->n; i++)
-			classad_expr_each_ref(l->items[i], fn, arg);
+			walk_refs(ad, l->items[i], fn, arg);
 		break;
 	}
 	default:
 		break;
 	}
+}
+
+void classad_expr_each_ref(const classad_expr *e,
+			   void (*fn)(const char *name, void *arg), void *arg)
+{
+	walk_refs(NULL, e, fn, arg);
+}
+
+void classad_expr_each_target_ref(const classad *ad, const classad_expr *e,
+				  void (*fn)(const char *name, void *arg),
+				  void *arg)
+{
+	walk_refs(ad, e, fn, arg);
 }
 
 static bool value_same(const classad_value *a, const classad_value *b);

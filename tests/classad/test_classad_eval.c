@@ -358,6 +358,20 @@ static void test_each_ref(void **state)
 	assert_string_equal(out, "Cpus Memory Name Foo Bar Baz ");
 	classad_expr_free(e);
 
+	/* what it reads of a match's other ad: TARGET.x, and the plain
+	 * names its own ad does not define */
+	const char *slot = "[Cpus = 4; Memory = 100; "
+			   "Start = Cpus > RequestCpus && MY.Memory > "
+			   "TARGET.RequestMemory && Owner != \"x\" && "
+			   "{Foo, MY.Bar}[0] && MY.Gone && time() > 0]";
+	classad *sa = classad_parse(slot, strlen(slot), CLASSAD_FMT_NEW, NULL, NULL);
+	assert_non_null(sa);
+	out[0] = '\0';
+	classad_expr_each_target_ref(sa, classad_lookup(sa, "Start"),
+				     collect_ref, out);
+	assert_string_equal(out, "RequestCpus RequestMemory Owner Foo ");
+	classad_free(sa);
+
 	classad *ad = classad_new();
 	for (int i = 0; i < 40; i++) {
 		char name[16];

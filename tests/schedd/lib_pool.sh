@@ -30,6 +30,8 @@ WANT_SUSPEND = TARGET.KsSuspendTest =?= true
 SUSPEND = TARGET.KsSuspendTest =?= true && (time() - JobStart) >= 2 && (time() - JobStart) < 4
 CONTINUE = (time() - JobStart) >= 4
 STARTER_INITIAL_UPDATE_INTERVAL = 1
+# jobs that ask not to start find no slot
+START = TARGET.KsNoStart =!= true
 CFG
 	cat >> "$CONDOR_CONFIG"
 }

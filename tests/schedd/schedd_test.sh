@@ -255,6 +255,32 @@ n=$(condor_history -af TotalJobReconnectAttempts -constraint "ClusterId == $C &&
 [ "$n" -ge 1 ] || fail "TotalJobReconnectAttempts: $n"
 echo "ok: startd killed mid-job: disconnected (022), Idle after the ${waited}s lease (024, 004), then run again"
 
+# --- autoclusters tell apart what the slots' START reads ------------------
+# Procs of one cluster that differ only in an attribute START reads are
+# two autoclusters (the negotiator's AutoClusterAttrs): the ones no slot
+# takes are never matched, so never refused a claim.
+cat > "$J/ac.sub" <<SUB
+executable = /bin/true
++KsNoStart = \$(no)
+queue no in (false, true, false, true)
+SUB
+out=$(as "$A" condor_submit "$J/ac.sub") || fail "ac submit: $out"
+C=$(cluster_of "$out")
+wait_for 30 in_history "$C" 2 || fail "the startable jobs did not run: $(condor_q -allusers -af ProcId JobStatus KsNoStart)"
+[ "$(condor_history -af ProcId -constraint "ClusterId == $C" | sort | tr '\n' ' ')" = "0 2 " ] ||
+	fail "jobs run: $(condor_history -af ProcId -constraint "ClusterId == $C")"
+# two more negotiation cycles: they must still not be tried
+cycles() { grep -c 'Started Negotiation Cycle' "$T/log/NegotiatorLog"; }
+cycles_reach() { [ "$(cycles)" -ge "$1" ]; }
+wait_for 20 cycles_reach $(( $(cycles) + 2 )) || fail "no more negotiation cycles"
+[ "$(condor_q -allusers -constraint "ClusterId == $C" -af JobStatus | tr '\n' ' ')" = "1 1 " ] ||
+	fail "unstartable jobs: $(condor_q -allusers -constraint "ClusterId == $C" -af ProcId JobStatus)"
+! grep -q "cannot claim .* for job $C\." "$T/log/SchedLog" ||
+	fail "slots matched to jobs START refuses: $(grep "cannot claim" "$T/log/SchedLog" | tail -3)"
+as "$A" condor_rm "$C" >/dev/null || fail "ac rm"
+wait_for 20 queue_empty || fail "ac jobs not removed"
+echo "ok: autoclusters split by what START reads (AutoClusterAttrs)"
+
 # --- fair share between two users ------------------------------------------
 if [ ${#users[@]} -ge 3 ]; then
 	# two users who have run nothing yet
