@@ -260,6 +260,16 @@ void sc_event_reconnect_failed(struct sc_schedd *s, struct sc_job *j,
 	emit(s, j, &ev);
 }
 
+void sc_event_file_transfer(struct sc_schedd *s, struct sc_job *j, int xfer,
+			    const char *host)
+{
+	struct ks_userlog_event ev;
+	init(&ev, KS_USERLOG_FILE_TRANSFER, j);
+	ev.xfer = (enum ks_userlog_xfer)xfer;
+	ev.xfer_host = host;
+	emit(s, j, &ev);
+}
+
 void sc_event_suspended(struct sc_schedd *s, struct sc_job *j, int num_pids)
 {
 	struct ks_userlog_event ev;

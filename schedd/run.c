@@ -34,6 +34,7 @@
 #include "ks_commands.h"
 #include "ks_log.h"
 #include "ks_mem.h"
+#include "ks_userlog.h"
 #include "ks_wire.h"
 #include "sc_cmds.h"
 #include "sc_events.h"
@@ -69,6 +70,7 @@ struct sc_run {
 	int attempts;       /* to reconnect, since the last contact */
 	bool born_disconnected; /* found running at the schedd's start */
 	bool release_after; /* the job was stopped: no reuse */
+	bool xfer;          /* the job on it transfers files */
 	uint64_t sent;      /* bytes of input sent with the activation */
 };
 
@@ -395,6 +397,26 @@ static void activate(struct sc_run *r, struct sc_job *j);
 /* Another idle job of the same submitter that the claimed slot takes. */
 static struct sc_job *next_job(struct sc_run *r);
 
+/* A file transfer event (040) with the job attributes HTCondor's shadow
+ * keeps of it: when each step happened, how many transfers began. */
+static void xfer_event(struct sc_schedd *s, struct sc_job *j, int kind,
+		       const char *host)
+{
+	static const char *const when[] = {
+		[KS_USERLOG_XFER_IN_STARTED] = "TransferInStarted",
+		[KS_USERLOG_XFER_IN_FINISHED] = "TransferInFinished",
+		[KS_USERLOG_XFER_OUT_STARTED] = "TransferOutStarted",
+		[KS_USERLOG_XFER_OUT_FINISHED] = "TransferOutFinished",
+	};
+	if (when[kind])
+		sc_job_set_int(s, j, when[kind], (int64_t)time(NULL));
+	if (kind == KS_USERLOG_XFER_IN_STARTED)
+		add_int(s, j, "NumInputTransferStarts", 1);
+	else if (kind == KS_USERLOG_XFER_OUT_STARTED)
+		add_int(s, j, "NumOutputTransferStarts", 1);
+	sc_event_file_transfer(s, j, kind, host);
+}
+
 /* The job's output files, into its Iwd; false (with the hold reason
  * and subcode filled) when they could not all be written, or the
  * execution point could not send them. */
@@ -452,8 +474,13 @@ void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 	} else if (strcmp(how, "exited") == 0 || strcmp(how, "signaled") == 0) {
 		char why[800];
 		int sub = 0;
-		if (!r || job_output(r, j, res, files, nfiles, why,
-				     sizeof(why), &sub)) {
+		if (r && r->xfer)
+			xfer_event(s, j, KS_USERLOG_XFER_OUT_STARTED, NULL);
+		bool ok = !r || job_output(r, j, res, files, nfiles, why,
+					   sizeof(why), &sub);
+		if (ok && r && r->xfer)
+			xfer_event(s, j, KS_USERLOG_XFER_OUT_FINISHED, NULL);
+		if (ok) {
 			job_exited(s, j, res, strcmp(how, "signaled") == 0);
 		} else {
 			ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d: %s",
@@ -797,6 +824,8 @@ static void on_activated(void *arg, int fd, unsigned events)
 	r->state = R_ACTIVE;
 	if (r->sent)
 		add_real(s, j, "BytesSent", (double)r->sent);
+	if (r->xfer)
+		xfer_event(s, j, KS_USERLOG_XFER_IN_FINISHED, NULL);
 	time_t now = time(NULL);
 	int64_t first = 0;
 	if (!classad_eval_int(j->ad, "JobStartDate", NULL, &first))
@@ -831,7 +860,9 @@ static void activate(struct sc_run *r, struct sc_job *j)
 	classad *job = job_for_startd(s, j, r->slot);
 	struct ks_err err = {0};
 	struct ks_xfer_set files = {0};
-	if (sc_xfer_wanted(job)) {
+	r->xfer = sc_xfer_wanted(job);
+	if (r->xfer) {
+		xfer_event(s, j, KS_USERLOG_XFER_IN_STARTED, r->startd);
 		int eno = 0;
 		if (sc_xfer_input(j, job, &files, &eno, &err)) {
 			char why[800];

@@ -42,4 +42,10 @@ void sc_event_reconnected(struct sc_schedd *s, struct sc_job *j,
 void sc_event_reconnect_failed(struct sc_schedd *s, struct sc_job *j,
 			       const char *slot, const char *reason);
 
+/* File transfer (040) as HTCondor's shadow writes it around a job's
+ * input and output: xfer is the KS_USERLOG_XFER_* kind; host, the
+ * execution side's address, for the start of the input transfer. */
+void sc_event_file_transfer(struct sc_schedd *s, struct sc_job *j, int xfer,
+			    const char *host);
+
 #endif

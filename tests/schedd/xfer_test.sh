@@ -93,7 +93,19 @@ done
 sent=$(condor_history -af BytesSent -constraint "ClusterId == $C")
 recvd=$(condor_history -af BytesRecvd -constraint "ClusterId == $C")
 awk -v s="$sent" -v r="$recvd" 'BEGIN { exit !(s > 0 && r > 0) }' || fail "BytesSent $sent BytesRecvd $recvd"
-echo "ok: input and output transfer, owner $A"
+# the file transfer events (040) around the run, as HTCondor's shadow
+# writes them
+seq=$(awk '$1 == "040" {print $1 ":" $5 "-" $7; next} /^0[0-9][0-9] / {print $1}' "$J/x.log" | tr '\n' ' ')
+[ "$seq" = "000 040:Started-input 040:Finished-input 001 040:Started-output 040:Finished-output 005 " ] ||
+	fail "events: $seq"
+grep -A1 'Started transferring input files' "$J/x.log" | grep -q $'^\tTransferring to host: <' ||
+	fail "040 without the host: $(grep -A1 'Started transferring input' "$J/x.log")"
+for a in TransferInStarted TransferInFinished TransferOutStarted TransferOutFinished; do
+	[ -n "$(condor_history -af $a -constraint "ClusterId == $C")" ] || fail "no $a"
+done
+[ "$(condor_history -af NumInputTransferStarts NumOutputTransferStarts -constraint "ClusterId == $C")" = "1 1" ] ||
+	fail "transfer starts: $(condor_history -af NumInputTransferStarts NumOutputTransferStarts -constraint "ClusterId == $C")"
+echo "ok: input and output transfer, owner $A; 040 events"
 
 # transfer_output_files names what comes back
 as "$A" sh -c "cat > '$J/y.sub'" <<SUB
