@@ -718,14 +718,19 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
 	if (c->client_host)
 		classad_insert_string(ad, "ClientMachine", c->client_host);
 	int64_t cluster = 0, proc = 0;
-	if (classad_eval_int(s->job, "ClusterId", NULL, &cluster) &&
+	/* the job itself from the claim until its starter ends: a claim idle
+	 * between jobs names none, as HTCondor's (condor_who lists it no
+	 * more) */
+	bool job_on = c->starter > 0 || c->activations == 0;
+	if (job_on &&
+	    classad_eval_int(s->job, "ClusterId", NULL, &cluster) &&
 	    classad_eval_int(s->job, "ProcId", NULL, &proc)) {
 		char id[64];
 		snprintf(id, sizeof(id), "%lld.%lld", (long long)cluster,
 			 (long long)proc);
 		classad_insert_string(ad, "JobId", id);
 	}
-	if (c->job_start)
+	if (job_on && c->job_start)
 		classad_insert_int(ad, "JobStart", c->job_start);
 	/* CurrentRank: RANK against the claim's job */
 	const classad_expr *rank = classad_lookup(ad, "Rank");

@@ -158,10 +158,12 @@ void sd_slot_clear(struct sd_slot *s)
 	free(s->pre.client);
 	free(s->pre.client_host);
 	classad_free(s->pre.job);
-	sd_slot_spec_clear(&s->spec);
+	/* what is left of a partitionable slot has as many resources as
+	 * its spec: counted before the spec goes */
 	struct sd_slot_spec left = {.res = s->left_res, .nres = s->spec.nres};
 	if (s->left_res)
 		sd_slot_spec_clear(&left);
+	sd_slot_spec_clear(&s->spec);
 	free(s->name);
 	free(s->short_name);
 	memset(s, 0, sizeof(*s));

@@ -175,6 +175,9 @@ grep -q "^hello from [0-9]" "$T/iwd/out.txt" || fail "job output: $(cat "$T/iwd/
 wait_for 5 sh -c "[ \"\$('$ST' -constraint 'SlotID == 1' -af State Activity)\" = 'Claimed Idle' ]" || fail "after the job: $(state_of slot1)"
 grep -q "slot1: transition 11 Claimed/Idle -> Claimed/Busy" "$T/log/StartLog" || fail "transition 11"
 grep -q "slot1: transition 12 Claimed/Busy -> Claimed/Idle: the job has ended" "$T/log/StartLog" || fail "transition 12"
+# the claim stays, the job it ran is no longer named (as HTCondor's)
+"$ST" -constraint 'SlotID == 1' -af RemoteOwner ClientMachine JobId JobStart | grep -q "^nobody localhost undefined undefined$" ||
+	fail "claim attributes after the job: $("$ST" -constraint 'SlotID == 1' -af RemoteOwner ClientMachine JobId JobStart)"
 out=$("$CL" "$(addr)" RELEASE_CLAIM "$ID") || fail "release: $out"
 wait_for 5 sh -c "'$ST' -constraint 'SlotID == 1' -af State | grep -qx Unclaimed" || fail "after release: $(state_of slot1)"
 grep -q "slot1: transition 22 Preempting/Vacating -> Owner/Idle" "$T/log/StartLog" || fail "transition 22"
