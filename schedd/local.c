@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -133,8 +134,15 @@ static bool start(struct sc_schedd *s, struct sc_job *j)
 	pid_t pid = -1;
 	if (ok && pipe(fds) == 0) {
 		l->job_file = ks_xstrdup(path);
+		pid_t parent = getpid();
 		pid = fork();
 		if (pid == 0) {
+			/* a schedd killed outright takes the starter (and so
+			 * the job) with it: the restarted schedd runs the job
+			 * again, never beside a run it cannot see */
+			prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+			if (getppid() != parent)
+				_exit(127);
 			dup2(fds[1], 1);
 			close(fds[0]);
 			close(fds[1]);

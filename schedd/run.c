@@ -1051,10 +1051,14 @@ void sc_run_stop(struct sc_schedd *s, struct sc_job *j)
 
 /* ---- start-up and shutdown ------------------------------------------ */
 
-/* A job the store says was running when the schedd stopped: its run
- * starts out disconnected (the startd keeps the job within its lease
- * and tells its end on the new connection).  The claim is released
- * after the job, as its slot ad is not at hand for a match. */
+/* A job the store says was running when the schedd stopped: if it can
+ * be reconnected (not a local or scheduler universe job, its claim
+ * known, its lease not over), its run starts out disconnected (the
+ * startd keeps the job within its lease and tells its end on the new
+ * connection; the claim is released after the job, as its slot ad is
+ * not at hand for a match).  Else it is Idle again at once, without an
+ * event, as HTCondor's schedd marks such jobs stopped; a claim it had is
+ * released, which ends the job if it still runs there. */
 static int recover_job(struct sc_job *j, void *arg)
 {
 	struct sc_schedd *s = arg;
@@ -1063,8 +1067,6 @@ static int recover_job(struct sc_job *j, void *arg)
 		return 0;
 	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
 	r->s = s;
-	r->job = j;
-	j->run = r;
 	r->state = R_DISCONNECTED;
 	r->born_disconnected = true;
 	r->release_after = true;
@@ -1076,11 +1078,24 @@ static int recover_job(struct sc_job *j, void *arg)
 	r->slot = classad_new();
 	r->submitter = sc_submitter_of(s, j);
 	add_run(s, r);
-	if (!r->claim_id || !r->startd) {
-		r->state = R_GONE;
-		reconnect_failed(r, "the queue has no claim for it");
+	bool has_claim = r->claim_id && r->startd;
+	if (sc_local_universe(j) || !has_claim || lease_left(j) <= 0) {
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "job %d.%d was running when the schedd stopped "
+			      "and cannot be reconnected (%s): idle again",
+			      j->cluster, j->proc,
+			      sc_local_universe(j) ? "it ran here"
+			      : !has_claim	   ? "no claim in the queue"
+						   : "its lease is over");
+		if (!has_claim)
+			r->state = R_GONE;
+		forget_claim(s, j);
+		sc_job_set_status(s, j, SC_IDLE);
+		release(r, "its job was idle again after a restart");
 		return 0;
 	}
+	r->job = j;
+	j->run = r;
 	ks_log_printf(s->d->log, KS_D_ALWAYS,
 		      "job %d.%d was running on %s when the schedd stopped: "
 		      "reconnecting", j->cluster, j->proc, r->slot_name);

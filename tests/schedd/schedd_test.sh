@@ -178,10 +178,27 @@ queue 8
 SUB
 out=$(as "$A" condor_submit "$J/k.sub") || fail "k submit: $out"
 C=$(cluster_of "$out")
+# a local universe job cannot be reconnected: it dies with the schedd
+# and runs again, never twice at once
+as "$A" sh -c "cat > '$J/lk.sub'" <<SUB
+universe = local
+executable = /bin/sh
+arguments = "-c 'echo start >> $J/lk.runs; sleep 3; echo end >> $J/lk.runs'"
+log = $J/lk.log
+queue
+SUB
 wait_for 20 grep -q '^001 ' "$J/k.log" || fail "k jobs did not start"
+out=$(as "$A" condor_submit "$J/lk.sub") || fail "lk submit: $out"
+LC=$(cluster_of "$out")
+wait_for 20 grep -q start "$J/lk.runs" || fail "the local job did not start"
 # only this pool's daemons: other tests' may run alongside
 pkill -9 -P "$MASTER_PID" -f condor_schedd || fail "no schedd to kill"
 wait_for 60 in_history "$C" 8 || fail "jobs lost after the schedd was killed"
+wait_for 30 in_history "$LC" 1 || fail "the local job did not finish after the restart"
+[ "$(tr '\n' ' ' < "$J/lk.runs")" = "start start end " ] ||
+	fail "local job runs: $(tr '\n' ' ' < "$J/lk.runs")"
+[ "$(condor_history -af NumJobStarts -constraint "ClusterId == $LC")" = 2 ] || fail "local job starts"
+! grep -q '^02[24] ' "$J/lk.log" || fail "reconnect events for a local job: $(cat "$J/lk.log")"
 bad=$(condor_history -af ProcId NumJobStarts -constraint "ClusterId == $C" | awk '$2 != 1')
 [ -z "$bad" ] || fail "jobs run twice after the schedd's restart: $bad"
 [ "$(grep -c '^005 ' "$J/k.log")" = 8 ] || fail "k terminated events"
