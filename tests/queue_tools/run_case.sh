@@ -5,6 +5,7 @@
 # and stderr with NAME.err (or only its first lines with NAME.errhead; no
 # file: stderr must be empty).
 set -u
+. "$(dirname "$0")/../support/compare_case.sh"
 dir=$1 name=$2
 shift 2
 line=$(grep -E "^$name[[:space:]]" "$dir/cases.txt")
@@ -28,22 +29,5 @@ rc=$?
 if grep -q '@ <now>$' "$dir/expected/$name.out"; then
 	sed -E -i 's|^(-- .*) @ [0-9]{2}/[0-9]{2}/[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$|\1 @ <now>|' "$tmp/out"
 fi
-fail=0
-if [ "$rc" != "$want_rc" ]; then
-	echo "exit status $rc, expected $want_rc"
-	fail=1
-fi
-if ! diff -u "$dir/expected/$name.out" "$tmp/out"; then
-	echo "stdout differs from expected/$name.out"
-	fail=1
-fi
-if [ -f "$dir/expected/$name.err" ]; then
-	diff -u "$dir/expected/$name.err" "$tmp/err" || { echo "stderr differs"; fail=1; }
-elif [ -f "$dir/expected/$name.errhead" ]; then
-	n=$(wc -l <"$dir/expected/$name.errhead")
-	head -n "$n" "$tmp/err" | diff -u "$dir/expected/$name.errhead" - ||
-		{ echo "stderr differs"; fail=1; }
-elif [ -s "$tmp/err" ]; then
-	echo "unexpected stderr:"; cat "$tmp/err"; fail=1
-fi
-exit $fail
+compare_case "$dir/expected" "$name" "$rc" "$want_rc" "$tmp/out" "$tmp/err"
+

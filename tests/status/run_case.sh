@@ -4,6 +4,7 @@
 # status, stdout with DIR/expected/NAME.out and stderr with NAME.err (or
 # only its first lines with NAME.errhead; no file: stderr must be empty).
 set -u
+. "$(dirname "$0")/../support/compare_case.sh"
 bin=$1 dir=$2 name=$3
 line=$(grep -E "^$name[[:space:]]" "$dir/cases.txt")
 [ -n "$line" ] || { echo "no case $name in $dir/cases.txt"; exit 1; }
@@ -16,22 +17,5 @@ cd "$dir/ads" || exit 1
 TZ=UTC CONDOR_CONFIG=ONLY_ENV _CONDOR_NO_DNS=true \
 	eval "(exec -a condor_status \"\$bin\" $args)" >"$tmp/out" 2>"$tmp/err" </dev/null
 rc=$?
-fail=0
-if [ "$rc" != "$want_rc" ]; then
-	echo "exit status $rc, expected $want_rc"
-	fail=1
-fi
-if ! diff -u "$dir/expected/$name.out" "$tmp/out"; then
-	echo "stdout differs from expected/$name.out"
-	fail=1
-fi
-if [ -f "$dir/expected/$name.err" ]; then
-	diff -u "$dir/expected/$name.err" "$tmp/err" || { echo "stderr differs"; fail=1; }
-elif [ -f "$dir/expected/$name.errhead" ]; then
-	n=$(wc -l <"$dir/expected/$name.errhead")
-	head -n "$n" "$tmp/err" | diff -u "$dir/expected/$name.errhead" - ||
-		{ echo "stderr differs"; fail=1; }
-elif [ -s "$tmp/err" ]; then
-	echo "unexpected stderr:"; cat "$tmp/err"; fail=1
-fi
-exit $fail
+compare_case "$dir/expected" "$name" "$rc" "$want_rc" "$tmp/out" "$tmp/err"
+
