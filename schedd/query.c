@@ -172,6 +172,17 @@ static int hist_one(classad *ad, void *arg)
 {
 	struct histq *h = arg;
 	struct jobq *q = h->q;
+	/* condor_history -since: the walk (newest first) stops at the
+	 * first job it is true of, which is not sent */
+	const classad_expr *since = classad_lookup(q->query, "Since");
+	if (since) {
+		classad_value v = CLASSAD_VALUE_INIT;
+		classad_eval_expr(ad, since, NULL, &v);
+		bool stop = v.type == CLASSAD_BOOLEAN && v.u.b;
+		classad_value_clear(&v);
+		if (stop)
+			return 1;
+	}
 	if (!ks_query_matches(ad, q->req))
 		return 0;
 	ks_projection_encode(&h->text, ad, &q->proj);

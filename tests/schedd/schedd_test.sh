@@ -75,6 +75,11 @@ bad=$(condor_history -af ProcId ExitCode NumJobStarts JobStatus -constraint "Clu
 [ "$(grep -c '^005 ' "$J/exit.log")" = 1000 ] || fail "terminated events"
 [ "$(grep -c '^001 ' "$J/exit.log")" = 1000 ] || fail "execute events"
 [ "$(condor_history -af ProcId -constraint "ClusterId == $C" | sort -n | uniq | wc -l)" = 1000 ] || fail "history ids"
+# -since: newest first, up to (not with) the job named, from the schedd
+all=$(condor_history -af ProcId -constraint "ClusterId == $C")
+want=$(sed '/^500$/,$d' <<<"$all")
+[ "$(condor_history -af ProcId -since "$C.500" -constraint "ClusterId == $C")" = "$want" ] ||
+	fail "condor_history -since $C.500: $(condor_history -af ProcId -since "$C.500" | head -3)"
 grep -q '(1) Normal termination (return value 6)' "$J/exit.log" || fail "return value 6"
 [ "$(cat "$J/out.13")" = "job 13" ] || fail "output of job 13"
 [ "$(stat -c %U "$J/out.0")" = "$A" ] || fail "job ran as $(stat -c %U "$J/out.0"), not $A"

@@ -24,6 +24,8 @@ static void hi_usage(FILE *out, const char *prog)
 	      "\t<cluster>.<proc>\tGet information about specific job\n"
 	      "\t<owner>\t\t\tInformation about jobs owned by <owner>\n"
 	      "\t-constraint <expr>\tInformation about jobs matching <expr>\n"
+	      "\t-since <jobid>|<expr>\tStop scanning when <expr> is true or <jobid> is read\n"
+	      "\t-completedsince <time>\tDisplay jobs completed on/after time\n"
 	      "\n   and [options] are one or more of\n"
 	      "\t-help\t\t\tDisplay this screen\n"
 	      "\t-backwards\t\tList jobs in reverse chronological order\n"
@@ -67,6 +69,7 @@ void hi_opts_free(struct hi_opts *o)
 		free(o->ors[i]);
 	free(o->ands);
 	free(o->ors);
+	free(o->since);
 	free(o->items);
 	tf_names_clear(&o->attrs);
 	memset(o, 0, sizeof *o);
@@ -84,8 +87,7 @@ static const struct {
 } hi_unsupported[] = {
 	{"scanlimit", 4}, {"userlog", 1}, {"local", 2}, {"startd", 3},
 	{"epochs", 2}, {"transfer-history", 2}, {"daemon", 3},
-	{"directory", 3}, {"search", 3}, {"since", 4}, {"completedsince", 3},
-	{"extract", 2}, {"print-format", 2}, {"xml", 3}, {"jsonl", 5},
+	{"directory", 3}, {"search", 3}, {"extract", 2}, {"print-format", 2}, {"xml", 3}, {"jsonl", 5},
 	{"schedd", 3}, {"type", 2},
 };
 
@@ -96,6 +98,26 @@ static int hi_arg_error(FILE *err, const char *fmt, const char *a)
 	fprintf(err, fmt, a);
 #pragma GCC diagnostic pop
 	return 1;
+}
+
+/* -since's argument as HTCondor reads it: an expression that is not a
+ * literal, else a job id ("C.P", "C"); NULL if it is neither. */
+static char *hi_since(const char *a)
+{
+	classad_expr *e = classad_parse_expr(a, strlen(a), NULL);
+	bool literal = e && classad_expr_is_literal(e, NULL);
+	classad_expr_free(e);
+	if (e && !literal)
+		return ks_xstrdup(a);
+	int c, p, n = 0;
+	char buf[128];
+	if (sscanf(a, "%d.%d%n", &c, &p, &n) == 2 && !a[n])
+		snprintf(buf, sizeof buf, "ClusterId == %d && ProcId == %d", c, p);
+	else if (sscanf(a, "%d%n", &c, &n) == 1 && !a[n])
+		snprintf(buf, sizeof buf, "ClusterId == %d", c);
+	else
+		return NULL;
+	return ks_xstrdup(buf);
 }
 
 /* A job id ("C.P", "C") or a user name. */
@@ -138,7 +160,31 @@ int hi_parse_args(int argc, const char *const *argv, struct hi_opts *o,
 			o->forwards = false;
 		} else if (tf_flag(a, "nobackwards", 3, NULL) ||
 			   tf_flag(a, "forwards", 4, NULL)) {
+			if (o->since)
+				return hi_arg_error(err, "Error: Argument -forwards cannot be combined with -since.\n", a);
 			o->forwards = true;
+		} else if (tf_flag(a, "since", 4, NULL)) {
+			if (o->forwards)
+				return hi_arg_error(err, "Error: Argument -forwards cannot be combined with -since.\n", a);
+			if (!has)
+				return hi_arg_error(err, "Error: Argument %s requires another parameter\n", a);
+			free(o->since);
+			o->since = hi_since(argv[++i]);
+			if (!o->since)
+				return hi_arg_error(err, "Error: invalid -since constraint: %s\n\tconstraint must be a job-id, or expression.", argv[i]);
+		} else if (tf_flag(a, "completedsince", 3, NULL)) {
+			if (!has)
+				return hi_arg_error(err, "Error: Argument -completedsince requires another parameter.\n", a);
+			struct classad_buf b = {0};
+			classad_buf_printf(&b, "CompletionDate <= %s", argv[++i]);
+			classad_expr *e = classad_parse_expr(b.data, b.len, NULL);
+			if (!e) {
+				tf_buf_free(&b);
+				return hi_arg_error(err, "Error: '%s' not valid parameter for -completedsince ", argv[i]);
+			}
+			classad_expr_free(e);
+			free(o->since);
+			o->since = b.data;
 		} else if (tf_flag(a, "wide", 1, &c)) {
 			o->wide = true;
 			if (c) {

@@ -37,6 +37,9 @@ struct hi_opts {
 	size_t nands, nors;
 	bool wide;
 	int forced_width;
+	/* -since/-completedsince: the history is read newest first up to
+	 * the first job this is true of (owned; NULL: none) */
+	char *since;
 };
 
 /* Parses argv.  Returns -1 to go on, or the exit status (messages on

@@ -36,6 +36,9 @@ struct hi_run {
 	struct tf_names proj;
 	bool whole;       /* -long/-json without -attributes */
 	classad **ads;    /* kept only to reverse a -file or -forwards */
+	/* -file with -since: every ad is kept, the constraint and the stop
+	 * applied newest first */
+	classad_expr *since, *cx;
 	size_t n, cap;
 	size_t printed;
 	struct classad_buf text;
@@ -136,11 +139,24 @@ static int hi_take(classad *ad, void *arg)
 	return 0;
 }
 
+static bool hi_true(const classad *ad, const classad_expr *e)
+{
+	classad_value v = CLASSAD_VALUE_INIT;
+	classad_eval_expr(ad, e, NULL, &v);
+	bool yes = v.type == CLASSAD_BOOLEAN && v.u.b;
+	classad_value_clear(&v);
+	return yes;
+}
+
 static void hi_print_kept(struct hi_run *r)
 {
 	for (size_t i = r->n; i-- > 0;) {
 		if (r->o.limit > 0 && r->printed >= (size_t)r->o.limit)
 			break;
+		if (r->since && hi_true(r->ads[i], r->since))
+			break;
+		if (r->since && r->cx && !hi_true(r->ads[i], r->cx))
+			continue;
 		hi_print(r, r->ads[i]);
 	}
 }
@@ -178,6 +194,16 @@ static int hi_from_schedd(struct hi_run *r, const char *constraint)
 		 * is to be turned round */
 		if (o->limit > 0 && !o->forwards)
 			classad_insert_int(q, "LimitResults", o->limit);
+		if (o->since &&
+		    classad_insert_text(q, "Since", o->since, NULL) != 0) {
+			fprintf(r->err, "Error: invalid -since constraint: %s\n",
+				o->since);
+			classad_free(q);
+			ks_conn_close(c);
+			qt_schedd_free(&s);
+			ks_config_free(cfg);
+			return 1;
+		}
 		rc = qt_stream(c, KS_QUERY_SCHEDD_HISTORY, q, hi_take, r, &e);
 		classad_free(q);
 		if (rc == KS_ECANCELED)
@@ -235,7 +261,13 @@ int hi_main(int argc, const char *const *argv, FILE *out, FILE *err)
 		tf_mask_headings(&r.m, &r.text);
 	if (r.o.json)
 		tf_buf_add(&r.text, "[\n");
-	if (r.o.file)
+	if (r.o.file && r.o.since) {
+		/* checked by hi_parse_args */
+		r.since = classad_parse_expr(r.o.since, strlen(r.o.since), NULL);
+		r.cx = cx;
+		rc = tf_read_ads(r.o.file, TF_ADS_LONG, true, NULL, hi_take, &r,
+				 "-file", err);
+	} else if (r.o.file)
 		rc = tf_read_ads(r.o.file, TF_ADS_LONG, true, cx, hi_take, &r,
 				 "-file", err);
 	else
@@ -247,6 +279,7 @@ int hi_main(int argc, const char *const *argv, FILE *out, FILE *err)
 	if (fflush(out) != 0 || ferror(out))
 		rc = 1;
 	classad_expr_free(cx);
+	classad_expr_free(r.since);
 	free(constraint);
 	hi_run_free(&r);
 	return rc;
