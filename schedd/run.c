@@ -204,6 +204,16 @@ static void add_run(struct sc_schedd *s, struct sc_run *r)
 	s->runs[s->nruns++] = r;
 }
 
+/* The activation's connection, if any, closed and no longer watched. */
+static void close_act(struct sc_run *r)
+{
+	if (!r->act)
+		return;
+	ks_loop_unwatch(r->s->d->loop, ks_conn_fd(r->act));
+	ks_conn_close(r->act);
+	r->act = NULL;
+}
+
 static void free_run(struct sc_run *r)
 {
 	struct sc_schedd *s = r->s;
@@ -212,10 +222,7 @@ static void free_run(struct sc_run *r)
 			s->runs[i] = s->runs[--s->nruns];
 			break;
 		}
-	if (r->act) {
-		ks_loop_unwatch(s->d->loop, ks_conn_fd(r->act));
-		ks_conn_close(r->act);
-	}
+	close_act(r);
 	ks_loop_cancel(s->d->loop, r->alive_timer);
 	ks_loop_cancel(s->d->loop, r->start_timer);
 	ks_loop_cancel(s->d->loop, r->reconnect_timer);
@@ -511,11 +518,7 @@ static void job_ended(struct sc_run *r, const classad *res,
 	struct sc_job *j = r->job;
 	r->job = NULL;
 	r->state = R_IDLE;
-	if (r->act) {
-		ks_loop_unwatch(s->d->loop, ks_conn_fd(r->act));
-		ks_conn_close(r->act);
-		r->act = NULL;
-	}
+	close_act(r);
 	if (!j)
 		return;
 	j->run = NULL;
@@ -733,9 +736,7 @@ static void disconnected(struct sc_run *r)
 {
 	struct sc_schedd *s = r->s;
 	struct sc_job *j = r->job;
-	ks_loop_unwatch(s->d->loop, ks_conn_fd(r->act));
-	ks_conn_close(r->act);
-	r->act = NULL;
+	close_act(r);
 	r->state = R_DISCONNECTED;
 	r->attempts = 0;
 	sc_event_disconnected(s, j, r->slot_name, r->startd,
@@ -757,12 +758,20 @@ static void on_result(void *arg, int fd, unsigned events)
 	bool more = false;
 	struct ks_err err = {0};
 	int rc = ks_conn_recv(r->act, &code, &ads, &n, &more, &err);
-	if (rc && r->job && lease_left(r->job) != 0) {
+	if (rc && r->job) {
 		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
 			      "lost the connection to %s running job %d.%d: "
 			      "%s", r->slot_name, r->job->cluster,
 			      r->job->proc, err.msg);
-		disconnected(r);
+		if (lease_left(r->job) >= 0) {
+			disconnected(r);
+		} else {
+			/* job_lease_duration = 0: no reconnecting, as
+			 * HTCondor's shadow gives up at once */
+			close_act(r);
+			r->state = R_DISCONNECTED;
+			reconnect_failed(r, "Reconnect is not supported");
+		}
 	} else if (rc || code != KS_REPLY_OK || n < 1) {
 		/* the startd went away with the job: the claim is gone */
 		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
@@ -794,11 +803,7 @@ static void activation_failed(struct sc_run *r, const char *why)
 		      r->slot_name, why);
 	r->job = NULL;
 	j->run = NULL;
-	if (r->act) {
-		ks_loop_unwatch(r->s->d->loop, ks_conn_fd(r->act));
-		ks_conn_close(r->act);
-		r->act = NULL;
-	}
+	close_act(r);
 	r->state = R_IDLE;
 	release(r, "activation failed");
 }

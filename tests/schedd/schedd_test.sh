@@ -226,18 +226,24 @@ echo "ok: schedd killed mid-run: nothing lost, nothing run twice, reconnected ev
 # As HTCondor's shadow: 022, the job stays Running while the schedd tries
 # to reconnect (the restarted startd listens elsewhere and has no such
 # claim), then once the lease is over 024 and 004, and it runs again.
-# The other job is removed while disconnected: it leaves at once.
+# The other job is removed while disconnected: it leaves at once.  A job
+# without a lease (job_lease_duration = 0) is not reconnected at all.
 cat > "$J/s.sub" <<SUB
 executable = /bin/sleep
-arguments = 3
+arguments = 5
 job_lease_duration = 12
 log = $J/s.log
 queue 2
 SUB
+sed -e 's/^job_lease_duration = 12$/job_lease_duration = 0/' -e 's/^queue 2$/queue/' \
+	-e "s|^log = .*|log = $J/s0.log|" "$J/s.sub" > "$J/s0.sub"
 out=$(as "$A" condor_submit "$J/s.sub") || fail "s submit: $out"
 C=$(cluster_of "$out")
+out=$(as "$A" condor_submit "$J/s0.sub") || fail "s0 submit: $out"
+C0=$(cluster_of "$out")
 wait_for 20 status_is "$C.0" 2 || fail "s job not running"
 wait_for 20 status_is "$C.1" 2 || fail "s job 1 not running"
+wait_for 20 status_is "$C0.0" 2 || fail "s0 job not running"
 SDP=$(pgrep -P "$MASTER_PID" -f condor_startd)
 [ -n "$SDP" ] || fail "no startd to kill"
 # the startd first: a starter killed before it would be reported as a
@@ -269,6 +275,10 @@ wait_for 60 in_history "$C" 2 || fail "s job did not finish after the startd cam
 P0=$(printf '(%03d.000.000)' "$C")
 seq=$(grep -F "$P0" "$J/s.log" | grep -oE '^(000|001|004|005|009|022|023|024) ' | tr -d ' \n')
 [ "$seq" = 000001022024004001005 ] || fail "s job's events in the order $seq"
+wait_for 60 in_history "$C0" 1 || fail "the lease-less job did not run again"
+seq=$(grep -oE '^(000|001|004|005|009|022|023|024) ' "$J/s0.log" | tr -d ' \n')
+[ "$seq" = 000001024004001005 ] || fail "lease-less job's events in the order $seq"
+grep -A1 '^024 ' "$J/s0.log" | grep -q 'Reconnect is not supported' || fail "024 of the lease-less job"
 P1=$(printf '(%03d.001.000)' "$C")
 seq=$(grep -F "$P1" "$J/s.log" | grep -oE '^(000|001|004|005|009|022|023|024) ' | tr -d ' \n')
 [ "$seq" = 000001022009 ] || fail "removed job's events in the order $seq"
