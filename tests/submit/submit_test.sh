@@ -4,7 +4,8 @@
 # own win); command-line NAME=VALUE and -batch-name reach every job;
 # transfer_output_remaps is a quoted string; getenv takes the submitter's
 # variables (all, or those a list of patterns names) under environment's; without a running schedd,
-# condor_submit says it cannot find it.
+# condor_submit says it cannot find it; bad values of the policy and
+# limit commands are refused with HTCondor's messages.
 set -u
 S=$1/tools/condor_submit/condor_submit
 T=$(mktemp -d /tmp/kssubmit.XXXXXX)
@@ -42,6 +43,36 @@ done
 grep -q 'OTHER\|KSX_B=2' <<<"$env_line" && fail "getenv took too much: $out"
 printf 'executable = /bin/true\ngetenv = true\nqueue\n' > getenv2.sub
 KSX_ALL=yes "$S" -dry-run - getenv2.sub | grep -q '^Environment=".*KSX_ALL=yes' || fail "getenv = true"
+# bad values of the policy commands: HTCondor's message, nothing submitted
+bad() { # COMMANDS MESSAGE
+	printf 'executable = /bin/true\n%s\nqueue\n' "$1" > bad.sub
+	out=$("$S" -dry-run - bad.sub 2>&1) && fail "accepted: $1"
+	grep -qF -- "$2" <<<"$out" || fail "$1: $out"
+	grep -q 'dry-run to cluster' <<<"$out" && fail "$1 made jobs: $out"
+	return 0
+}
+bad 'success_exit_code = abc' 'ERROR: success_exit_code=abc is invalid, must eval to an integer.'
+bad 'max_retries = lots' 'ERROR: max_retries=lots is invalid, must eval to an integer.'
+bad 'retry_until = (' 'ERROR: retry_until=( is invalid, it must be an integer or boolean expression.'
+bad 'concurrency_limits = 1abc' "ERROR: Invalid concurrency limit '1abc'"
+bad 'concurrency_limits = a
+concurrency_limits_expr = "b"' "concurrency_limits and concurrency_limits_expr can't be used together"
+bad 'notification = sometimes' "Notification must be 'Never', 'Always', 'Complete', 'Start', or 'Error'"
+bad 'kill_sig = TERM' 'ERROR: invalid signal TERM'
+bad 'stream_output = yes' 'ERROR: stream_output=yes is invalid, must eval to a boolean.'
+bad 'accounting_group = a b' 'ERROR: Invalid accounting_group: a b'
+bad 'deferral_time = -5' 'deferral_time = -5 is invalid, must eval to a non-negative integer.'
+bad 'universe = scheduler
+deferral_time = 10' 'DeferralTime does not work for scheduler universe jobs.'
+bad 'image_size = 0' 'Image Size must be positive'
+bad 'dagman_job_id = -1' 'dagman_job_id=-1 is invalid, must eval to a non-negative integer.'
+bad 'job_machine_attrs_history_length = -1' 'job_machine_attrs_history_length=-1 is out of bounds 0 to 2147483647'
+bad 'periodic_vacate = (' 'Parse error in expression:'
+# (a warning only: the accounting group wins over nice_user)
+printf 'executable = /bin/true\nnice_user = true\naccounting_group = g\nqueue\n' > nice.sub
+out=$("$S" -dry-run - nice.sub 2>&1) || fail "nice_user with a group: $out"
+grep -q 'WARNING: nice_user conflicts with accounting_group' <<<"$out" || fail "nice warning: $out"
+grep -qx 'AcctGroup="g"' <<<"$out" || fail "nice_user took the group: $out"
 out=$("$S" job.sub 2>&1) && fail "submitted without a schedd: $out"
 echo "$out" | grep -q "Can't find address of local schedd" || fail "no schedd: $out"
 out=$("$S" -bogus job.sub 2>&1) && fail "a bad flag was accepted"

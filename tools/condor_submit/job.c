@@ -110,6 +110,22 @@ static char *get(const struct sub_job_ctx *c, const char *name)
 	return out.data ? out.data : ks_xstrdup("");
 }
 
+/* HTCondor's submit_param: the command name (or else its other name alt,
+ * often the attribute it sets), expanded; a value that expands to nothing
+ * counts as not given. */
+char *sub_param(const struct sub_job_ctx *c, const char *name,
+		const char *alt)
+{
+	char *v = get(c, name);
+	if (!v && alt)
+		v = get(c, alt);
+	if (v && !*v) {
+		free(v);
+		v = NULL;
+	}
+	return v;
+}
+
 static char *get_any(const struct sub_job_ctx *c, const char *a,
 		     const char *b)
 {
@@ -273,14 +289,6 @@ static int universe_of(const char *u)
 	return -1;
 }
 
-static int notification_of(const char *n)
-{
-	return !strcasecmp(n, "always")	    ? 1
-	       : !strcasecmp(n, "complete") ? 2
-	       : !strcasecmp(n, "error")    ? 3
-					    : 0;
-}
-
 /* The user's list "a.txt, b.txt" as HTCondor stores it: "a.txt,b.txt". */
 static void put_list(classad *ad, const char *attr, const char *v)
 {
@@ -340,8 +348,13 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 				"I don't know about the '%s' universe.", uni);
 		goto out;
 	}
-	char *cmd = ks_path_in(dir, exe);
-	if (access(cmd, F_OK) != 0) {
+	/* transfer_executable = false (only a leading F counts) names a
+	 * program already on the execute side: kept as written, unchecked */
+	char *v = sub_param(c, "transfer_executable", "TransferExecutable");
+	bool send_exe = !v || (*v != 'f' && *v != 'F');
+	free(v);
+	char *cmd = send_exe ? ks_path_in(dir, exe) : ks_xstrdup(exe);
+	if (send_exe && !strstr(exe, "$$") && access(cmd, F_OK) != 0) {
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"Can't access executable file %s: %s", exe,
 				strerror(errno));
@@ -350,8 +363,9 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	}
 	classad_insert_string(ad, "Cmd", cmd);
 	free(cmd);
+	if (!send_exe)
+		classad_insert_bool(ad, "TransferExecutable", false);
 
-	char *v;
 	/* (put_args and put_env take the strings over) */
 	if ((rc = put_args(ad, get(c, "arguments"), err)) ||
 	    (rc = put_env(ad, get(c, "environment"), get(c, "getenv"), err)))
@@ -362,7 +376,10 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	for (size_t i = 0; i < 3; i++) {
 		v = get_any(c, io[i][0], io[i][1]);
 		classad_insert_string(ad, io[i][2], v && *v ? v : "/dev/null");
+		rc = sub_set_stdio(c, ad, (int)i, v, err);
 		free(v);
+		if (rc)
+			goto out;
 	}
 	if ((v = get(c, "log"))) {
 		char *p = ks_path_in(dir, v);
@@ -397,18 +414,6 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	}
 	put_custom_requests(c, ad);
 
-	v = get(c, "priority");
-	classad_insert_int(ad, "JobPrio", v ? strtol(v, NULL, 10) : 0);
-	free(v);
-	v = get(c, "nice_user");
-	if (is_true(v)) {
-		classad_insert_string(ad, "AcctGroup", "nice-user");
-		classad_insert_string(ad, "AcctGroupUser", c->user);
-		char grp[300];
-		snprintf(grp, sizeof(grp), "nice-user.%s", c->user);
-		classad_insert_string(ad, "AccountingGroup", grp);
-	}
-	free(v);
 	v = get(c, "hold");
 	bool hold = is_true(v);
 	free(v);
@@ -418,25 +423,18 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 				      "submitted on hold at user's request");
 		classad_insert_int(ad, "HoldReasonCode", 15);
 	}
-	static const char *const policy[][2] = {
-		{"periodic_hold", "PeriodicHold"},
-		{"periodic_remove", "PeriodicRemove"},
-		{"periodic_release", "PeriodicRelease"},
-		{"on_exit_hold", "OnExitHold"},
-		{"on_exit_remove", "OnExitRemove"}};
-	for (size_t i = 0; i < 5; i++)
-		if ((v = get(c, policy[i][0]))) {
-			put_expr(ad, policy[i][1], v);
-			free(v);
-		}
-	if ((v = get(c, "max_retries"))) {
-		classad_insert_int(ad, "JobMaxRetries", strtol(v, NULL, 10));
-		if (!classad_lookup(ad, "OnExitHold"))
-			put_expr(ad, "OnExitHold", "false");
-		put_expr(ad, "OnExitRemove",
-			 "NumJobCompletions > JobMaxRetries || ExitCode =?= 0");
-		free(v);
-	}
+	if ((rc = sub_set_notification(c, ad, err)))
+		goto out;
+	v = get(c, "rank");
+	put_expr(ad, "Rank", v ? v : "0.0");
+	free(v);
+	if ((rc = sub_set_policy(c, ad, err)) ||
+	    (rc = sub_set_kill_sigs(c, ad, universe, err)) ||
+	    (rc = sub_set_limits_and_group(c, ad, err)) ||
+	    (rc = sub_set_simple(c, ad, err)) ||
+	    (rc = sub_set_deferral(c, ad, universe, err)) ||
+	    (rc = sub_set_image_size(c, ad, err)))
+		goto out;
 	v = get(c, "should_transfer_files");
 	for (char *p = v; p && *p; p++)
 		*p = (char)toupper((unsigned char)*p);
@@ -469,34 +467,8 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		classad_insert_string(ad, "TransferOutputRemaps", v + 1);
 		free(v);
 	}
-	if (universe != 12 && universe != 7) {
-		v = get(c, "job_lease_duration");
-		classad_insert_int(ad, "JobLeaseDuration",
-				   v ? strtol(v, NULL, 10) : 2400);
-		free(v);
-	}
-	v = get(c, "notification");
-	classad_insert_int(ad, "JobNotification", v ? notification_of(v) : 0);
-	free(v);
-	if ((v = get(c, "accounting_group"))) {
-		classad_insert_string(ad, "AcctGroup", v);
-		classad_insert_string(ad, "AcctGroupUser", c->user);
-		char grp[600];
-		snprintf(grp, sizeof(grp), "%s.%s", v, c->user);
-		classad_insert_string(ad, "AccountingGroup", grp);
-		free(v);
-	}
-	v = get(c, "rank");
-	put_expr(ad, "Rank", v ? v : "0.0");
-	free(v);
-	if ((v = get(c, "batch_name"))) {
-		classad_insert_string(ad, "JobBatchName", v);
-		free(v);
-	}
-	if ((v = get(c, "job_ad_information_attrs"))) {
-		classad_insert_string(ad, "JobAdInformationAttrs", v);
-		free(v);
-	}
+	if ((rc = sub_set_auto(c, ad, universe, err)))
+		goto out;
 	/* Requirements: the user's, and what HTCondor adds for a vanilla
 	 * job that may use a shared file system */
 	v = get(c, "requirements");

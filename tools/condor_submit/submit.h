@@ -70,6 +70,47 @@ struct sub_job_ctx {
 /* The job ad, or NULL with err saying why (HTCondor's messages). */
 classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err);
 
+/* ---- inside condor_submit: the commands job.c hands on ---- */
+
+/* A command's expanded value (new string), else its other name's (alt,
+ * may be NULL); NULL when neither is given or the value is empty. */
+char *sub_param(const struct sub_job_ctx *c, const char *name,
+		const char *alt);
+
+/* Values as HTCondor reads them: an integer (or an expression that
+ * evaluates to one), a boolean likewise.  False when v is neither. */
+bool sub_value_int(const char *v, long long *out);
+bool sub_value_bool(const char *v, bool *out);
+
+/* Inserts expression text as attr, or fails with HTCondor's parse
+ * error message. */
+int sub_put_expr(classad *ad, const char *attr, const char *text,
+		 struct ks_err *err);
+
+/* extras.c: commands set in HTCondor's order around the ones job.c does
+ * itself.  Each returns 0, or an error (err filled, HTCondor's words). */
+int sub_set_stdio(const struct sub_job_ctx *c, classad *ad, int which,
+		  const char *file, struct ks_err *err);
+int sub_set_notification(const struct sub_job_ctx *c, classad *ad,
+			 struct ks_err *err);
+int sub_set_kill_sigs(const struct sub_job_ctx *c, classad *ad,
+		      int universe, struct ks_err *err);
+int sub_set_limits_and_group(const struct sub_job_ctx *c, classad *ad,
+			     struct ks_err *err);
+int sub_set_simple(const struct sub_job_ctx *c, classad *ad,
+		   struct ks_err *err);
+int sub_set_image_size(const struct sub_job_ctx *c, classad *ad,
+		       struct ks_err *err);
+int sub_set_auto(const struct sub_job_ctx *c, classad *ad, int universe,
+		 struct ks_err *err);
+
+/* policy.c: periodic and on-exit policy, leave_in_queue, retries, and job
+ * deferral. */
+int sub_set_policy(const struct sub_job_ctx *c, classad *ad,
+		   struct ks_err *err);
+int sub_set_deferral(const struct sub_job_ctx *c, classad *ad,
+		     int universe, struct ks_err *err);
+
 /* Makes every job of the description, in order, with the given cluster
  * id, and hands each (a new ad, now the callee's) to fn; stops at the
  * first error (fn's, or a job that cannot be made, err filled).  *njobs
