@@ -231,11 +231,11 @@ echo "ok: schedd killed mid-run: nothing lost, nothing run twice, reconnected ev
 cat > "$J/s.sub" <<SUB
 executable = /bin/sleep
 arguments = 5
-job_lease_duration = 12
+job_lease_duration = 20
 log = $J/s.log
 queue 2
 SUB
-sed -e 's/^job_lease_duration = 12$/job_lease_duration = 0/' -e 's/^queue 2$/queue/' \
+sed -e 's/^job_lease_duration = 20$/job_lease_duration = 0/' -e 's/^queue 2$/queue/' \
 	-e "s|^log = .*|log = $J/s0.log|" "$J/s.sub" > "$J/s0.sub"
 out=$(as "$A" condor_submit "$J/s.sub") || fail "s submit: $out"
 C=$(cluster_of "$out")
@@ -263,12 +263,12 @@ wait_for 10 in_history "$C" 1 || fail "the disconnected job removed did not leav
 [ "$(condor_history -af JobStatus -constraint "ClusterId == $C && ProcId == 1")" = 3 ] ||
 	fail "removed disconnected job: $(condor_history -l -constraint "ClusterId == $C")"
 status_is "$C.0" 2 || fail "s job left Running"
-wait_for 40 grep -q '^024 ' "$J/s.log" || fail "no reconnect-failed event: $(cat "$J/s.log")"
+wait_for 50 grep -q '^024 ' "$J/s.log" || fail "no reconnect-failed event: $(cat "$J/s.log")"
 waited=$(( $(date +%s) - killed ))
-grep -A2 '^024 ' "$J/s.log" | grep -Eq 'JobLeaseDuration \(12 seconds\) expired|Claim not found' ||
+grep -A2 '^024 ' "$J/s.log" | grep -Eq 'JobLeaseDuration \(20 seconds\) expired|Claim not found' ||
 	fail "024: $(grep -A2 '^024 ' "$J/s.log")"
 if grep -A2 '^024 ' "$J/s.log" | grep -q expired; then
-	[ "$waited" -ge 10 ] || fail "gave up after $waited s, before the 12 s lease"
+	[ "$waited" -ge 18 ] || fail "gave up after $waited s, before the 20 s lease"
 fi
 wait_for 10 grep -q '^004 ' "$J/s.log" || fail "no eviction event after 024"
 wait_for 60 in_history "$C" 2 || fail "s job did not finish after the startd came back"
