@@ -588,6 +588,7 @@ const struct ks_knob ks_knobs[] = {
 	{"JAVA_EXTRA_ARGUMENTS", KS_KNOB_STRING, "", "extra arguments given to the java program"},
 	{"JAVA_MAXHEAP_ARGUMENT", KS_KNOB_STRING, "-Xmx", "option with which the java program's heap is limited to the slot's memory"},
 	{"JOB_DEFAULT_LEASE_DURATION", KS_KNOB_STRING, "2400", "job lease, in seconds, given to jobs that set none"},
+	{"JOB_DEFAULT_NOTIFICATION", KS_KNOB_STRING, "", "notification (Never, Always, Complete, Error, Start) of jobs that set none"},
 	{"JOB_DEFAULT_REQUESTCPUS", KS_KNOB_STRING, "1", "request_cpus of jobs that set none"},
 	{"JOB_DEFAULT_REQUESTDISK", KS_KNOB_STRING, "MAX({1024, (TransferInputSizeMB+1) * 1.25}) * 1024", "request_disk, in kilobytes, of jobs that set none"},
 	{"JOB_DEFAULT_REQUESTMEMORY", KS_KNOB_STRING, "128", "request_memory, in megabytes, of jobs that set none"},
