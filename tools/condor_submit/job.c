@@ -16,31 +16,42 @@
 
 #define EXPAND_DEPTH 32
 
-/* The raw value of a macro for this job, or NULL. */
+/* Whether the name s is the len bytes at name, letter case aside
+ * (without a strlen: a job's ad looks up some hundred commands, each in
+ * every variable of the description). */
+static bool same_name(const char *s, const char *name, size_t len)
+{
+	return tolower((unsigned char)*s) == tolower((unsigned char)*name) &&
+	       !strncasecmp(s, name, len) && s[len] == '\0';
+}
+
+/* The raw value of a macro for this job, or NULL; the built-in numbers
+ * ($(Cluster), $(Process)...) too when builtins (no command is named
+ * like them, and a job's ad looks up some hundred commands). */
 static const char *lookup(const struct sub_job_ctx *c, const char *name,
-			  size_t len, char *num, size_t numsz)
+			  size_t len, bool builtins, char *num, size_t numsz)
 {
 	const struct sub_queue *q = c->queue;
 	for (size_t i = 0; i < q->nvars; i++)
-		if (strlen(q->vars[i]) == len &&
-		    !strncasecmp(q->vars[i], name, len))
+		if (same_name(q->vars[i], name, len))
 			return q->nrows ? q->rows[c->row][i] : "";
-	struct {
-		const char *n;
-		long v;
-	} nums[] = {{"Cluster", c->cluster},	{"ClusterId", c->cluster},
-		    {"Process", c->proc},	{"ProcId", c->proc},
-		    {"Step", c->step},		{"ItemIndex", c->item_index},
-		    {"Row", c->item_index},	{"Node", c->proc}};
-	for (size_t i = 0; i < sizeof(nums) / sizeof(*nums); i++)
-		if (strlen(nums[i].n) == len && !strncasecmp(nums[i].n, name, len)) {
-			snprintf(num, numsz, "%ld", nums[i].v);
+	static const char *const num_names[] = {
+		"Cluster", "ClusterId", "Process", "ProcId",
+		"Step",	   "ItemIndex", "Row",	   "Node"};
+	for (size_t i = 0; builtins && i < sizeof(num_names) / sizeof(*num_names);
+	     i++)
+		if (same_name(num_names[i], name, len)) {
+			long v = i < 2	 ? c->cluster
+				 : i < 4 ? c->proc
+				 : i == 4 ? c->step
+				 : i < 7 ? c->item_index
+					 : c->proc;
+			snprintf(num, numsz, "%ld", v);
 			return num;
 		}
 	const struct sub_file *f = c->file;
 	for (size_t i = q->nvars_set; i-- > 0;)
-		if (!f->vars[i].attr && strlen(f->vars[i].name) == len &&
-		    !strncasecmp(f->vars[i].name, name, len))
+		if (!f->vars[i].attr && same_name(f->vars[i].name, name, len))
 			return f->vars[i].value;
 	return NULL;
 }
@@ -75,7 +86,7 @@ static void expand_into(const struct sub_job_ctx *c, const char *v,
 		size_t len = (size_t)(e - name);
 		const char *colon = memchr(name, ':', len);
 		size_t nlen = colon ? (size_t)(colon - name) : len;
-		const char *val = lookup(c, name, nlen, num, sizeof(num));
+		const char *val = lookup(c, name, nlen, true, num, sizeof(num));
 		bool again = false;
 		for (int i = 0; i < depth; i++)
 			if (stack[i] == val)
@@ -102,7 +113,7 @@ static void expand(const struct sub_job_ctx *c, const char *v,
 static char *get(const struct sub_job_ctx *c, const char *name)
 {
 	char num[32];
-	const char *v = lookup(c, name, strlen(name), num, sizeof(num));
+	const char *v = lookup(c, name, strlen(name), false, num, sizeof(num));
 	if (!v)
 		return NULL;
 	struct classad_buf out = {0};
