@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_proc.h"
 #include "sd_startd.h"
 
 static int64_t knob_int(const ks_config *cfg, const char *name, int64_t def)
@@ -162,17 +163,12 @@ static void add_load(const struct sd_host *h, const struct sd_slot *s,
 /* A process's parent and session from /proc; false once it is gone. */
 static bool proc_ids(long pid, long *ppid, long *sid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	struct ks_proc_stat st;
+	if (ks_proc_stat(pid, &st))
 		return false;
-	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[len] = '\0';
-	/* the command, in parentheses, may hold anything: read after it */
-	const char *p = strrchr(buf, ')');
-	return p && sscanf(p + 1, " %*c %ld %*d %ld", ppid, sid) == 2;
+	*ppid = st.ppid;
+	*sid = st.session;
+	return true;
 }
 
 /* The job's pid: the child of the starter that leads its own session,

@@ -12,8 +12,6 @@
 #include "sr_family.h"
 
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +20,7 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_proc.h"
 
 /* More descendants than any job has: a walk that finds these many is
  * going round a reused pid. */
@@ -31,39 +30,15 @@
  * or the line does not parse. */
 static int read_stat(pid_t pid, struct sr_proc *p, long page_kb)
 {
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n;
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* The command name is in parentheses and may hold anything, ')'
-	 * included: the fields start after the last ')'. */
-	char *s = strrchr(buf, ')');
-	if (!s)
-		return -1;
-	char state;
-	long ppid, pgrp;
-	unsigned long long vsize;
-	long long rss;
-	if (sscanf(s + 1,
-		   " %c %ld %ld %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d"
-		   " %*d %*d %*d %*d %*u %llu %lld",
-		   &state, &ppid, &pgrp, &vsize, &rss) != 5)
+	struct ks_proc_stat st;
+	if (ks_proc_stat(pid, &st))
 		return -1;
 	p->pid = pid;
-	p->ppid = (pid_t)ppid;
-	p->pgrp = (pid_t)pgrp;
-	p->state = state;
-	p->vsize_kb = vsize / 1024;
-	p->rss_kb = rss > 0 ? (uint64_t)rss * (uint64_t)page_kb : 0;
+	p->ppid = (pid_t)st.ppid;
+	p->pgrp = (pid_t)st.pgrp;
+	p->state = st.state;
+	p->vsize_kb = st.vsize / 1024;
+	p->rss_kb = st.rss > 0 ? (uint64_t)st.rss * (uint64_t)page_kb : 0;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_proc.h"
 #include "ks_wire.h"
 #include "who.h"
 
@@ -86,22 +87,13 @@ void who_print_log_info(const struct who_logdir *l, FILE *out)
  * parent's pid (new string, or NULL). */
 static bool process_alive(const char *pid, char **ppid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%ld/stat", atol(pid));
 	*ppid = NULL;
-	FILE *f = fopen(path, "re");
-	if (!f)
+	struct ks_proc_stat st;
+	if (ks_proc_stat(atol(pid), &st))
 		return false;
-	size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[len] = '\0';
-	const char *p = strrchr(buf, ')');
-	long parent;
-	if (p && sscanf(p + 1, " %*c %ld", &parent) == 1) {
-		char text[24];
-		snprintf(text, sizeof(text), "%ld", parent);
-		*ppid = ks_xstrdup(text);
-	}
+	char text[24];
+	snprintf(text, sizeof(text), "%ld", st.ppid);
+	*ppid = ks_xstrdup(text);
 	return true;
 }
 
