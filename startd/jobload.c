@@ -2,9 +2,10 @@
  * jobload.c: the CPU load of each slot's job (CondorLoadAvg): the CPU
  * time its starter and everything under it used since the last reading,
  * per second of wall time; and the job's memory (its processes' virtual
- * and resident sizes, the largest seen), for its claimer's ImageSize.  HTCondor's startd measures the same thing
- * (the job's process family); this takes it from /proc, at most once a
- * second per slot, and keeps no average beyond that interval.
+ * and resident sizes, the largest seen), for its claimer's ImageSize.
+ * HTCondor's startd measures the same thing (the job's process family);
+ * this takes it from /proc, at most once a second per slot, and keeps no
+ * average beyond that interval.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_proc.h"
 #include "sd_startd.h"
 
 struct proc {
@@ -44,31 +46,17 @@ static struct proc *read_procs(size_t *n)
 	while ((de = readdir(dir))) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		char path[300], buf[1024];
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		size_t len = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[len] = '\0';
-		/* after the command's closing parenthesis: state ppid ... */
-		const char *p = strrchr(buf, ')');
-		unsigned long long ut = 0, st = 0, vsize = 0;
-		long long rss = 0;
-		int ppid = 0;
-		if (!p || sscanf(p + 2,
-				 "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u "
-				 "%llu %llu %*d %*d %*d %*d %*d %*d %*u %llu %lld",
-				 &ppid, &ut, &st, &vsize, &rss) != 5)
+		struct ks_proc_stat st;
+		if (ks_proc_stat(atol(de->d_name), &st))
 			continue;
 		if (*n == cap) {
 			cap *= 2;
 			ps = ks_xrealloc(ps, cap * sizeof(*ps));
 		}
 		ps[(*n)++] = (struct proc){
-			(pid_t)atoi(de->d_name), ppid, ut + st, vsize / 1024,
-			rss > 0 ? (uint64_t)rss * page_kb : 0};
+			(pid_t)atoi(de->d_name), (pid_t)st.ppid, st.ticks,
+			st.vsize / 1024,
+			st.rss > 0 ? (uint64_t)st.rss * page_kb : 0};
 	}
 	closedir(dir);
 	return ps;

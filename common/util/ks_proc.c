@@ -27,14 +27,15 @@ int ks_proc_stat(long pid, struct ks_proc_stat *out)
 	/* The command name is in parentheses and may hold anything, ')'
 	 * included: the fields start after the last ')'. */
 	const char *s = strrchr(buf, ')');
-	unsigned long long vsize;
+	unsigned long long ut, st, vsize;
 	long long rss;
 	if (!s || sscanf(s + 1,
-			 " %c %ld %ld %ld %*d %*d %*u %*u %*u %*u %*u %*u %*u"
+			 " %c %ld %ld %ld %*d %*d %*u %*u %*u %*u %*u %llu %llu"
 			 " %*d %*d %*d %*d %*d %*d %*u %llu %lld",
 			 &out->state, &out->ppid, &out->pgrp, &out->session,
-			 &vsize, &rss) != 6)
+			 &ut, &st, &vsize, &rss) != 8)
 		return -1;
+	out->ticks = ut + st;
 	out->vsize = vsize;
 	out->rss = rss;
 	return 0;

@@ -1,7 +1,7 @@
 /*
  * ks_proc.h: a process's line of /proc/PID/stat, for the starter's view
- * of a job's processes, the startd's of its starters' and condor_who's of
- * the daemons.
+ * of a job's processes, the startd's of its jobs' load and pids, and
+ * condor_who's of the daemons.
  */
 #ifndef KS_PROC_H
 #define KS_PROC_H
@@ -11,6 +11,7 @@
 struct ks_proc_stat {
 	char state;        /* R, S, D, T, Z ... */
 	long ppid, pgrp, session;
+	uint64_t ticks;    /* CPU time used: utime + stime, clock ticks */
 	uint64_t vsize;    /* bytes */
 	int64_t rss;       /* pages */
 };
