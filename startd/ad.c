@@ -147,12 +147,18 @@ static void add_idle(const struct sd_host *h, const struct sd_slot *s,
 /* The host's load not due to jobs goes to the slots in order, up to one
  * per CPU of each, as HTCondor shares it out; each slot adds its job's
  * own (CondorLoadAvg). */
-static void add_load(const struct sd_host *h, const struct sd_slot *s,
-		     double *owner_left, classad *ad)
+static double owner_share(const struct sd_slot *s, double *owner_left)
 {
 	double cpus = s->spec.cpus > 0 ? s->spec.cpus : 1;
 	double mine = *owner_left < cpus ? *owner_left : cpus;
 	*owner_left -= mine;
+	return mine;
+}
+
+static void add_load(const struct sd_host *h, const struct sd_slot *s,
+		     double *owner_left, classad *ad)
+{
+	double mine = owner_share(s, owner_left);
 	double job = s->claim.load;
 	classad_insert_real(ad, "LoadAvg", mine + job);
 	classad_insert_real(ad, "CondorLoadAvg", job);
@@ -331,22 +337,48 @@ static void add_cross_attr(const char *name, void *arg)
 	}
 }
 
-void sd_slot_ads(const struct sd_host *h, struct sd_slot *const *slots,
-		 classad **ads)
+static const char *const cross_lists[] = {"STARTD_SLOT_ATTRS",
+					  "STARTD_SLOT_EXPRS"};
+
+bool sd_slot_ads_linked(const ks_config *cfg)
 {
+	bool linked = false;
+	for (size_t k = 0; k < 2 && !linked; k++) {
+		char *v = ks_config_get(cfg, cross_lists[k], NULL);
+		linked = v && *v;
+		free(v);
+	}
+	return linked;
+}
+
+void sd_slot_ads(const struct sd_host *h, struct sd_slot *const *slots,
+		 classad **ads, const bool *want)
+{
+	char *names[2];
+	for (size_t k = 0; k < 2; k++)
+		names[k] = ks_config_get(h->cfg, cross_lists[k], NULL);
+	/* cross-slot attributes need every ad */
+	bool every = !want || names[0] || names[1];
 	double owner_left = h->load > h->condor_load
 				    ? h->load - h->condor_load
 				    : 0;
-	for (size_t i = 0; i < h->nslots; i++)
-		ads[i] = base_ad(h, slots[i], &owner_left);
+	for (size_t i = 0; i < h->nslots; i++) {
+		ads[i] = NULL;
+		if (every || want[i])
+			ads[i] = base_ad(h, slots[i], &owner_left);
+		else
+			owner_share(slots[i], &owner_left);
+	}
 	struct slot_attr_ctx c = {slots, ads, h->nslots, false, false};
 	ks_config_bool(h->cfg, "STARTD_EVAL_SLOT_ATTRS", &c.values);
 	ks_config_bool(h->cfg, "STARTD_EVAL_SLOT_ATTRS_DEBUG", &c.undefined);
-	static const char *const lists[] = {"STARTD_SLOT_ATTRS",
-					    "STARTD_SLOT_EXPRS"};
 	for (size_t k = 0; k < 2; k++) {
-		char *names = ks_config_get(h->cfg, lists[k], NULL);
-		each_name(names, add_cross_attr, &c);
-		free(names);
+		each_name(names[k], add_cross_attr, &c);
+		free(names[k]);
 	}
+	for (size_t i = 0; want && every && i < h->nslots; i++)
+		if (!want[i]) {
+			classad_free(ads[i]);
+			ads[i] = NULL;
+		}
 }

@@ -9,7 +9,7 @@
  * starter's pid), and when the job has ended (the starter's result ad),
  * so the claimer needs no second conversation to learn the outcome.
  */
-#define _GNU_SOURCE /* pipe2 */
+#define _GNU_SOURCE /* pipe2, memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/crypto.h>
@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -153,13 +154,6 @@ static void forget_claim(ks_daemon *d, struct sd_slot *s)
 
 static void remove_files(struct sd_claim *c)
 {
-	char **files[] = {&c->job_file, &c->machine_file};
-	for (size_t i = 0; i < 2; i++) {
-		if (*files[i])
-			unlink(*files[i]);
-		free(*files[i]);
-		*files[i] = NULL;
-	}
 	char **dirs[] = {&c->input_dir, &c->output_dir};
 	for (size_t i = 0; i < 2; i++) {
 		if (*dirs[i])
@@ -291,7 +285,7 @@ static void on_starter_exit(void *arg, pid_t pid, int status)
 			      (int)pid);
 		end_activation(d, s, status);
 		sd_event(d, s, SD_E_STARTER_EXIT);
-		sd_reevaluate(d, true);
+		sd_reevaluate_changed(d);
 		sd_startd_maybe_exit(d);
 		return;
 	}
@@ -314,34 +308,33 @@ static void on_starter_output(void *arg, int fd, unsigned ev)
 	}
 }
 
-/* Writes the job ad where the starter reads it.  New path or NULL. */
-/* Writes ad for the starter into EXECUTE/.<what>_<slot>_<pid>.ad; the
- * path (new string), or NULL. */
-static char *write_ad(ks_daemon *d, const struct sd_slot *s, const char *what,
-		      const classad *ad)
+/* ad in old syntax in a new memory file (close-on-exec: the starter
+ * gets it as a numbered descriptor); the descriptor, or -1 with errno.
+ * Two files made and removed in EXECUTE for every job cost the startd
+ * more than the rest of a job's start. */
+static int ad_memfd(const char *what, const classad *ad)
 {
-	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
-	if (!execute || !ad) {
-		free(execute);
-		return NULL;
-	}
-	size_t n = strlen(execute) + 80;
-	char *path = ks_xmalloc(n);
-	snprintf(path, n, "%s/.%s_%s_%d.ad", execute, what, s->short_name,
-		 (int)getpid());
-	free(execute);
+	int fd = memfd_create(what, MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
 	char *text = classad_unparse(ad, CLASSAD_FMT_OLD);
-	FILE *f = fopen(path, "w");
-	bool ok = f && fputs(text, f) >= 0;
-	if (f && fclose(f) != 0)
-		ok = false;
-	free(text);
-	if (!ok) {
-		unlink(path);
-		free(path);
-		return NULL;
+	size_t len = strlen(text), off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		off += (size_t)w;
 	}
-	return path;
+	free(text);
+	if (off < len) {
+		int e = errno;
+		close(fd);
+		errno = e ? e : EIO;
+		return -1;
+	}
+	return fd;
 }
 
 /* EXECUTE/.<what>_<slot>_<pid>, made afresh (0700: only the startd and
@@ -414,18 +407,18 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 	struct sd_claim *c = &s->claim;
 	char *prog = ks_config_get(d->cfg, "STARTER", NULL);
 	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
-	c->job_file = write_ad(d, s, "job", s->job);
+	int job_fd = s->job ? ad_memfd("job.ad", s->job) : -1;
 	/* the slot's ad, for what it gives the job (assigned GPUs...) */
 	classad *slot_ad = sd_slot_ad_now(d, s);
-	c->machine_file = write_ad(d, s, "machine", slot_ad);
+	int machine_fd = slot_ad ? ad_memfd("machine.ad", slot_ad) : -1;
 	classad_free(slot_ad);
 	int fds[2] = {-1, -1};
 	int rc = -1;
 	if (!prog || !execute)
 		snprintf(why, size, "STARTER or EXECUTE is not defined");
-	else if (!c->job_file || !c->machine_file)
-		snprintf(why, size, "cannot write the job and slot ads in %s: %s",
-			 execute, strerror(errno));
+	else if (job_fd < 0 || machine_fd < 0)
+		snprintf(why, size, "cannot hand the job and slot ads to the "
+			 "starter: %s", strerror(errno));
 	else if (pipe2(fds, O_CLOEXEC) != 0)
 		snprintf(why, size, "pipe: %s", strerror(errno));
 	else
@@ -438,10 +431,12 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 		char *argv[16];
 		size_t n = 0;
 		argv[n++] = prog;
+		/* the ads as descriptors 3 and 4 of the starter, which
+		 * closes them before the job runs */
 		argv[n++] = "-job";
-		argv[n++] = c->job_file;
+		argv[n++] = "/dev/fd/3";
 		argv[n++] = "-machine";
-		argv[n++] = c->machine_file;
+		argv[n++] = "/dev/fd/4";
 		argv[n++] = "-sandbox-root";
 		argv[n++] = execute;
 		argv[n++] = "-slot";
@@ -459,6 +454,8 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 		sigemptyset(&none);
 		posix_spawn_file_actions_init(&fa);
 		posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+		posix_spawn_file_actions_adddup2(&fa, job_fd, 3);
+		posix_spawn_file_actions_adddup2(&fa, machine_fd, 4);
 		posix_spawnattr_init(&at);
 		posix_spawnattr_setsigmask(&at, &none);
 		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
@@ -474,6 +471,10 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 	}
 	if (fds[1] >= 0)
 		close(fds[1]);
+	if (job_fd >= 0)
+		close(job_fd);
+	if (machine_fd >= 0)
+		close(machine_fd);
 	if (rc == 0) {
 		c->starter = pid;
 		c->out_fd = fds[0];
@@ -492,9 +493,13 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 		c->suspended_at = 0;
 		c->activations++;
 		s->st.starter = true;
+		int64_t cluster = 0, proc = 0;
+		classad_eval_int(s->job, "ClusterId", NULL, &cluster);
+		classad_eval_int(s->job, "ProcId", NULL, &proc);
 		ks_log_printf(d->log, KS_D_ALWAYS,
-			      "%s: started the starter (pid %d) for job %s",
-			      s->short_name, (int)pid, c->job_file);
+			      "%s: started the starter (pid %d) for job "
+			      "%lld.%lld", s->short_name, (int)pid,
+			      (long long)cluster, (long long)proc);
 	} else {
 		if (fds[0] >= 0)
 			close(fds[0]);
@@ -844,7 +849,7 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 	if (s->st.state == SD_CLAIMED)
 		sd_preempt_arm(d, s);
 	reply_slot(d, req, s);
-	sd_reevaluate(d, true);
+	sd_reevaluate_changed(d);
 }
 
 /* A claimer that lost its connection to a running job (its schedd
@@ -911,7 +916,7 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 		ks_reply_error(req, "the claim on %s is older than its "
 			       "CLAIM_WORKLIFE: it takes no more jobs",
 			       s->short_name);
-		sd_reevaluate(d, false);
+		sd_reevaluate_changed(d);
 		return;
 	}
 	if (req->n >= 2) {
@@ -943,7 +948,7 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 	classad_free(now);
 	s->claim.later = ks_reply_later(req);
 	sd_event(d, s, SD_E_ACTIVATE);
-	sd_reevaluate(d, true);
+	sd_reevaluate_changed(d);
 }
 
 static void cmd_deactivate(ks_daemon *d, struct ks_request *req)
@@ -976,7 +981,7 @@ static void cmd_release(ks_daemon *d, struct ks_request *req)
 		      s->short_name, req->identity);
 	sd_event(d, s, SD_E_RELEASE);
 	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
-	sd_reevaluate(d, true);
+	sd_reevaluate_changed(d);
 }
 
 static void cmd_alive(ks_daemon *d, struct ks_request *req)
@@ -996,7 +1001,7 @@ static void on_match_expired(void *arg)
 	ks_daemon *d = s->claim.daemon;
 	s->claim.match_timer = 0;
 	if (sd_event(d, s, SD_E_MATCH_TIMEOUT))
-		sd_reevaluate(d, true);
+		sd_reevaluate_changed(d);
 }
 
 /* MATCH_INFO: the negotiator matched the slot; it waits MATCH_TIMEOUT to
@@ -1016,7 +1021,7 @@ static void cmd_match_info(ks_daemon *d, struct ks_request *req)
 		d->loop, ks_daemon_int(d, "MATCH_TIMEOUT", 120) * 1000, 0,
 		on_match_expired, s);
 	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
-	sd_reevaluate(d, true);
+	sd_reevaluate_changed(d);
 }
 
 /* condor_vacate: every claimed slot (or the one named by Name). */

@@ -241,6 +241,7 @@ struct sd_slot *sd_dslot_carve(ks_daemon *d, struct sd_slot *p,
 	p->children++;
 	sd->slots = ks_xrealloc(sd->slots, (sd->nslots + 1) * sizeof(*sd->slots));
 	sd->slots[sd->nslots++] = s;
+	sd_all_changed(d); /* TotalSlots, in every ad */
 	struct classad_buf custom = {0};
 	for (size_t j = 0; j < s->spec.nres; j++) {
 		const struct sd_slot_res *r = &s->spec.res[j];
@@ -306,6 +307,7 @@ bool sd_dslot_sweep(ks_daemon *d)
 		memmove(sd->slots + i, sd->slots + i + 1,
 			(sd->nslots - i - 1) * sizeof(*sd->slots));
 		sd->nslots--;
+		sd_all_changed(d);
 		any = true;
 	}
 	return any;

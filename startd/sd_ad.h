@@ -38,10 +38,14 @@ struct sd_host {
 	const classad *extras;        /* condor_update_machine_ad's; NULL */
 };
 
-/* The ads of every slot: *slots[i]'s in ads[i] (new ads; classad_free()).
- * Cross-slot attributes (slot<N>_<attr> of STARTD_SLOT_ATTRS) need all of
- * them, so they are made together. */
+/* The ads of the slots: *slots[i]'s in ads[i] (new ads; classad_free()),
+ * for every slot or, with want, those where want[i] is true (NULL in the
+ * others).  Cross-slot attributes (slot<N>_<attr> of STARTD_SLOT_ATTRS)
+ * need all of them, so they are made together. */
 void sd_slot_ads(const struct sd_host *h, struct sd_slot *const *slots,
-		 classad **ads);
+		 classad **ads, const bool *want);
+
+/* Whether the slots' ads depend on one another (STARTD_SLOT_ATTRS). */
+bool sd_slot_ads_linked(const ks_config *cfg);
 
 #endif

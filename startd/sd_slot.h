@@ -36,8 +36,6 @@ struct sd_claim {
 	pid_t starter;          /* 0: no job running */
 	int out_fd;             /* the starter's result comes through it */
 	struct classad_buf out;
-	char *job_file;         /* the job ad handed to the starter */
-	char *machine_file;     /* and the slot's ad */
 	char *input_dir;        /* the job's input files, for the starter */
 	char *output_dir;       /* where the starter leaves its output */
 	struct ks_xfer_set outputs; /* the last job's output files */
@@ -91,6 +89,7 @@ struct sd_slot {
 	int sub;                /* M of slotN_M */
 	int last_sub;           /* a partitionable slot's last M given */
 	bool dead;              /* a dynamic slot whose claim has ended */
+	bool dirty;             /* its ad changed since the collector had it */
 	double left_cpus;       /* a partitionable slot's resources not */
 	int left_memory;        /* given to dynamic slots: its Cpus, */
 	int64_t left_disk;      /* Memory and Disk, */

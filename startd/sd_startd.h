@@ -62,9 +62,21 @@ void sd_transition(ks_daemon *d, struct sd_slot *s, const struct sd_step *st);
  * means nothing in the slot's state. */
 bool sd_event(ks_daemon *d, struct sd_slot *s, enum sd_event ev);
 
-/* A policy round for every slot, then the collector is told if anything
- * changed (or if force). */
+/* A policy round for every slot, then the collector gets the ads of the
+ * slots that changed (sd_slot_changed(), each transition), or with force
+ * all of them (for a change that is not one slot's). */
 void sd_reevaluate(ks_daemon *d, bool force);
+
+/* The same for the slots that changed alone (after a transition made
+ * for one slot: a claim, a job's start or end). */
+void sd_reevaluate_changed(ks_daemon *d);
+
+/* s's ad (and its partitionable slot's, for a dynamic slot) changed:
+ * the next update sends it. */
+void sd_slot_changed(ks_daemon *d, struct sd_slot *s);
+
+/* Every slot's ad changed (a slot came or went: TotalSlots). */
+void sd_all_changed(ks_daemon *d);
 
 /* Once shutting down and no starter is left, the startd exits. */
 void sd_startd_maybe_exit(ks_daemon *d);

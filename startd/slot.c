@@ -150,8 +150,6 @@ void sd_slot_clear(struct sd_slot *s)
 	free(s->claim.client);
 	free(s->claim.client_host);
 	free(s->claim.out.data);
-	free(s->claim.job_file);
-	free(s->claim.machine_file);
 	classad_free(s->claim.result);
 	ks_later_cancel(s->claim.later); /* a startd ending with a job on */
 	ks_later_cancel(s->pre.later);

@@ -112,6 +112,7 @@ static void benchmark(ks_daemon *d, struct sd_slot *s)
 void sd_transition(ks_daemon *d, struct sd_slot *s, const struct sd_step *st)
 {
 	sd_slot_apply(s, st, sd_now(), d->log);
+	sd_slot_changed(d, s);
 	if (st->action == SD_A_BENCHMARK)
 		benchmark(d, s);
 	else if (st->action == SD_A_BACKFILL_START ||
@@ -134,21 +135,31 @@ bool sd_event(ks_daemon *d, struct sd_slot *s, enum sd_event ev)
 	return true;
 }
 
-/* One round of policy for every slot: each makes the transitions its
- * expressions call for, seeing its own ad as it is after each one. */
-static bool evaluate(ks_daemon *d)
+/* Rounds of policy for every slot (all) or for those that changed
+ * since the collector last had their ads: each makes the transitions
+ * its expressions call for, seeing its own ad as it is after each one.
+ * (HTCondor's startd too evaluates a slot when it changes, and every slot
+ * on its polling timer.) */
+static void evaluate(ks_daemon *d, bool all)
 {
 	struct startd *sd = d->ctx;
 	struct sd_host h;
-	classad **ads = ks_xmalloc((sd->nslots ? sd->nslots : 1) * sizeof(*ads));
-	bool changed = false;
+	if (!all)
+		all = sd_slot_ads_linked(d->cfg);
 	for (int round = 0; round < MAX_STEPS; round++) {
 		bool any = sd_dslot_sweep(d);
 		any |= sd_drain_round(d);
+		size_t n = sd->nslots ? sd->nslots : 1;
+		classad **ads = ks_xmalloc(n * sizeof(*ads));
+		bool *want = ks_xcalloc(n, sizeof(*want));
+		for (size_t i = 0; i < sd->nslots; i++)
+			want[i] = all || sd->slots[i]->dirty;
 		host_facts(d, &h); /* a transition may have changed them */
-		sd_slot_ads(&h, sd->slots, ads);
+		sd_slot_ads(&h, sd->slots, ads, want);
 		for (size_t i = 0; i < sd->nslots; i++) {
 			struct sd_slot *s = sd->slots[i];
+			if (!ads[i])
+				continue;
 			struct ask_ctx c = {s, ads[i]};
 			struct sd_timers t = {0};
 			sd_claim_timers(d, s, ads[i], &t);
@@ -160,43 +171,102 @@ static bool evaluate(ks_daemon *d)
 		}
 		for (size_t i = 0; i < sd->nslots; i++)
 			classad_free(ads[i]);
+		free(ads);
+		free(want);
 		if (!any)
 			break;
-		changed = true;
 		if (round == MAX_STEPS - 1)
 			ks_log_printf(d->log, KS_D_ALWAYS,
 				      "the policy keeps changing the slots' "
 				      "states; stopping for this round");
 	}
-	free(ads);
-	return changed;
 }
 
 static void schedule_poll(ks_daemon *d);
 
+static bool any_changed(const struct startd *sd)
+{
+	for (size_t i = 0; i < sd->nslots; i++)
+		if (sd->slots[i]->dirty)
+			return true;
+	return false;
+}
+
 void sd_reevaluate(ks_daemon *d, bool force)
 {
-	if (evaluate(d) || force)
+	evaluate(d, true);
+	if (force)
 		ks_daemon_update_collector(d);
+	else if (any_changed(d->ctx))
+		ks_daemon_update_changed(d);
 	schedule_poll(d);
 }
 
-classad *sd_slot_ad_now(ks_daemon *d, const struct sd_slot *s)
+void sd_reevaluate_changed(ks_daemon *d)
+{
+	evaluate(d, false);
+	if (any_changed(d->ctx))
+		ks_daemon_update_changed(d);
+	schedule_poll(d);
+}
+
+void sd_slot_changed(ks_daemon *d, struct sd_slot *s)
+{
+	struct startd *sd = d->ctx;
+	s->dirty = true;
+	for (size_t i = 0; s->parent && i < sd->nslots; i++)
+		if (sd->slots[i]->spec.partitionable &&
+		    sd->slots[i]->id == s->parent)
+			sd->slots[i]->dirty = true;
+}
+
+void sd_all_changed(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	for (size_t i = 0; i < sd->nslots; i++)
+		sd->slots[i]->dirty = true;
+}
+
+/* The ads of the slots where want[i] (all of them without want), cron
+ * output left out with no_cron; the array is new, its ads new or NULL. */
+static classad **slot_ads(ks_daemon *d, const bool *want, bool no_cron)
 {
 	struct startd *sd = d->ctx;
 	struct sd_host h;
 	host_facts(d, &h);
-	classad **ads = ks_xmalloc(sd->nslots * sizeof(*ads));
-	sd_slot_ads(&h, sd->slots, ads);
-	classad *mine = NULL;
-	for (size_t i = 0; i < sd->nslots; i++) {
-		if (sd->slots[i] == s)
-			mine = ads[i];
-		else
-			classad_free(ads[i]);
+	if (no_cron)
+		h.cron = NULL;
+	classad **ads = ks_xmalloc((sd->nslots ? sd->nslots : 1) *
+				   sizeof(*ads));
+	sd_slot_ads(&h, sd->slots, ads, want);
+	return ads;
+}
+
+/* One slot's ad (new), made alone when no cross-slot attribute needs
+ * the others. */
+static classad *one_slot_ad(ks_daemon *d, const struct sd_slot *s,
+			    bool no_cron)
+{
+	struct startd *sd = d->ctx;
+	bool *want = ks_xcalloc(sd->nslots ? sd->nslots : 1, sizeof(*want));
+	size_t at = 0;
+	while (at < sd->nslots && sd->slots[at] != s)
+		at++;
+	if (at == sd->nslots) {
+		free(want);
+		return NULL;
 	}
+	want[at] = true;
+	classad **ads = slot_ads(d, want, no_cron);
+	classad *mine = ads[at];
 	free(ads);
+	free(want);
 	return mine;
+}
+
+classad *sd_slot_ad_now(ks_daemon *d, const struct sd_slot *s)
+{
+	return one_slot_ad(d, s, false);
 }
 
 static void on_poll(void *arg)
@@ -244,16 +314,7 @@ static classad *cron_context(void *arg)
 	struct startd *sd = d->ctx;
 	if (!sd->nslots)
 		return NULL;
-	struct sd_host h;
-	host_facts(d, &h);
-	h.cron = NULL;
-	classad **ads = ks_xmalloc(sd->nslots * sizeof(*ads));
-	sd_slot_ads(&h, sd->slots, ads);
-	for (size_t i = 1; i < sd->nslots; i++)
-		classad_free(ads[i]);
-	classad *first = ads[0];
-	free(ads);
-	return first;
+	return one_slot_ad(d, sd->slots[0], true);
 }
 
 /* A slot's private ad: the capability the negotiator hands to the schedd
@@ -272,22 +333,40 @@ static classad *private_ad(const struct sd_slot *s)
 	return p;
 }
 
-/* Each slot's ad followed by its private ad (ops.paired_ads). */
-static size_t make_ads(ks_daemon *d, classad ***out)
+/* The ads of the slots where want[i] (all without want), each followed
+ * by its private ad (ops.paired_ads); those slots are no longer changed
+ * for the collector. */
+static size_t paired_ads(ks_daemon *d, const bool *want, classad ***out)
 {
 	struct startd *sd = d->ctx;
-	struct sd_host h;
-	host_facts(d, &h);
-	size_t n = sd->nslots;
-	classad **pub = ks_xmalloc((n ? n : 1) * sizeof(*pub));
-	sd_slot_ads(&h, sd->slots, pub);
-	*out = ks_xmalloc((n ? 2 * n : 1) * sizeof(**out));
-	for (size_t i = 0; i < n; i++) {
-		(*out)[2 * i] = pub[i];
-		(*out)[2 * i + 1] = private_ad(sd->slots[i]);
+	classad **pub = slot_ads(d, want, false);
+	*out = ks_xmalloc((sd->nslots ? 2 * sd->nslots : 1) * sizeof(**out));
+	size_t k = 0;
+	for (size_t i = 0; i < sd->nslots; i++) {
+		if (!pub[i])
+			continue;
+		sd->slots[i]->dirty = false;
+		(*out)[k++] = pub[i];
+		(*out)[k++] = private_ad(sd->slots[i]);
 	}
 	free(pub);
-	return 2 * n;
+	return k;
+}
+
+static size_t make_ads(ks_daemon *d, classad ***out)
+{
+	return paired_ads(d, NULL, out);
+}
+
+static size_t make_changed_ads(ks_daemon *d, classad ***out)
+{
+	struct startd *sd = d->ctx;
+	bool *want = ks_xcalloc(sd->nslots ? sd->nslots : 1, sizeof(*want));
+	for (size_t i = 0; i < sd->nslots; i++)
+		want[i] = sd->slots[i]->dirty;
+	size_t n = paired_ads(d, want, out);
+	free(want);
+	return n;
 }
 
 static void configure_slots(ks_daemon *d)
@@ -394,7 +473,7 @@ static int start(ks_daemon *d, struct ks_err *err)
 			       d);
 	sd_cron_set_context(sd->cron, cron_context, d);
 	forget_earlier_life(d);
-	evaluate(d);
+	evaluate(d, true);
 	schedule_poll(d);
 	return 0;
 }
@@ -465,6 +544,7 @@ int main(int argc, char **argv)
 		.reconfig = reconfig,
 		.shutdown = shutdown_startd,
 		.make_ads = make_ads,
+		.make_changed_ads = make_changed_ads,
 		.update_code = KS_UPDATE_STARTD_AD,
 		.invalidate_code = KS_INVALIDATE_STARTD_ADS,
 		.paired_ads = true,

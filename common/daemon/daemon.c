@@ -176,14 +176,9 @@ classad **kd_public_ads(ks_daemon *d, size_t *n)
 	return ads;
 }
 
-void ks_daemon_update_collector(ks_daemon *d)
+/* Sends ads (new array of new ads, freed here) as the daemon's update. */
+static void send_update(ks_daemon *d, classad **ads, size_t n)
 {
-	/* (UPDATE_STARTD_AD is code 0: the ads function says whether there
-	 * is anything to send) */
-	if (!d->ops->make_ad && !d->ops->make_ads)
-		return;
-	size_t n;
-	classad **ads = daemon_ads(d, &n);
 	if (!n) {
 		free(ads);
 		return;
@@ -205,6 +200,28 @@ void ks_daemon_update_collector(ks_daemon *d)
 						     on_retry, d);
 	}
 	free_ads(ads, n);
+}
+
+void ks_daemon_update_collector(ks_daemon *d)
+{
+	/* (UPDATE_STARTD_AD is code 0: the ads function says whether there
+	 * is anything to send) */
+	if (!d->ops->make_ad && !d->ops->make_ads)
+		return;
+	size_t n;
+	classad **ads = daemon_ads(d, &n);
+	send_update(d, ads, n);
+}
+
+void ks_daemon_update_changed(ks_daemon *d)
+{
+	if (!d->ops->make_changed_ads) {
+		ks_daemon_update_collector(d);
+		return;
+	}
+	classad **ads = NULL;
+	size_t n = d->ops->make_changed_ads(d, &ads);
+	send_update(d, ads, n);
 }
 
 static void on_update(void *arg)

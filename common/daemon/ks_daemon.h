@@ -65,6 +65,11 @@ struct ks_daemon_ops {
 	/* Or, for a daemon with several ads (the startd's slots): sets
 	 * *ads to a new array of new ads and returns how many. */
 	size_t (*make_ads)(ks_daemon *d, classad ***ads);
+	/* Optional, with make_ads: only the ads that changed since the last
+	 * update (a slot that changed state), as make_ads gives them; 0 for
+	 * none.  HTCondor's startd sends a slot's ad when that slot changes,
+	 * and all of them every UPDATE_INTERVAL. */
+	size_t (*make_changed_ads)(ks_daemon *d, classad ***ads);
 	/* The code that updates (and invalidates) that ad. */
 	int update_code, invalidate_code;
 	/* make_ads gives each ad followed by its private ad (the startd's
@@ -141,6 +146,10 @@ void ks_reply_error(struct ks_request *req, const char *fmt, ...)
 
 /* Sends the daemon's ad now (also done every UPDATE_INTERVAL). */
 void ks_daemon_update_collector(ks_daemon *d);
+
+/* Sends the ads that changed (make_changed_ads), or all of them for a
+ * daemon without that operation. */
+void ks_daemon_update_changed(ks_daemon *d);
 
 /* Sends ads to the collector in one message with the given command (an
  * invalidation of one of several ads, say).  Returns 0 or the error
