@@ -194,10 +194,13 @@ static bool any_changed(const struct startd *sd)
 
 void sd_reevaluate(ks_daemon *d, bool force)
 {
+	struct startd *sd = d->ctx;
 	evaluate(d, true);
-	if (force)
+	if (force) {
 		ks_daemon_update_collector(d);
-	else if (any_changed(d->ctx))
+		for (size_t i = 0; i < sd->nslots; i++)
+			sd->slots[i]->dirty = false;
+	} else if (any_changed(sd))
 		ks_daemon_update_changed(d);
 	schedule_poll(d);
 }
@@ -334,8 +337,7 @@ static classad *private_ad(const struct sd_slot *s)
 }
 
 /* The ads of the slots where want[i] (all without want), each followed
- * by its private ad (ops.paired_ads); those slots are no longer changed
- * for the collector. */
+ * by its private ad (ops.paired_ads). */
 static size_t paired_ads(ks_daemon *d, const bool *want, classad ***out)
 {
 	struct startd *sd = d->ctx;
@@ -345,7 +347,6 @@ static size_t paired_ads(ks_daemon *d, const bool *want, classad ***out)
 	for (size_t i = 0; i < sd->nslots; i++) {
 		if (!pub[i])
 			continue;
-		sd->slots[i]->dirty = false;
 		(*out)[k++] = pub[i];
 		(*out)[k++] = private_ad(sd->slots[i]);
 	}
@@ -362,8 +363,10 @@ static size_t make_changed_ads(ks_daemon *d, classad ***out)
 {
 	struct startd *sd = d->ctx;
 	bool *want = ks_xcalloc(sd->nslots ? sd->nslots : 1, sizeof(*want));
-	for (size_t i = 0; i < sd->nslots; i++)
+	for (size_t i = 0; i < sd->nslots; i++) {
 		want[i] = sd->slots[i]->dirty;
+		sd->slots[i]->dirty = false; /* the collector is getting it */
+	}
 	size_t n = paired_ads(d, want, out);
 	free(want);
 	return n;

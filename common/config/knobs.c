@@ -247,7 +247,7 @@ const struct ks_knob ks_knobs[] = {
 	{"CONSUMPTION_POLICY", KS_KNOB_BOOL, "false", "whether partitionable slots hand out resources by consumption policy"},
 	{"CONTAINER_IMAGES_COMMON_BY_DEFAULT", KS_KNOB_BOOL, "false", NULL},
 	{"CONTAINER_REGEX_COMMON_BY_DEFAULT", KS_KNOB_STRING, "", NULL},
-	{"CONTAINER_SHARED_FS", KS_KNOB_STRING, "/cvmfs", NULL},
+	{"CONTAINER_SHARED_FS", KS_KNOB_STRING, "/cvmfs", "path prefixes (a comma list) of shared file systems: a container image under one is used in place, not transferred"},
 	{"CONTINUE", KS_KNOB_STRING, "True", "when a suspended job is resumed"},
 	{"CONTINUE_TO_ADVERTISE_BROKEN_DYNAMIC_SLOTS", KS_KNOB_BOOL, "false", "whether broken dynamic slots stay in the collector"},
 	{"ContinueIdleTime", KS_KNOB_STRING, "5 * $(MINUTE)", "seconds the keyboard must be idle before a desktop policy resumes a job"},
