@@ -2,8 +2,12 @@
  * interpretation (HTCondor's table of simple commands) and the few that
  * need a rule of their own: the standard streams' transfer and streaming
  * flags, notification, kill signals, concurrency limits, accounting
- * groups, image size and the attributes HTCondor fills in last.  The
- * values, defaults and error messages are HTCondor 25's condor_submit's. */
+ * groups, image size and the attributes HTCondor fills in last; and the
+ * universes with rules of their own: docker and container (to HTCondor,
+ * vanilla jobs with an image), parallel (its node count), with the
+ * Requirements condor_submit writes for a job of each universe.  The
+ * values, defaults, clauses and error messages are HTCondor 25's
+ * condor_submit's. */
 #include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
@@ -665,4 +669,432 @@ int sub_set_auto(const struct sub_job_ctx *c, classad *ad, int universe,
 				  "job_machine_attrs_history_length=%lld is out "
 				  "of bounds 0 to %d", (long long)hist, INT_MAX);
 	return 0;
+}
+
+/* ---- the docker, container and parallel universes ------------------- */
+
+static bool starts_with(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+static bool ends_with(const char *s, const char *p)
+{
+	size_t n = strlen(s), m = strlen(p);
+	return n >= m && !strcmp(s + n - m, p);
+}
+
+/* What an image names: a docker repository ("docker:..."), a singularity
+ * file (".sif"), or else a directory to run in. */
+enum image_kind { IMAGE_DOCKER, IMAGE_SIF, IMAGE_SANDBOX };
+
+static enum image_kind image_kind_of(const char *image)
+{
+	char *copy = ks_xstrdup(image);
+	char *s = copy;
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	enum image_kind k = starts_with(s, "docker:") ? IMAGE_DOCKER
+			    : ends_with(s, ".sif") ? IMAGE_SIF
+						   : IMAGE_SANDBOX;
+	free(copy);
+	return k;
+}
+
+int sub_universe_of(const char *u, int *topping)
+{
+	static const struct {
+		const char *n;
+		int v, topping;
+	} us[] = {{"vanilla", 5, SUB_PLAIN},	 {"standard", 1, SUB_PLAIN},
+		  {"scheduler", 7, SUB_PLAIN},	 {"grid", 9, SUB_PLAIN},
+		  {"java", 10, SUB_PLAIN},	 {"parallel", 11, SUB_PLAIN},
+		  {"local", 12, SUB_PLAIN},	 {"vm", 13, SUB_PLAIN},
+		  {"docker", 5, SUB_DOCKER},	 {"container", 5, SUB_CONTAINER}};
+	*topping = SUB_PLAIN;
+	for (size_t i = 0; i < sizeof(us) / sizeof(*us); i++)
+		if (!strcasecmp(u, us[i].n)) {
+			*topping = us[i].topping;
+			return us[i].v;
+		}
+	return -1;
+}
+
+/* ---- images ---------------------------------------------------------- */
+
+/* The image a docker job runs: docker_image, required. */
+static int set_docker_image(const struct sub_job_ctx *c, classad *ad,
+			    struct ks_err *err)
+{
+	char *v = sub_param(c, "docker_image", "DockerImage");
+	if (!v)
+		return ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				  "docker jobs require a docker_image");
+	const char *image = strip_quotes(v);
+	int rc = 0;
+	if (!*image)
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"'%s' is not a valid docker_image", v);
+	else
+		classad_insert_string(ad, "DockerImage", image);
+	free(v);
+	return rc;
+}
+
+/* A container job's image: container_image (a docker:// repository, a
+ * .sif file or a directory), or docker_image; one of them. */
+static int set_container_image(const struct sub_job_ctx *c, classad *ad,
+			       struct ks_err *err)
+{
+	char *d = sub_param(c, "docker_image", "DockerImage");
+	char *v = sub_param(c, "container_image", "ContainerImage");
+	int rc = 0;
+	if (d) {
+		const char *image = strip_quotes(d);
+		if (!*image)
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"'%s' is not a valid docker_image for "
+					"container universe", d);
+		else
+			classad_insert_string(ad, "DockerImage", image);
+	}
+	if (!rc && v) {
+		char *raw = ks_xstrdup(v);
+		const char *image = strip_quotes(v);
+		static const char *const refused[] = {"instance://", "library://",
+						      "shub://"};
+		bool valid = *image != '\0';
+		for (size_t i = 0; i < 3; i++)
+			if (starts_with(image, refused[i]))
+				valid = false;
+		if (!valid) {
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"'%s' is not a valid container image", raw);
+		} else {
+			classad_insert_string(ad, "ContainerImage", image);
+			static const char *const wants[] = {
+				"WantDockerImage", "WantSIF", "WantSandboxImage"};
+			classad_insert_bool(ad, wants[image_kind_of(image)], true);
+		}
+		free(raw);
+	} else if (!rc && !d) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"container jobs require a container_image or "
+				"docker_image");
+	}
+	free(d);
+	free(v);
+	return rc;
+}
+
+/* container_service_names, and each service's <name>_container_port. */
+static int set_services(const struct sub_job_ctx *c, classad *ad,
+			struct ks_err *err)
+{
+	char *list = sub_param(c, "container_service_names",
+			       "ContainerServiceNames");
+	if (!list)
+		return 0;
+	classad_insert_string(ad, "ContainerServiceNames", list);
+	int rc = 0;
+	char *save = NULL;
+	for (char *s = strtok_r(list, ", \t\r\n", &save); s && !rc;
+	     s = strtok_r(NULL, ", \t\r\n", &save)) {
+		size_t n = strlen(s) + sizeof("_container_port");
+		char *key = ks_xmalloc(n);
+		snprintf(key, n, "%s_container_port", s);
+		char *v = sub_param(c, key, NULL);
+		long long port = -1;
+		if (v && !sub_value_int(v, &port))
+			port = -1;
+		if (port < 0 || port > 65535) {
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"Requested container service '%s' was not "
+					"assigned a port, or the assigned port was "
+					"not valid.", s);
+		} else {
+			snprintf(key, n, "%s_ContainerPort", s);
+			classad_insert_int(ad, key, port);
+		}
+		free(v);
+		free(key);
+	}
+	free(list);
+	return rc;
+}
+
+int sub_set_container(const struct sub_job_ctx *c, classad *ad,
+		      int universe, int *topping, struct ks_err *err)
+{
+	if (universe != 5 && universe != 12)
+		return 0;
+	char *d = sub_param(c, "docker_image", "DockerImage");
+	char *v = sub_param(c, "container_image", "ContainerImage");
+	int rc = 0;
+	if (*topping == SUB_DOCKER) {
+		if (v)
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"docker universe does not allow use of "
+					"container_image.");
+	} else if (d && v) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"cannot declare both docker_image and "
+				"container_image");
+	} else if (d || v) {
+		/* an image alone makes a vanilla (or local) job a container
+		 * job */
+		*topping = SUB_CONTAINER;
+		if (d)
+			classad_insert_bool(ad, "WantDockerImage", true);
+	}
+	free(d);
+	free(v);
+	if (rc)
+		return rc;
+	if (*topping == SUB_DOCKER) {
+		classad_insert_bool(ad, "WantDocker", true);
+		rc = set_docker_image(c, ad, err);
+	} else if (*topping == SUB_CONTAINER) {
+		classad_insert_bool(ad, "WantContainer", true);
+		rc = set_container_image(c, ad, err);
+	}
+	return rc ? rc : *topping != SUB_PLAIN ? set_services(c, ad, err) : 0;
+}
+
+/* ---- the image's transfer -------------------------------------------- */
+
+int sub_set_container_transfer(const struct sub_job_ctx *c, classad *ad,
+			       struct ks_err *err)
+{
+	char *image = sub_param(c, "container_image", "ContainerImage");
+	if (!image)
+		return 0; /* docker_image alone: the execute side pulls it */
+	bool transfer = true;
+	int rc = 0;
+	if (classad_lookup(ad, "TransferContainer"))
+		classad_eval_bool(ad, "TransferContainer", NULL, &transfer);
+	/* an image on a file system every execute node shares stays put */
+	char *shared = transfer && c->cfg ? ks_config_get(c->cfg,
+							  "CONTAINER_SHARED_FS",
+							  NULL)
+					  : NULL;
+	char *save = NULL;
+	for (char *p = shared ? strtok_r(shared, ",", &save) : NULL;
+	     p && transfer; p = strtok_r(NULL, ",", &save))
+		if (starts_with(image, p))
+			transfer = false;
+	free(shared);
+	if (!transfer) {
+		classad_insert_string(ad, "ContainerImageSource", "local");
+		goto out;
+	}
+	/* repositories the execute side pulls itself */
+	if (starts_with(image, "docker://") || starts_with(image, "oras://")) {
+		classad_insert_string(ad, "ContainerImageSource",
+				      image[0] == 'd' ? "docker" : "oras");
+		goto out;
+	}
+	char *should = NULL;
+	classad_eval_string(ad, "ShouldTransferFiles", NULL, &should);
+	bool no = should && !strcasecmp(should, "NO");
+	free(should);
+	if (no) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"you specified files you want Condor to transfer "
+				"via \"transfer_input_files\", but you disabled "
+				"should_transfer_files.");
+		goto out;
+	}
+	/* the image goes with the input files, and the job names it by its
+	 * base name */
+	char *inputs = NULL;
+	struct classad_buf b = {0};
+	if (classad_eval_string(ad, "TransferInput", NULL, &inputs) &&
+	    *inputs) {
+		classad_buf_add(&b, inputs, strlen(inputs));
+		classad_buf_add(&b, ",", 1);
+	}
+	free(inputs);
+	classad_buf_add(&b, image, strlen(image));
+	classad_insert_string(ad, "TransferInput", b.data);
+	free(b.data);
+	size_t n = strlen(image);
+	char *path = ks_xstrdup(image);
+	if (n > 1 && path[n - 1] == '/')
+		path[n - 1] = '\0';
+	const char *slash = strrchr(path, '/');
+	classad_insert_string(ad, "ContainerImage", slash ? slash + 1 : path);
+	classad_insert_string(ad, "ContainerImageFullPath", image);
+	char *colon = strchr(path, ':');
+	if (colon)
+		*colon = '\0';
+	classad_insert_string(ad, "ContainerImageSource",
+			      colon ? path : "cedar");
+	free(path);
+out:
+	free(image);
+	return rc;
+}
+
+/* ---- the parallel universe ------------------------------------------- */
+
+int sub_set_parallel(const struct sub_job_ctx *c, classad *ad, int universe,
+		     struct ks_err *err)
+{
+	bool want = false;
+	char *v = sub_param(c, "WantParallelScheduling", NULL);
+	if (v && sub_value_bool(v, &want) && want)
+		classad_insert_bool(ad, "WantParallelScheduling", true);
+	free(v);
+	if (universe == 11 || want) {
+		v = sub_param(c, "machine_count", "MachineCount");
+		if (!v)
+			v = sub_param(c, "node_count", "NodeCount");
+		if (!v)
+			return ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					  "No machine_count specified!");
+		int n = atoi(v);
+		free(v);
+		classad_insert_int(ad, "MinHosts", n);
+		classad_insert_int(ad, "MaxHosts", n);
+		/* one cpu a node, whatever JOB_DEFAULT_REQUESTCPUS says;
+		 * request_cpus still counts */
+		v = sub_param(c, "request_cpus", "RequestCpus");
+		if (!v)
+			classad_insert_int(ad, "RequestCpus", 1);
+		free(v);
+	}
+	if (universe == 11) {
+		classad_insert_bool(ad, "WantIOProxy", true);
+		classad_insert_bool(ad, "JobRequiresSandbox", true);
+	}
+	return 0;
+}
+
+/* ---- Requirements ---------------------------------------------------- */
+
+/* Whether attr is a literal number at most max (no clause needed). */
+static bool literal_at_most(const classad *ad, const char *attr, double max)
+{
+	const classad_expr *e = classad_lookup(ad, attr);
+	classad_value lv = CLASSAD_VALUE_INIT;
+	bool small = false;
+	if (e && classad_expr_is_literal(e, &lv)) {
+		if (lv.type == CLASSAD_INTEGER)
+			small = (double)lv.u.i <= max;
+		else if (lv.type == CLASSAD_REAL)
+			small = lv.u.r <= max;
+	}
+	classad_value_clear(&lv);
+	return small;
+}
+
+static void add(struct classad_buf *b, const char *s)
+{
+	classad_buf_add(b, s, strlen(s));
+}
+
+/* The file system or file transfer clause of a job that may use either. */
+static void add_transfer_clause(const classad *ad, struct classad_buf *b)
+{
+	static const char fs[] =
+		"(TARGET.FileSystemDomain == MY.FileSystemDomain)";
+	char *s = NULL;
+	classad_eval_string(ad, "ShouldTransferFiles", NULL, &s);
+	bool no = s && !strcasecmp(s, "NO"), yes = s && !strcasecmp(s, "YES");
+	free(s);
+	if (no) {
+		add(b, " && ");
+		add(b, fs);
+		return;
+	}
+	if (yes) {
+		add(b, " && (");
+	} else {
+		add(b, " && (");
+		add(b, fs);
+		add(b, " || (");
+	}
+	s = NULL;
+	bool plugins = classad_eval_string(ad, "TransferPlugins", NULL, &s) &&
+		       *s;
+	free(s);
+	add(b, plugins ? "TARGET.HasJobTransferPlugins" : "TARGET.HasFileTransfer");
+	static const char *const crypt[] = {
+		"EncryptInputFiles", "EncryptOutputFiles", "DontEncryptInputFiles",
+		"DontEncryptOutputFiles"};
+	for (size_t i = 0; i < 4; i++)
+		if (classad_lookup(ad, crypt[i])) {
+			add(b, " && TARGET.HasPerFileEncryption");
+			break;
+		}
+	/* what execute sides before 8.9.7 cannot do */
+	bool newer = classad_lookup(ad, "TransferCheckpoint") != NULL, keep;
+	if (classad_lookup(ad, "PreserveRelativePaths") &&
+	    classad_eval_bool(ad, "PreserveRelativePaths", NULL, &keep) && keep)
+		newer = true;
+	s = NULL;
+	if (classad_eval_string(ad, "WhenToTransferOutput", NULL, &s) &&
+	    !strcasecmp(s, "ON_SUCCESS"))
+		newer = true;
+	free(s);
+	if (newer)
+		add(b, " && versioncmp( split(TARGET.CondorVersion)[1], "
+		       "\"8.9.7\" ) >= 0");
+	add(b, yes ? ")" : "))");
+}
+
+char *sub_requirements(const classad *ad, const char *user, int universe,
+		       int topping)
+{
+	struct classad_buf b = {0};
+	if (user) {
+		add(&b, "(");
+		add(&b, user);
+		add(&b, ")");
+	}
+	if (b.len)
+		add(&b, " && ");
+	add(&b, "(TARGET.Arch == \"X86_64\")");
+	if (topping == SUB_DOCKER) {
+		add(&b, " && TARGET.HasDocker");
+		char *net = NULL;
+		if (classad_eval_string(ad, "DockerNetworkType", NULL, &net) &&
+		    *net && strcmp(net, "host") && strcmp(net, "none") &&
+		    strcmp(net, "nat"))
+			add(&b, "&& StringListMember(My.DockerNetworkType, "
+				"TARGET.DockerNetworks)");
+		free(net);
+	} else if (topping == SUB_CONTAINER) {
+		add(&b, " && TARGET.HasContainer");
+		char *image = NULL;
+		if (classad_lookup(ad, "DockerImage")) {
+			add(&b, "&& TARGET.HasDockerURL");
+		} else if (classad_eval_string(ad, "ContainerImage", NULL,
+					       &image)) {
+			static const char *const has[] = {
+				"&& TARGET.HasDockerURL", "&& TARGET.HasSIF",
+				"&& TARGET.HasSandboxImage"};
+			add(&b, has[image_kind_of(image)]);
+		}
+		free(image);
+	} else {
+		add(&b, " && (TARGET.OpSys == \"LINUX\")");
+	}
+	if (!literal_at_most(ad, "RequestDisk", 0))
+		add(&b, universe == 5 ? " && (versionGE(split(TARGET.CondorVersion)"
+					"[1], \"25.12.0\") || (TARGET.Disk >= "
+					"RequestDisk))"
+				      : " && (TARGET.Disk >= RequestDisk)");
+	if (!literal_at_most(ad, "RequestMemory", 1))
+		add(&b, " && (TARGET.Memory >= RequestMemory)");
+	/* the universes whose jobs may use a shared file system or file
+	 * transfer */
+	if (universe == 5 || universe == 8 || universe == 10 ||
+	    universe == 11 || universe == 13)
+		add_transfer_clause(ad, &b);
+	return b.data;
 }

@@ -41,6 +41,13 @@ static const char *lookup(const struct sub_job_ctx *c, const char *name,
 	for (size_t i = 0; builtins && i < sizeof(num_names) / sizeof(*num_names);
 	     i++)
 		if (same_name(num_names[i], name, len)) {
+			/* a parallel job's $(Node) is left for the shadow to
+			 * fill in, node by node */
+			const char *u = i == 7 ? lookup(c, "universe", 8, false,
+							num, numsz)
+					       : NULL;
+			if (u && !strcasecmp(u, "parallel"))
+				return "#pArAlLeLnOdE#";
 			long v = i < 2	 ? c->cluster
 				 : i < 4 ? c->proc
 				 : i == 4 ? c->step
@@ -285,21 +292,6 @@ static int put_env(classad *ad, char *v, char *getenv_spec,
 	return 0;
 }
 
-static int universe_of(const char *u)
-{
-	static const struct {
-		const char *n;
-		int v;
-	} us[] = {{"vanilla", 5},  {"standard", 1}, {"scheduler", 7},
-		  {"grid", 9},     {"java", 10},    {"parallel", 11},
-		  {"local", 12},   {"vm", 13},      {"docker", 5},
-		  {"container", 5}};
-	for (size_t i = 0; i < sizeof(us) / sizeof(*us); i++)
-		if (!strcasecmp(u, us[i].n))
-			return us[i].v;
-	return -1;
-}
-
 /* The user's list "a.txt, b.txt" as HTCondor stores it: "a.txt,b.txt". */
 static void put_list(classad *ad, const char *attr, const char *v)
 {
@@ -347,24 +339,30 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	char *iwd = get_any(c, "initialdir", "initial_dir");
 	char *dir = iwd ? ks_path_in(c->iwd, iwd) : ks_xstrdup(c->iwd);
 	char *uni = get(c, "universe");
-	int universe = uni ? universe_of(uni) : 5;
+	int topping = SUB_PLAIN;
+	int universe = uni ? sub_universe_of(uni, &topping) : 5;
 	int rc = 0;
-	if (!exe) {
-		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
-				"No 'executable' parameter was provided");
-		goto out;
-	}
 	if (universe < 0) {
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"I don't know about the '%s' universe.", uni);
 		goto out;
 	}
+	if ((rc = sub_set_container(c, ad, universe, &topping, err)))
+		goto out;
+	/* a docker or container job may leave its program to the image */
+	if (!exe && topping == SUB_PLAIN) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"No 'executable' parameter was provided");
+		goto out;
+	}
 	/* transfer_executable = false (only a leading F counts) names a
 	 * program already on the execute side: kept as written, unchecked */
 	char *v = sub_param(c, "transfer_executable", "TransferExecutable");
-	bool send_exe = !v || (*v != 'f' && *v != 'F');
+	bool send_exe = exe && (!v || (*v != 'f' && *v != 'F'));
 	free(v);
-	char *cmd = send_exe ? ks_path_in(dir, exe) : ks_xstrdup(exe);
+	char *cmd = !exe      ? ks_xstrdup("")
+		    : send_exe ? ks_path_in(dir, exe)
+			       : ks_xstrdup(exe);
 	if (send_exe && !strstr(exe, "$$") && access(cmd, F_OK) != 0) {
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"Can't access executable file %s: %s", exe,
@@ -424,6 +422,8 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		free(d);
 	}
 	put_custom_requests(c, ad);
+	if ((rc = sub_set_parallel(c, ad, universe, err)))
+		goto out;
 
 	v = get(c, "hold");
 	bool hold = is_true(v);
@@ -478,33 +478,29 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		classad_insert_string(ad, "TransferOutputRemaps", v + 1);
 		free(v);
 	}
+	if (topping == SUB_CONTAINER &&
+	    (rc = sub_set_container_transfer(c, ad, err)))
+		goto out;
 	if ((rc = sub_set_auto(c, ad, universe, err)))
 		goto out;
-	/* Requirements: the user's, and what HTCondor adds for a vanilla
-	 * job that may use a shared file system */
+	/* Requirements: the user's, and what HTCondor adds for the job's
+	 * universe, requests and transfers */
 	v = get(c, "requirements");
 	if (v || c->for_schedd) {
 		/* -dry-run without requirements of the user's shows none, as
 		 * HTCondor's does; a job for a schedd always has them */
-		static const char clauses[] =
-			"(TARGET.Arch == \"X86_64\") && (TARGET.OpSys "
-			"== \"LINUX\") && (versionGE(split(TARGET.CondorVersion)"
-			"[1],\"25.12.0\") || (TARGET.Disk >= RequestDisk)) && "
-			"(TARGET.Memory >= RequestMemory) && ((TARGET."
-			"FileSystemDomain == MY.FileSystemDomain) || "
-			"(TARGET.HasFileTransfer))";
-		char req[4096];
-		if (v)
-			snprintf(req, sizeof(req), "(%s) && %s", v, clauses);
-		else
-			snprintf(req, sizeof(req), "%s", clauses);
+		char *req = sub_requirements(ad, v, universe, topping);
 		put_expr(ad, "Requirements", req);
+		free(req);
 		free(v);
 	}
 	classad_insert_int(ad, "ProcId", c->proc);
 	classad_insert_int(ad, "ClusterId", c->cluster);
-	classad_insert_int(ad, "MaxHosts", 1);
-	classad_insert_int(ad, "MinHosts", 1);
+	/* one host, unless machine_count said otherwise */
+	if (!classad_lookup(ad, "MaxHosts")) {
+		classad_insert_int(ad, "MaxHosts", 1);
+		classad_insert_int(ad, "MinHosts", 1);
+	}
 	/* +Attr and MY.Attr, as written */
 	const struct sub_file *f = c->file;
 	for (size_t i = 0; i < c->queue->nvars_set; i++) {

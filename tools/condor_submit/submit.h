@@ -111,6 +111,35 @@ int sub_set_policy(const struct sub_job_ctx *c, classad *ad,
 int sub_set_deferral(const struct sub_job_ctx *c, classad *ad,
 		     int universe, struct ks_err *err);
 
+/* extras.c, too: the docker and container universes, the parallel universe
+ * and Requirements.  A docker or container job is a vanilla (or local)
+ * job with a topping. */
+enum { SUB_PLAIN, SUB_DOCKER, SUB_CONTAINER };
+
+/* A universe's number (and *topping), or -1 for none of HTCondor's. */
+int sub_universe_of(const char *name, int *topping);
+
+/* The image checks and attributes of a docker or container job; an image
+ * given to a vanilla or local job makes it a container job (*topping). */
+int sub_set_container(const struct sub_job_ctx *c, classad *ad,
+		      int universe, int *topping, struct ks_err *err);
+
+/* A container job's image file joins its input files (once
+ * ShouldTransferFiles and TransferInput are set). */
+int sub_set_container_transfer(const struct sub_job_ctx *c, classad *ad,
+			       struct ks_err *err);
+
+/* machine_count and what a parallel job (or one that wants parallel
+ * scheduling) needs. */
+int sub_set_parallel(const struct sub_job_ctx *c, classad *ad, int universe,
+		     struct ks_err *err);
+
+/* The Requirements HTCondor writes: the user's (may be NULL), then its
+ * clauses for the universe and the ad's requests and transfers.  A new
+ * string. */
+char *sub_requirements(const classad *ad, const char *user, int universe,
+		       int topping);
+
 /* Makes every job of the description, in order, with the given cluster
  * id, and hands each (a new ad, now the callee's) to fn; stops at the
  * first error (fn's, or a job that cannot be made, err filled).  *njobs
