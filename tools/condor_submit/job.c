@@ -43,9 +43,10 @@ static const char *lookup(const struct sub_job_ctx *c, const char *name,
 		if (same_name(num_names[i], name, len)) {
 			/* a parallel job's $(Node) is left for the shadow to
 			 * fill in, node by node */
-			const char *u = i == 7 ? lookup(c, "universe", 8, false,
-							num, numsz)
-					       : NULL;
+			const char *u = !strcmp(num_names[i], "Node")
+						? lookup(c, "universe", 8, false,
+							 num, numsz)
+						: NULL;
 			if (u && !strcasecmp(u, "parallel"))
 				return "#pArAlLeLnOdE#";
 			long v = i < 2	 ? c->cluster
