@@ -92,6 +92,60 @@ const char *ks_config_raw(const ks_config *cfg, const char *name,
 char *ks_config_expand(const ks_config *cfg, const char *text,
 		       struct ks_err *err);
 
+/* ---- the same language over another set of macros ----
+ *
+ * condor_submit's values use the configuration's macro language ($(NAME),
+ * $(NAME:default), $ENV(), $F...(), $INT(), $REAL(), $STRING(), $EVAL(),
+ * $CHOICE(), $RANDOM_CHOICE(), $RANDOM_INTEGER(), $SUBSTR(), $BASENAME(),
+ * $DIRNAME(), $(DOLLAR)) and its if conditions, with names of its own.
+ * One implementation serves both: the caller says where names are
+ * looked up. */
+
+/* Looks up the raw (unexpanded) value of the macro named by the len bytes
+ * at name (not NUL-terminated; letter case as the caller's language
+ * wants).  Returns NULL when it is not defined.  The string stays the
+ * callee's: it must stay valid until the next call of the function (the
+ * expander copies a value before it looks up another). */
+typedef const char *(*ks_macro_lookup_fn)(void *arg, const char *name,
+					  size_t len);
+
+struct ks_expand_opts {
+	ks_macro_lookup_fn lookup; /* NULL: cfg's macros */
+	void *arg;                 /* handed to lookup */
+	/* The configuration (borrowed; NULL allowed when lookup is given):
+	 * the macros when lookup is NULL, and the generator of
+	 * $RANDOM_CHOICE() and $RANDOM_INTEGER() */
+	const ks_config *cfg;
+	/* A macro met again inside its own expansion expands to nothing
+	 * (submit's rule); false: it is an error (the configuration's). */
+	bool self_empty;
+	/* > 0: a value that grows past max_len bytes, or takes too many
+	 * expansions, stops there and is cut, without an error (submit's
+	 * guard); 0: that is an error (the configuration's). */
+	size_t max_len;
+	bool keep_dollar; /* leave $(DOLLAR) as it is */
+	/* HTCondor 25's submit: the argument of $F...(), $BASENAME() and
+	 * $DIRNAME() that names no macro is the path itself ($Fn(/a/b.c) is
+	 * "b"), and $BASENAME(name, suffix) drops the suffix.  Off for the
+	 * configuration, whose vectors were recorded without it. */
+	bool path_literals;
+};
+
+/* text with its macros expanded as o says.  Returns a new string
+ * (free()), or NULL with err (NULL allowed) filled: a bad function call,
+ * or a loop or runaway growth when o forbids them. */
+char *ks_expand(const struct ks_expand_opts *o, const char *text,
+		struct ks_err *err);
+
+/* The condition of an "if" or "elif" line (what follows the keyword), as
+ * HTCondor's configuration and submit files read it: expanded as o says,
+ * then a number, a boolean, "defined NAME" (looked up as o says),
+ * "version OP x.y[.z]", optionally negated with '!'.  Returns true with
+ * *result set, or false with why (a sentence fragment, whylen bytes)
+ * saying why it is not a condition. */
+bool ks_if_condition(const struct ks_expand_opts *o, const char *expr,
+		     bool *result, char *why, size_t whylen);
+
 /* Typed reads of name, as HTCondor's param_integer() and friends: the
  * value may be an expression ("15 * 60").  Return true and set *out when
  * the name is defined and converts; false leaves *out unchanged. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "classad.h"
@@ -241,11 +242,41 @@ static size_t list_count(const char *list)
 }
 
 struct ctx {
-	const ks_config *cfg;
+	const ks_config *cfg;  /* NULL only with a lookup of the caller's */
+	ks_macro_lookup_fn lookup; /* NULL: cfg's macros */
+	void *arg;
+	bool self_empty;       /* submit's rule for a macro inside itself */
+	size_t max_len;        /* submit's guard: stop here, no error */
+	bool path_literals;    /* $F...(/a/path), $BASENAME(f, suffix) */
 	struct ks_err *err;
 	int depth;   /* expansions inside function arguments */
 	long count;  /* macros expanded so far, against runaway growth */
 };
+
+/* A macro's raw value: the caller's lookup, else the configuration's.
+ * The value is copied before the next lookup (the callback's contract). */
+static const char *find(const struct ctx *c, const char *name, size_t len)
+{
+	if (c->lookup)
+		return c->lookup(c->arg, name, len);
+	return kc_lookup(c->cfg, name, len, NULL);
+}
+
+/* The configuration's generator when there is one; else one of our own,
+ * for a caller (condor_submit without a configuration) that has none. */
+static uint64_t random_pick(const struct ctx *c)
+{
+	if (c->cfg)
+		return kc_random((ks_config *)c->cfg);
+	static uint64_t rng;
+	if (!rng)
+		rng = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^
+		      0x9E3779B97F4A7C15ull;
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 2685821657736338717ull;
+}
 
 /* A macro used as a function's argument is expanded on its own, so a
  * loop through arguments ($SUBSTR(S,1) inside S) is caught by depth. */
@@ -266,7 +297,7 @@ static char *macro_arg(struct ctx *c, const char *args, size_t i,
 	*missing = !list_item(args, i, &s, &n);
 	if (*missing)
 		return NULL;
-	const char *v = kc_lookup(c->cfg, s, n, NULL);
+	const char *v = find(c, s, n);
 	char *raw = v ? ks_xstrdup(v) : ks_xstrndup(s, n);
 	char *out = expand_text(c, raw, true);
 	free(raw);
@@ -412,7 +443,7 @@ static int fn_random_integer(struct ctx *c, const char *args,
 			(unsigned long long)v[2] +
 		1;
 	unsigned long long pick =
-		kc_random((ks_config *)c->cfg) % (count ? count : 1);
+		random_pick(c) % (count ? count : 1);
 	char tmp[32];
 	snprintf(tmp, sizeof(tmp), "%lld",
 		 (long long)((unsigned long long)v[0] +
@@ -440,7 +471,7 @@ static int fn_choice(struct ctx *c, const char *args, bool random,
 			items = owned;
 		}
 		size_t n = list_count(items);
-		index = (size_t)(kc_random((ks_config *)c->cfg) % n);
+		index = (size_t)(random_pick(c) % n);
 	} else {
 		const char *s;
 		size_t n;
@@ -461,7 +492,7 @@ static int fn_choice(struct ctx *c, const char *args, bool random,
 		index = (size_t)ix;
 		if (list_count(items) == 1) {
 			/* The name of a macro holding the list. */
-			const char *v = kc_lookup(c->cfg, s, n, NULL);
+			const char *v = find(c, s, n);
 			if (!n || !v) {
 				char *name = ks_xstrndup(s, n);
 				int rc = fail(c,
@@ -614,7 +645,7 @@ static int fn_string_eval(struct ctx *c, const char *args, bool eval,
 {
 	char *fmt = NULL, *v;
 	if (eval) {
-		const char *mv = kc_lookup(c->cfg, args, strlen(args), NULL);
+		const char *mv = find(c, args, strlen(args));
 		v = expand_text(c, mv ? mv : args, false);
 		if (!v)
 			return KS_EINVAL;
@@ -679,7 +710,7 @@ static int fn_string_eval(struct ctx *c, const char *args, bool eval,
 
 /* $Fpdnxbqa(NAME), $BASENAME(NAME), $DIRNAME(NAME): parts of a path. */
 static int fn_filename(struct ctx *c, const char *func, size_t flen,
-		       enum fn fn, const char *name, struct classad_buf *out,
+		       enum fn fn, char *name, struct classad_buf *out,
 		       bool *empty)
 {
 	int parts = 0, ndirs = 0;
@@ -705,8 +736,21 @@ static int fn_filename(struct ctx *c, const char *func, size_t flen,
 			}
 		}
 	}
-	const char *mv = kc_lookup(c->cfg, name, strlen(name), NULL);
+	/* HTCondor 25's submit: $BASENAME(path, suffix) drops a suffix, and
+	 * a path that names no macro is taken as written */
+	char *suffix = NULL;
+	char *comma = fn == FN_BASENAME && c->path_literals
+			      ? strrchr(name, ',') : NULL;
+	if (comma) {
+		*comma = '\0';
+		suffix = comma + 1;
+		while (isspace((unsigned char)*suffix))
+			suffix++;
+	}
+	const char *mv = find(c, name, strlen(name));
 	*empty = true;
+	if (!mv && c->path_literals)
+		mv = name;
 	if (!mv)
 		return 0;
 	char *val = expand_text(c, mv, true);
@@ -756,6 +800,11 @@ static int fn_filename(struct ctx *c, const char *func, size_t flen,
 			ixx = i - 1;
 			break;
 		}
+	size_t cut = suffix ? strlen(suffix) : 0;
+	if (suffix && end >= ixn + cut && !strcasecmp(suffix, b + end - cut)) {
+		ixx = end - cut; /* the suffix counts as the extension */
+		parts &= ~1;
+	}
 	if (!ixn && (parts & 3))
 		parts &= ~(4 | 8);
 	size_t from = 0;
@@ -820,7 +869,7 @@ static int eval_macro(struct ctx *c, const char *text,
 	*use_default = false;
 	switch (m->fn) {
 	case FN_NORMAL: {
-		const char *v = kc_lookup(c->cfg, name, strlen(name), NULL);
+		const char *v = find(c, name, strlen(name));
 		if (v && *v)
 			kc_buf_adds(out, v);
 		else
@@ -917,22 +966,40 @@ static char *expand_flat(struct ctx *c, const char *text, bool keep_dollar)
 			free(open[--nopen].name);
 		size_t name_end = m.defval ? m.defval - 1 : m.right - 1;
 		char *name = ks_xstrndup(v.data + m.body, name_end - m.body);
+		bool self = false;
 		if (m.fn == FN_NORMAL) {
-			for (size_t i = 0; i < nopen; i++)
-				if (!strcasecmp(open[i].name, name)) {
-					rc = ks_err_set(c->err, KS_EINVAL, 0, 0, 0,
-							"$(%s) refers to itself "
-							"(through $(%s))",
-							name,
-							open[nopen - 1].name);
-					break;
-				}
+			for (size_t i = 0; i < nopen && !self; i++)
+				self = !strcasecmp(open[i].name, name);
+			if (self && !c->self_empty)
+				rc = ks_err_set(c->err, KS_EINVAL, 0, 0, 0,
+						"$(%s) refers to itself "
+						"(through $(%s))",
+						name, open[nopen - 1].name);
 		}
-		if (!rc && (++c->count > MAX_EXPANSIONS || v.len > MAX_VALUE))
+		if (!rc && c->max_len &&
+		    (++c->count > MAX_EXPANSIONS || v.len > c->max_len)) {
+			/* submit's guard: the value stops growing, and the
+			 * job is made of what there is */
+			if (v.len > c->max_len)
+				v.data[v.len = c->max_len] = '\0';
+			free(name);
+			break;
+		}
+		if (!rc && !c->max_len &&
+		    (++c->count > MAX_EXPANSIONS || v.len > MAX_VALUE))
 			rc = ks_err_set(c->err, KS_ERANGE, 0, 0, 0,
 					"expanding $(%s) does not end", name);
 		struct classad_buf out = {0};
 		bool use_default = false;
+		if (!rc && self) {
+			/* (submit) it expands to nothing, and is not open */
+			kc_buf_splice(&v, m.dollar, m.right - m.dollar, "", 0);
+			long delta = -(long)(m.right - m.dollar);
+			for (size_t i = 0; i < nopen; i++)
+				open[i].end = (size_t)((long)open[i].end + delta);
+			free(name);
+			continue;
+		}
 		if (!rc)
 			rc = eval_macro(c, v.data, &m, &out, &use_default);
 		if (rc) {
@@ -982,9 +1049,24 @@ char *kc_expand(const ks_config *cfg, const char *text, bool keep_dollar,
 		struct ks_err *err)
 {
 	struct ks_err local;
-	struct ctx c = {cfg, err ? err : &local, 0, 0};
+	struct ctx c = {.cfg = cfg, .err = err ? err : &local};
 	ks_err_clear(c.err);
 	return expand_text(&c, text, keep_dollar);
+}
+
+char *ks_expand(const struct ks_expand_opts *o, const char *text,
+		struct ks_err *err)
+{
+	struct ks_err local;
+	struct ctx c = {.cfg = o->cfg, .lookup = o->lookup, .arg = o->arg,
+			.self_empty = o->self_empty, .max_len = o->max_len,
+			.path_literals = o->path_literals,
+			.err = err ? err : &local};
+	ks_err_clear(c.err);
+	/* a value without a macro (most of a job's) needs no scan */
+	if (!strchr(text, '$'))
+		return ks_xstrdup(text);
+	return expand_text(&c, text, o->keep_dollar);
 }
 
 char *ks_config_expand(const ks_config *cfg, const char *text,
@@ -1053,7 +1135,7 @@ char *kc_expand_self(const ks_config *cfg, const char *text,
 	struct classad_buf v = {0};
 	kc_buf_adds(&v, text);
 	struct ks_err err;
-	struct ctx c = {cfg, &err, 0, 0};
+	struct ctx c = {.cfg = cfg, .err = &err};
 	struct mpos m;
 	size_t from = 0;
 	/* The current value never refers to name (it was expanded the same

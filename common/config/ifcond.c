@@ -197,7 +197,7 @@ static bool eval_version(const char *expr, bool *result, char *why,
 	return true;
 }
 
-static bool eval_defined(const ks_config *cfg, const char *expr,
+static bool eval_defined(const struct ks_expand_opts *o, const char *expr,
 			 bool *result, char *why, size_t whylen)
 {
 	const char *p = expr;
@@ -215,7 +215,8 @@ static bool eval_defined(const ks_config *cfg, const char *expr,
 		size_t n = strlen(p);
 		while (n && isspace((unsigned char)p[n - 1]))
 			n--;
-		const char *v = kc_lookup(cfg, p, n, NULL);
+		const char *v = o->lookup ? o->lookup(o->arg, p, n)
+					  : kc_lookup(o->cfg, p, n, NULL);
 		bool dummy;
 		*result = (v && *v) || (!v && old_bool(p, &dummy));
 		return true;
@@ -251,7 +252,8 @@ static bool eval_defined(const ks_config *cfg, const char *expr,
 	return false;
 }
 
-static bool eval_simple(const ks_config *cfg, const char *expr, bool *result,
+static bool eval_simple(const struct ks_expand_opts *o, const char *expr,
+			bool *result,
 			char *why, size_t whylen)
 {
 	enum kind k = characterize(expr, true);
@@ -271,7 +273,7 @@ static bool eval_simple(const ks_config *cfg, const char *expr, bool *result,
 	case K_VERSION:
 		return eval_version(expr, result, why, whylen);
 	case K_DEFINED:
-		return eval_defined(cfg, expr, result, why, whylen);
+		return eval_defined(o, expr, result, why, whylen);
 	default:
 		break;
 	}
@@ -281,14 +283,16 @@ static bool eval_simple(const ks_config *cfg, const char *expr, bool *result,
 	return false;
 }
 
-bool kc_if_condition(const ks_config *cfg, const char *expr, bool *result,
-		     char *why, size_t whylen)
+bool ks_if_condition(const struct ks_expand_opts *o, const char *expr,
+		     bool *result, char *why, size_t whylen)
 {
 	char *expanded = NULL;
 	why[0] = '\0';
 	if (strchr(expr, '$')) {
 		struct ks_err err;
-		expanded = kc_expand(cfg, expr, false, &err);
+		struct ks_expand_opts plain = *o;
+		plain.keep_dollar = false;
+		expanded = ks_expand(&plain, expr, &err);
 		if (!expanded) {
 			snprintf(why, whylen, "%s", err.msg);
 			return false;
@@ -311,9 +315,16 @@ bool kc_if_condition(const ks_config *cfg, const char *expr, bool *result,
 		/* "if $(FOO)" with FOO undefined is false. */
 		ok = true;
 	} else {
-		ok = eval_simple(cfg, expr, &value, why, whylen);
+		ok = eval_simple(o, expr, &value, why, whylen);
 	}
 	free(expanded);
 	*result = inverted ? !value : value;
 	return ok;
+}
+
+bool kc_if_condition(const ks_config *cfg, const char *expr, bool *result,
+		     char *why, size_t whylen)
+{
+	struct ks_expand_opts o = {.cfg = cfg};
+	return ks_if_condition(&o, expr, result, why, whylen);
 }

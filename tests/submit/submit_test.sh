@@ -68,6 +68,21 @@ bad 'image_size = 0' 'Image Size must be positive'
 bad 'dagman_job_id = -1' 'dagman_job_id=-1 is invalid, must eval to a non-negative integer.'
 bad 'job_machine_attrs_history_length = -1' 'job_machine_attrs_history_length=-1 is out of bounds 0 to 2147483647'
 bad 'periodic_vacate = (' 'Parse error in expression:'
+# malformed if blocks: the file and line, nothing submitted
+bad 'if true' 'on Line 3 of bad.sub: endif(s) not found before end-of-file'
+bad 'else' 'on Line 2 of bad.sub: else without matching if'
+bad 'if true
+else
+elif false
+endif' 'on Line 4 of bad.sub: elif is not allowed after else'
+bad 'if 1 + 2
+endif' 'on Line 2 of bad.sub: 1 + 2 is not a valid if condition because complex conditionals are not supported'
+bad 'arguments = $INT(x)
+x = abc' '$INT() error: abc does not evaluate to an integer'
+# $(SUBMIT_FILE) is the name given; standard input has none
+printf 'executable = /bin/true\narguments = [$(SUBMIT_FILE)]\nqueue\n' > sf.sub
+"$S" -dry-run - sf.sub | grep -qx 'Args="\[sf.sub\]"' || fail "SUBMIT_FILE"
+"$S" -dry-run - - < sf.sub | grep -qx 'Args="\[\]"' || fail "SUBMIT_FILE of stdin"
 # (a warning only: the accounting group wins over nice_user)
 printf 'executable = /bin/true\nnice_user = true\naccounting_group = g\nqueue\n' > nice.sub
 out=$("$S" -dry-run - nice.sub 2>&1) || fail "nice_user with a group: $out"

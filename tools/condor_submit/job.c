@@ -26,8 +26,10 @@ static bool same_name(const char *s, const char *name, size_t len)
 }
 
 /* The raw value of a macro for this job, or NULL; the built-in numbers
- * ($(Cluster), $(Process)...) too when builtins (no command is named
- * like them, and a job's ad looks up some hundred commands). */
+ * ($(Cluster), $(Process)...) and the predefined macros ($(ARCH),
+ * $(JobId)...) too when builtins (no command is named like them, and a
+ * job's ad looks up some hundred commands).  HTCondor's submit does not
+ * fall back on configuration macros. */
 static const char *lookup(const struct sub_job_ctx *c, const char *name,
 			  size_t len, bool builtins, char *num, size_t numsz)
 {
@@ -61,6 +63,11 @@ static const char *lookup(const struct sub_job_ctx *c, const char *name,
 	for (size_t i = q->nvars_set; i-- > 0;)
 		if (!f->vars[i].attr && same_name(f->vars[i].name, name, len))
 			return f->vars[i].value;
+	/* (the defaults come last, as HTCondor's: the file may redefine
+	 * them) */
+	for (size_t i = 0; builtins && i < f->ndefs; i++)
+		if (same_name(f->defs[i].name, name, len))
+			return f->defs[i].value;
 	return NULL;
 }
 
@@ -68,53 +75,37 @@ static const char *lookup(const struct sub_job_ctx *c, const char *name,
  * each other over and over would otherwise take exponential time. */
 #define EXPAND_MAX (1u << 20)
 
-/* value with $(name) expanded; $$(...) is kept for the match.  A macro
- * met again inside its own expansion expands to nothing. */
-static void expand_into(const struct sub_job_ctx *c, const char *v,
-			struct classad_buf *out, const char **stack,
-			int depth)
+struct expand_arg {
+	const struct sub_job_ctx *c;
+	char num[32]; /* a built-in number, until the next lookup */
+};
+
+static const char *expand_lookup(void *arg, const char *name, size_t len)
 {
-	for (const char *p = v; *p && out->len < EXPAND_MAX;) {
-		if (p[0] == '$' && p[1] == '$' && p[2] == '(') {
-			const char *e = strchr(p, ')');
-			size_t l = e ? (size_t)(e - p + 1) : strlen(p);
-			classad_buf_add(out, p, l);
-			p += l;
-			continue;
-		}
-		const char *e = p[0] == '$' && p[1] == '(' ? strchr(p + 2, ')')
-							   : NULL;
-		if (!e || depth >= EXPAND_DEPTH) {
-			classad_buf_add(out, p, 1);
-			p++;
-			continue;
-		}
-		char num[32];
-		const char *name = p + 2;
-		size_t len = (size_t)(e - name);
-		const char *colon = memchr(name, ':', len);
-		size_t nlen = colon ? (size_t)(colon - name) : len;
-		const char *val = lookup(c, name, nlen, true, num, sizeof(num));
-		bool again = false;
-		for (int i = 0; i < depth; i++)
-			if (stack[i] == val)
-				again = true;
-		if (val && !again) {
-			stack[depth] = val;
-			expand_into(c, val, out, stack, depth + 1);
-		} else if (!val && colon) {
-			/* $(name:default) */
-			classad_buf_add(out, colon + 1, (size_t)(e - colon - 1));
-		}
-		p = e + 1;
-	}
+	struct expand_arg *a = arg;
+	return lookup(a->c, name, len, true, a->num, sizeof(a->num));
 }
 
-static void expand(const struct sub_job_ctx *c, const char *v,
-		   struct classad_buf *out)
+/* value with its macros and macro functions expanded by the
+ * configuration's expander (HTCondor's submit language is its macro
+ * language): $$(...) is kept for the match, a macro met again inside its
+ * own expansion expands to nothing, EXPAND_MAX bounds the growth.  A bad
+ * function call ($INT(x) of a word) is the job's error: the first is kept
+ * in c->expand_err, and the value is empty. */
+static char *expand(const struct sub_job_ctx *c, const char *v)
 {
-	const char *stack[EXPAND_DEPTH];
-	expand_into(c, v, out, stack, 0);
+	struct expand_arg a = {.c = c};
+	struct ks_expand_opts o = {.lookup = expand_lookup, .arg = &a,
+				   .cfg = c->cfg, .self_empty = true,
+				   .max_len = EXPAND_MAX, .path_literals = true};
+	struct ks_err e;
+	char *r = ks_expand(&o, v, &e);
+	if (!r) {
+		if (c->expand_err && !c->expand_err->code)
+			*c->expand_err = e;
+		r = ks_xstrdup("");
+	}
+	return r;
 }
 
 /* Submit command name's expanded value (new string), or NULL. */
@@ -122,11 +113,7 @@ static char *get(const struct sub_job_ctx *c, const char *name)
 {
 	char num[32];
 	const char *v = lookup(c, name, strlen(name), false, num, sizeof(num));
-	if (!v)
-		return NULL;
-	struct classad_buf out = {0};
-	expand(c, v, &out);
-	return out.data ? out.data : ks_xstrdup("");
+	return v ? expand(c, v) : NULL;
 }
 
 /* HTCondor's submit_param: the command name (or else its other name alt,
@@ -333,7 +320,7 @@ static void put_custom_requests(const struct sub_job_ctx *c, classad *ad)
 	}
 }
 
-classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
+static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 {
 	classad *ad = classad_new();
 	char *exe = get(c, "executable");
@@ -507,10 +494,9 @@ classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	for (size_t i = 0; i < c->queue->nvars_set; i++) {
 		if (!f->vars[i].attr)
 			continue;
-		struct classad_buf e = {0};
-		expand(c, f->vars[i].value, &e);
-		put_expr(ad, f->vars[i].name, e.data ? e.data : "");
-		free(e.data);
+		char *e = expand(c, f->vars[i].value);
+		put_expr(ad, f->vars[i].name, e);
+		free(e);
 	}
 out:
 	free(exe);
@@ -519,6 +505,22 @@ out:
 	free(uni);
 	if (rc) {
 		classad_free(ad);
+		return NULL;
+	}
+	return ad;
+}
+
+classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err)
+{
+	/* a macro function that fails ($INT() of a word) fails the job,
+	 * before whatever its empty value would have made of it */
+	struct ks_err xerr = {0};
+	struct sub_job_ctx with = *c;
+	with.expand_err = &xerr;
+	classad *ad = make_ad(&with, err);
+	if (xerr.code) {
+		classad_free(ad);
+		*err = xerr;
 		return NULL;
 	}
 	return ad;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ks_mem.h"
@@ -170,7 +171,8 @@ int main(int argc, char **argv)
 	}
 	struct sub_file sf;
 	struct ks_err err;
-	if (sub_file_parse(text, len, fname, cwd, &sf, &err)) {
+	if (sub_file_read(text, len, fname, f == stdin ? NULL : file, cwd, cfg,
+			  (long long)time(NULL), &sf, &err)) {
 		fprintf(stderr, "\nERROR: %s\n", err.msg);
 		free(text);
 		ks_config_free(cfg);

@@ -1,11 +1,14 @@
 #define _GNU_SOURCE /* strcasestr */
 /* parse.c: reading a submit description (submit.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <glob.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "ks_mem.h"
 #include "ks_text.h"
@@ -241,10 +244,214 @@ static int parse_queue(struct sub_file *f, char *args, char **more,
 	return rc;
 }
 
-int sub_file_parse(const char *text, size_t len, const char *name,
-		   const char *dir, struct sub_file *out, struct ks_err *err)
+/* ---- reading: lines, if blocks, include ---------------------------- */
+
+struct reader {
+	struct sub_file *f;
+	const char *dir;
+	int depth; /* include nesting */
+};
+
+/* How deep includes nest, as HTCondor's configuration reader allows. */
+#define INCLUDE_MAX 20
+
+/* A macro as an if condition or an include line sees it: the file's
+ * variables so far (the latest wins), then the predefined ones. */
+static const char *parse_lookup(void *arg, const char *name, size_t len)
 {
-	memset(out, 0, sizeof(*out));
+	const struct sub_file *f = arg;
+	for (size_t i = f->nvars; i-- > 0;)
+		if (!f->vars[i].attr && !strncasecmp(f->vars[i].name, name, len) &&
+		    !f->vars[i].name[len])
+			return f->vars[i].value;
+	for (size_t i = 0; i < f->ndefs; i++)
+		if (!strncasecmp(f->defs[i].name, name, len) &&
+		    !f->defs[i].name[len])
+			return f->defs[i].value;
+	return NULL;
+}
+
+static struct ks_expand_opts parse_opts(struct sub_file *f)
+{
+	return (struct ks_expand_opts){.lookup = parse_lookup, .arg = f,
+				       .self_empty = true,
+				       .max_len = 1u << 20};
+}
+
+static bool starts_word(const char *line, const char *w)
+{
+	size_t n = strlen(w);
+	return strncasecmp(line, w, n) == 0 &&
+	       (!line[n] || isspace((unsigned char)line[n]));
+}
+
+/* The if blocks open in one file, as HTCondor keeps them: a bit per
+ * nesting level (bit 0 the file itself) in state (this branch is taken),
+ * estate (some branch of this block was), istate (no else yet). */
+struct ifs {
+	uint64_t state, estate, istate, top;
+};
+
+static bool if_enabled(const struct ifs *st)
+{
+	uint64_t mask = st->top | (st->top - 1);
+	return (st->state & mask) == mask;
+}
+
+/* An if/elif/else/endif line: 1 if it was one, 0 if not, or KS_EPARSE
+ * with err naming the file and line (HTCondor's words).  Conditions are
+ * the configuration's (ks_if_condition()), against the file so far. */
+static int if_line(struct ifs *st, struct sub_file *f, const char *s,
+		   int line, const char *name, struct ks_err *err)
+{
+	char why[200];
+	const char *msg = NULL;
+	bool b;
+	struct ks_expand_opts o = parse_opts(f);
+	bool is_if = starts_word(s, "if"), is_elif = starts_word(s, "elif");
+	if (is_if || is_elif) {
+		const char *e = s + (is_if ? 2 : 4);
+		while (isspace((unsigned char)*e))
+			e++;
+		b = is_if ? if_enabled(st)
+			  : !(st->estate & st->top) &&
+				    (st->state & (st->top - 1)) == st->top - 1;
+		if (b && !ks_if_condition(&o, e, &b, why, sizeof(why)))
+			return ks_err_set(err, KS_EPARSE, line, 0, 0,
+					  "on Line %d of %s: %s is not a valid %s "
+					  "condition%s%s", line, name, e,
+					  is_if ? "if" : "elif",
+					  why[0] ? " because " : "", why);
+		if (is_if) {
+			if (st->top >> 62)
+				msg = "if nesting too deep!";
+			else {
+				st->top <<= 1;
+				st->istate |= st->top;
+				if (b) {
+					st->state |= st->top;
+					st->estate |= st->top;
+				} else {
+					st->state &= ~st->top;
+					st->estate &= ~st->top;
+				}
+			}
+		} else if (!(st->istate & st->top) || st->top == 1) {
+			msg = st->top > 1 ? "elif is not allowed after else"
+					  : "elif without matching if";
+		} else if (st->estate & st->top) {
+			st->state &= ~st->top;
+		} else if (b) {
+			st->estate |= st->top;
+			st->state |= st->top;
+		} else {
+			st->state &= ~st->top;
+		}
+	} else if (starts_word(s, "else")) {
+		if (!(st->istate & st->top) || st->top == 1) {
+			msg = st->top > 1 ? "else is not allowed after else"
+					  : "else without matching if";
+		} else {
+			st->istate &= ~st->top;
+			if ((st->estate | st->state) & st->top)
+				st->state &= ~st->top;
+			else
+				st->state |= st->top;
+		}
+	} else if (starts_word(s, "endif")) {
+		if (st->top == 1) {
+			msg = "endif without matching if";
+		} else {
+			st->istate &= ~st->top;
+			st->top >>= 1;
+		}
+	} else {
+		return 0;
+	}
+	if (msg)
+		return ks_err_set(err, KS_EPARSE, line, 0, 0,
+				  "on Line %d of %s: %s", line, name, msg);
+	return 1;
+}
+
+static int read_text(struct reader *r, const char *text, size_t len,
+		     const char *name, struct ks_err *err);
+
+/* "include [ifexist] : FILE" (the name expanded against the file so far,
+ * relative to the submit directory): 0 if s is not one, else 1 when read,
+ * or an error. */
+static int include_line(struct reader *r, const char *s, int line,
+			const char *name, struct ks_err *err)
+{
+	const char *p = s + (*s == '@');
+	if (strncasecmp(p, "include", 7) ||
+	    !(isspace((unsigned char)p[7]) || p[7] == ':'))
+		return 0;
+	p += 7;
+	const char *colon = p + strcspn(p, ":=");
+	if (*colon != ':')
+		return 0; /* "include = ...": a macro of that name */
+	bool ifexist = false;
+	char words[64] = "";
+	size_t wl = (size_t)(colon - p);
+	snprintf(words, sizeof(words), "%.*s", (int)(wl < 63 ? wl : 63), p);
+	char *w = ks_trim(words);
+	if (!strcasecmp(w, "ifexist")) {
+		ifexist = true;
+	} else if (*w) {
+		/* include command (and into): kestrel's condor_submit runs no
+		 * command a description names */
+		return ks_err_set(err, KS_EPARSE, line, 0, 0,
+				  "on Line %d of %s: include %s is not "
+				  "supported (only include and include "
+				  "ifexist of a file)", line, name, w);
+	}
+	struct ks_expand_opts o = parse_opts(r->f);
+	char *file = ks_expand(&o, colon + 1, NULL);
+	char *t = file ? ks_trim(file) : NULL;
+	if (!t || !*t) {
+		free(file);
+		return ks_err_set(err, KS_EPARSE, line, 0, 0,
+				  "on Line %d of %s: include names no file",
+				  line, name);
+	}
+	if (r->depth + 1 >= INCLUDE_MAX) {
+		free(file);
+		return ks_err_set(err, KS_EPARSE, line, 0, 0,
+				  "on Line %d of %s: includes nested too deep",
+				  line, name);
+	}
+	char *path = ks_path_in(r->dir, t);
+	FILE *fp = fopen(path, "r");
+	int rc = 1;
+	if (!fp) {
+		if (!ifexist)
+			rc = ks_err_set(err, KS_EPARSE, line, 0, 0,
+					"on Line %d of %s: cannot open the "
+					"include file %s: %s", line, name, t,
+					strerror(errno));
+	} else {
+		size_t n;
+		char *inner = ks_read_all(fp, &n);
+		fclose(fp);
+		r->depth++;
+		int irc = read_text(r, inner, n, t, err);
+		r->depth--;
+		free(inner);
+		if (irc)
+			rc = irc;
+	}
+	free(path);
+	free(file);
+	return rc;
+}
+
+/* Reads the statements of text (a file called name) into r->f. */
+static int read_text(struct reader *r, const char *text, size_t len,
+		     const char *name, struct ks_err *err)
+{
+	struct sub_file *out = r->f;
+	const char *dir = r->dir;
 	/* lines, with a trailing backslash joining the next */
 	char *copy = ks_xstrndup(text, len);
 	char **lines = NULL;
@@ -277,10 +484,25 @@ int sub_file_parse(const char *text, size_t len, const char *name,
 	free(cur.data);
 	free(copy);
 	int rc = 0;
+	struct ifs st = {.state = 1, .top = 1};
 	for (size_t i = 0; i < n && !rc; i++) {
 		char *s = ks_trim(lines[i]);
 		if (!*s || *s == '#')
 			continue;
+		/* a leading ':' on an if line or in an if body hides it from
+		 * old readers; HTCondor skips it */
+		if (*s == ':' && (st.top > 1 || starts_word(s + 1, "if")))
+			s = ks_trim(s + 1);
+		if ((rc = if_line(&st, out, s, numbers[i], name, err)) != 0) {
+			rc = rc < 0 ? rc : 0;
+			continue;
+		}
+		if (!if_enabled(&st))
+			continue;
+		if ((rc = include_line(r, s, numbers[i], name, err)) != 0) {
+			rc = rc < 0 ? rc : 0;
+			continue;
+		}
 		if (!strncasecmp(s, "queue", 5) &&
 		    (!s[5] || isspace((unsigned char)s[5]))) {
 			size_t used;
@@ -314,13 +536,87 @@ int sub_file_parse(const char *text, size_t len, const char *name,
 		}
 		add_var(out, key, value, attr, numbers[i]);
 	}
+	/* (named by its last line, not the empty one after the last
+	 * newline) */
+	int last = lineno - (len && text[len - 1] == '\n' && lineno > 1);
+	if (!rc && st.top > 1)
+		rc = ks_err_set(err, KS_EPARSE, last, 0, 0,
+				"on Line %d of %s: endif(s) not found before "
+				"end-of-file", last, name);
 	for (size_t i = 0; i < n; i++)
 		free(lines[i]);
 	free(lines);
 	free(numbers);
+	return rc;
+}
+
+static void add_def(struct sub_file *f, const char *name, const char *value)
+{
+	f->defs = ks_xrealloc(f->defs, (f->ndefs + 1) * sizeof(*f->defs));
+	f->defs[f->ndefs++] = (struct sub_var){ks_xstrdup(name),
+					       ks_xstrdup(value), false, 0};
+}
+
+/* HTCondor's SubmitMacroDefaults, as its condor_submit fills them in. */
+static void add_defs(struct sub_file *f, const char *file,
+		     const ks_config *cfg, long long now)
+{
+	static const char *const from_cfg[] = {
+		"ARCH", "OPSYS", "OPSYSANDVER", "OPSYSMAJORVER", "OPSYSVER",
+		"SPOOL"};
+	for (size_t i = 0; i < sizeof(from_cfg) / sizeof(*from_cfg); i++) {
+		char *v = cfg ? ks_config_get(cfg, from_cfg[i], NULL) : NULL;
+		add_def(f, from_cfg[i], v ? v : "");
+		free(v);
+	}
+#ifdef __linux__
+	add_def(f, "IsLinux", "1");
+#else
+	add_def(f, "IsLinux", "0");
+#endif
+	add_def(f, "IsWindows", "0");
+	add_def(f, "JobId", "$(ClusterId).$(ProcId)");
+	add_def(f, "JobListId", "$(ClusterId)");
+	/* so that a description setting RequestMemory (the attribute's
+	 * name) still has a $(request_memory) */
+	add_def(f, "Request_CPUs", "$(RequestCPUs)");
+	add_def(f, "Request_Memory", "$(RequestMemory)");
+	add_def(f, "VM_MEMORY", "$(Request_Memory)");
+	add_def(f, "VM_VCPUS", "$(Request_CPUs)");
+	add_def(f, "SUBMIT_FILE", file ? file : "");
+	/* the local date of the submission, and its time in seconds */
+	time_t t = (time_t)now;
+	struct tm tm;
+	char buf[32];
+	localtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y", &tm);
+	add_def(f, "Year", buf);
+	strftime(buf, sizeof(buf), "%m", &tm);
+	add_def(f, "Month", buf);
+	strftime(buf, sizeof(buf), "%d", &tm);
+	add_def(f, "Day", buf);
+	snprintf(buf, sizeof(buf), "%lld", now);
+	add_def(f, "SUBMIT_TIME", buf);
+}
+
+int sub_file_read(const char *text, size_t len, const char *name,
+		  const char *file, const char *dir, const ks_config *cfg,
+		  long long now, struct sub_file *out, struct ks_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	add_defs(out, file, cfg, now);
+	struct reader r = {.f = out, .dir = dir};
+	int rc = read_text(&r, text, len, name, err);
 	if (rc)
 		sub_file_free(out);
 	return rc;
+}
+
+int sub_file_parse(const char *text, size_t len, const char *name,
+		   const char *dir, struct sub_file *out, struct ks_err *err)
+{
+	return sub_file_read(text, len, name, name, dir, NULL,
+			     (long long)time(NULL), out, err);
 }
 
 void sub_file_free(struct sub_file *f)
@@ -330,6 +626,11 @@ void sub_file_free(struct sub_file *f)
 		free(f->vars[i].value);
 	}
 	free(f->vars);
+	for (size_t i = 0; i < f->ndefs; i++) {
+		free(f->defs[i].name);
+		free(f->defs[i].value);
+	}
+	free(f->defs);
 	for (size_t i = 0; i < f->nqueues; i++) {
 		struct sub_queue *q = &f->queues[i];
 		for (size_t r = 0; r < q->nrows; r++) {

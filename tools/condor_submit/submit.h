@@ -43,15 +43,31 @@ struct sub_queue {
 struct sub_file {
 	struct sub_var *vars;
 	size_t nvars;
+	/* the macros HTCondor's submit predefines ($(ARCH), $(IsLinux),
+	 * $(JobId), $(SUBMIT_FILE), $(Year)...): found after the file's own,
+	 * by $(...) only */
+	struct sub_var *defs;
+	size_t ndefs;
 	struct sub_queue *queues;
 	size_t nqueues;
 };
 
 /* Reads a description (name is how errors name it; dir is where "from
- * FILE" and "matching" look).  Returns 0, or KS_EPARSE with err saying
+ * FILE", "matching" and "include" look), its if / elif / else / endif
+ * blocks and include lines too; $(SUBMIT_FILE) is name, and no
+ * configuration gives $(ARCH) and the like (see sub_file_read()).  Returns 0, or KS_EPARSE with err saying
  * what and where (HTCondor's wording). */
 int sub_file_parse(const char *text, size_t len, const char *name,
 		   const char *dir, struct sub_file *out, struct ks_err *err);
+
+/* sub_file_parse() as condor_submit reads a file: cfg (NULL allowed)
+ * gives the predefined $(ARCH), $(OPSYS)... (HTCondor's submit takes them
+ * from the configuration), file the value of $(SUBMIT_FILE) (the name
+ * given on the command line; NULL for standard input), now that of
+ * $(SUBMIT_TIME), $(Year), $(Month) and $(Day) (seconds since 1970). */
+int sub_file_read(const char *text, size_t len, const char *name,
+		  const char *file, const char *dir, const ks_config *cfg,
+		  long long now, struct sub_file *out, struct ks_err *err);
 void sub_file_free(struct sub_file *f);
 
 /* What a job is made of: the variables set before its queue statement,
@@ -65,6 +81,8 @@ struct sub_job_ctx {
 	const char *user;      /* the submitting user */
 	const ks_config *cfg;  /* JOB_DEFAULT_REQUEST*; NULL: built-in */
 	bool for_schedd;       /* a real submission, not -dry-run */
+	/* the first error of a macro function (sub_job_ad() sets it) */
+	struct ks_err *expand_err;
 };
 
 /* The job ad, or NULL with err saying why (HTCondor's messages). */
