@@ -27,7 +27,8 @@ for t in build/tests/classad/test_classad_* build/tests/config/test_config \
 	build/tests/collector/test_updstats build/tests/collector/test_store \
 	build/tests/store/test_ks_store build/tests/xfer/test_xfer \
 	build/tests/negotiator/test_ng_accountant build/tests/negotiator/test_ng_match \
-	build/tests/negotiator/test_ng_share build/tests/queue_tools/test_queue_tools \
+	build/tests/negotiator/test_ng_share build/tests/negotiator/test_ng_limits \
+	build/tests/queue_tools/test_queue_tools \
 	build/tests/daemon/test_loop \
 	build/tests/startd/test_state build/tests/startd/test_layout \
 	build/tests/startd/test_starter_args build/tests/tools_startd/test_vacate_drain_args; do

@@ -44,6 +44,8 @@ void ng_cmd_get_priority(ks_daemon *d, struct ks_request *req)
 {
 	struct negotiator *ng = d->ctx;
 	classad *ad = ng_acct_report(ng->acct);
+	if (ng->limits)
+		ng_limits_publish(ng->limits, ad);
 	ks_reply(req, KS_REPLY_OK, &ad, 1, false);
 	classad_free(ad);
 }

@@ -25,6 +25,7 @@
 #include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "limits.h"
 #include "negotiator.h"
 #include "pool.h"
 #include "schedd.h"
@@ -60,6 +61,7 @@ struct cycle {
 	int64_t start;
 	int spin_logged;
 	char *sig_attrs; /* the job attributes the slots read */
+	ng_limits *limits; /* concurrency limits in use, matches included */
 };
 
 #define LOG(c, cat, ...) ks_log_printf((c)->d->log, (cat), __VA_ARGS__)
@@ -252,6 +254,10 @@ static void accounting(struct cycle *c)
 		const struct ng_slot *s = &c->pool.slot[i];
 		if (s->remote)
 			ng_acct_add_usage(ng->acct, s->remote, s->weight);
+		/* a claimed slot advertises its job's limits */
+		char *limits = str_attr(s->ad, "ConcurrencyLimits");
+		ng_limits_take(c->limits, limits);
+		free(limits);
 	}
 	if (ng_acct_save(ng->acct, &err))
 		LOG(c, KS_D_ALWAYS, "cannot store the accountant: %s", err.msg);
@@ -435,6 +441,7 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 	struct ng_cand *cand = ng_match_candidates(ng->matcher, r->ad,
 						   &c->pool, false, &nc);
 	c->st->jobs_considered++;
+	char *limits = str_attr(r->ad, "ConcurrencyLimits");
 	size_t pos = 0;
 	bool limited = false;
 	enum req_end end = REQ_FILLED;
@@ -445,6 +452,17 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 		}
 		if (*used >= limit) {
 			end = REQ_LIMIT;
+			break;
+		}
+		char full[256];
+		if (limits && ng_limits_full(c->limits, limits, full,
+					     sizeof(full))) {
+			LOG(c, KS_D_MATCH,
+			    "      Rejected %lld.%lld %s %s: concurrency limit "
+			    "%s reached", (long long)r->cluster,
+			    (long long)r->proc, s->name, s->addr, full);
+			c->st->rejections++;
+			end = REQ_REJECTED;
 			break;
 		}
 		struct ng_slot *slot = NULL;
@@ -495,6 +513,7 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 		if (ng->k.inform_startd)
 			add_inform(s, slot);
 		ng_acct_add_usage(ng->acct, s->name, cost);
+		ng_limits_take(c->limits, limits);
 		*used += cost;
 		*pie -= cost;
 		sh->usage += cost;
@@ -520,6 +539,7 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 		}
 	}
 	free(cand);
+	free(limits);
 	return end;
 }
 
@@ -651,6 +671,9 @@ static void cleanup(struct cycle *c)
 	free(c->share);
 	free(c->sig_attrs);
 	ng_pool_clear(&c->pool);
+	/* what the cycle counted is what condor_userprio -l reports */
+	ng_limits_free(c->ng->limits);
+	c->ng->limits = c->limits;
 }
 
 void ng_cycle_run(ks_daemon *d)
@@ -683,6 +706,7 @@ void ng_cycle_run(ks_daemon *d)
 	    nsubm, npub);
 	c.st = new_stats(ng);
 	c.st->start = c.start;
+	c.limits = ng_limits_new(d->cfg);
 	c.st->pies = 1;
 	struct ng_pool_opts po = {ng->k.use_slot_weights,
 				  ng->k.slot_constraint};

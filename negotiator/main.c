@@ -318,6 +318,7 @@ int main(int argc, char **argv)
 				sizeof(cmds) / sizeof(cmds[0]), &ng);
 	ng_acct_close(ng.acct);
 	ng_matcher_free(ng.matcher);
+	ng_limits_free(ng.limits);
 	classad_expr_free(ng.k.slot_constraint);
 	classad_expr_free(ng.k.job_constraint);
 	for (size_t i = 0; i < NG_MAX_CYCLE_STATS; i++)

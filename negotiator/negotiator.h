@@ -12,6 +12,7 @@
 
 #include "accountant.h"
 #include "ks_daemon.h"
+#include "limits.h"
 #include "match.h"
 
 /* The figures HTCondor publishes for each of the last cycles
@@ -59,6 +60,8 @@ struct negotiator {
 	time_t started_last;
 	time_t completed_last;
 	bool reschedule;          /* a RESCHEDULE waits for its cycle */
+	ng_limits *limits;        /* the last cycle's concurrency limits in
+				   * use (NULL before the first) */
 	struct ng_cycle_stats stats[NG_MAX_CYCLE_STATS]; /* [0]: latest */
 	size_t nstats;
 };

@@ -720,6 +720,11 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
 		classad_insert_string(ad, "AccountingGroup", acct);
 	}
 	free(group);
+	/* the negotiator counts the concurrency limits in use from these */
+	char *limits = ad_string(s->job, "ConcurrencyLimits");
+	if (limits && *limits)
+		classad_insert_string(ad, "ConcurrencyLimits", limits);
+	free(limits);
 	if (c->client_host)
 		classad_insert_string(ad, "ClientMachine", c->client_host);
 	int64_t cluster = 0, proc = 0;

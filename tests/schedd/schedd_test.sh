@@ -44,6 +44,7 @@ A=${users[0]}
 job_pool_config <<CFG
 PERIODIC_EXPR_INTERVAL = 1
 NUM_CPUS = 4
+SW_LIMIT = 2
 CFG
 start_master
 wait_for 20 sh -c 'condor_status -af Name | grep -q slot1' || fail "no slots"
@@ -312,6 +313,30 @@ wait_for 20 cycles_reach $(( $(cycles) + 2 )) || fail "no more negotiation cycle
 as "$A" condor_rm "$C" >/dev/null || fail "ac rm"
 wait_for 20 queue_empty || fail "ac jobs not removed"
 echo "ok: autoclusters split by what START reads (AutoClusterAttrs)"
+
+# --- concurrency limits ----------------------------------------------------
+# SW_LIMIT = 2: of four jobs that each take one "sw", at most two run at a
+# time though four slots are free; the negotiator logs why the others
+# wait, and condor_userprio -l -legacy reports the limit in use.
+cat > "$J/cl.sub" <<SUB
+executable = /bin/sleep
+arguments = 2
+log = $J/cl.log
+concurrency_limits = SW
+queue 4
+SUB
+out=$(as "$A" condor_submit "$J/cl.sub") || fail "cl submit: $out"
+C=$(cluster_of "$out")
+sw_in_use() { condor_userprio -l -legacy 2>/dev/null | grep -qi '^ConcurrencyLimit_sw = 2'; }
+wait_for 30 sw_in_use || fail "condor_userprio -l -legacy: $(condor_userprio -l -legacy 2>&1 | grep -i concurrency)"
+wait_for 60 in_history "$C" 4 || fail "limited jobs did not all run: $(condor_q -allusers -af ProcId JobStatus)"
+# the most jobs running at once, from the event log (001 starts one, 005
+# ends one)
+most=$(awk '/^001 /{n++; if (n > m) m = n} /^005 /{n--} END {print m}' "$J/cl.log")
+[ "$most" = 2 ] || fail "$most jobs taking sw ran at once; SW_LIMIT is 2"
+grep -q "Rejected $C\.[0-9]* .*: concurrency limit sw reached" "$T/log/NegotiatorLog" ||
+	fail "no rejection for the limit: $(grep Rejected "$T/log/NegotiatorLog" | tail -3)"
+echo "ok: concurrency limits (SW_LIMIT = 2 of 4 slots)"
 
 # --- fair share between two users ------------------------------------------
 if [ ${#users[@]} -ge 3 ]; then
