@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ks_mem.h"
+#include "ks_name.h"
 
 /* The default maximum: HTCondor's, large enough to mean "no limit". */
 #define DEFAULT_MAX 2308032.0
@@ -40,16 +41,6 @@ void ng_limits_free(ng_limits *l)
 	free(l);
 }
 
-static bool attr_name(const char *s, size_t n)
-{
-	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return false;
-	return true;
-}
-
 /* One entry "name[:amount]" of a list: its name (lower case) in name
  * (size bytes) and its amount.  False for an entry to ignore. */
 static bool entry(const char *s, size_t len, char *name, size_t size,
@@ -70,10 +61,7 @@ static bool entry(const char *s, size_t len, char *name, size_t size,
 	}
 	if (nlen >= size)
 		return false;
-	const char *dot = memchr(s, '.', nlen);
-	bool ok = dot ? attr_name(s, (size_t)(dot - s)) &&
-			       attr_name(dot + 1, nlen - (size_t)(dot - s) - 1)
-		      : attr_name(s, nlen);
+	bool ok = ks_name_is_limit(s, nlen);
 	for (size_t i = 0; i < nlen; i++)
 		name[i] = (char)tolower((unsigned char)s[i]);
 	name[nlen] = '\0';

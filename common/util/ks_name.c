@@ -3,6 +3,8 @@
  */
 #include "ks_name.h"
 
+#include <string.h>
+
 static int lower(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
@@ -35,4 +37,30 @@ const void *ks_name_find(const char *name, size_t len, const void *table,
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+static bool ascii_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+bool ks_name_is_attr(const char *s, size_t len)
+{
+	if (!len || !(ascii_alpha(s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!ascii_alpha(s[i]) && !(s[i] >= '0' && s[i] <= '9') &&
+		    s[i] != '_')
+			return false;
+	return true;
+}
+
+bool ks_name_is_limit(const char *s, size_t len)
+{
+	const char *dot = memchr(s, '.', len);
+	if (!dot)
+		return ks_name_is_attr(s, len);
+	size_t head = (size_t)(dot - s);
+	return ks_name_is_attr(s, head) &&
+	       ks_name_is_attr(dot + 1, len - head - 1);
 }

@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_name.h"
 #include "sr_job.h"
 #include "submit.h"
 
@@ -213,25 +214,10 @@ int sub_set_kill_sigs(const struct sub_job_ctx *c, classad *ad,
 
 /* ---- concurrency limits and accounting groups ------------------------ */
 
-static bool is_attr_name(const char *s, size_t n)
-{
-	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return false;
-	return true;
-}
-
 /* "name", "name.sub", either with ":increment" */
 static bool is_limit(const char *s)
 {
-	size_t n = strcspn(s, ":");
-	const char *dot = memchr(s, '.', n);
-	if (!dot)
-		return is_attr_name(s, n);
-	return is_attr_name(s, (size_t)(dot - s)) &&
-	       is_attr_name(dot + 1, n - (size_t)(dot - s) - 1);
+	return ks_name_is_limit(s, strcspn(s, ":"));
 }
 
 static int cmp_str(const void *a, const void *b)
