@@ -1129,6 +1129,7 @@ const struct ks_knob ks_knobs[] = {
 	{"SUBMIT_GENERATE_CONDOR_C_REQUIREMENTS", KS_KNOB_BOOL, "true", NULL},
 	{"SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS", KS_KNOB_BOOL, "true", "whether custom resource requests add clauses to the requirements"},
 	{"SUBMIT_PUBLISH_WINDOWS_OSVERSIONINFO", KS_KNOB_BOOL, "false", NULL},
+	{"SUBMIT_REQUEST_MISSING_UNITS", KS_KNOB_STRING, "", "what condor_submit does with a size given without a unit: error, warn (any other value), or nothing when unset"},
 	{"SUBMIT_REQUIREMENT_NAMES", KS_KNOB_STRING, "", "names of the schedd's submit requirements, each a SUBMIT_REQUIREMENT_<name>"},
 	{"SUBMIT_SEND_RESCHEDULE", KS_KNOB_BOOL, "false", "whether condor_submit asks the schedd to reschedule after submitting"},
 	{"SUBMIT_SKIP_FILECHECKS", KS_KNOB_STRING, "true", "whether condor_submit skips checking that job files exist"},

@@ -6,6 +6,7 @@
 # variables (all, or those a list of patterns names) under environment's; without a running schedd,
 # condor_submit says it cannot find it; bad values of the policy and
 # limit commands are refused with HTCondor's messages.
+# The GPU limits and the custom-resource and missing-units knobs.
 set -u
 S=$1/tools/condor_submit/condor_submit
 T=$(mktemp -d /tmp/kssubmit.XXXXXX)
@@ -88,6 +89,22 @@ printf 'executable = /bin/true\nnice_user = true\naccounting_group = g\nqueue\n'
 out=$("$S" -dry-run - nice.sub 2>&1) || fail "nice_user with a group: $out"
 grep -q 'WARNING: nice_user conflicts with accounting_group' <<<"$out" || fail "nice warning: $out"
 grep -qx 'AcctGroup="g"' <<<"$out" || fail "nice_user took the group: $out"
+# SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS = false keeps the GPUs
+# clause only; SUBMIT_REQUEST_MISSING_UNITS = error refuses a
+# gpus_minimum_memory without a unit (warn: a warning)
+printf 'executable = /bin/true\nrequirements = TARGET.X == 1\nrequest_gpus = 1\nrequest_foo = 2\ngpus_minimum_memory = 100\nqueue\n' > gpu.sub
+printf 'SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS = false\n' > knobs.conf
+out=$(CONDOR_CONFIG=$T/knobs.conf "$S" -dry-run - gpu.sub 2>&1) || fail "gpu.sub: $out"
+grep -q '^Requirements=.*(countMatches(MY.RequireGPUs,TARGET.AvailableGPUs) >= RequestGPUs)' <<<"$out" || fail "GPUs clause: $out"
+grep -q '^Requirements=.*TARGET.foo' <<<"$out" && fail "custom clause despite the knob: $out"
+grep -qx 'GPUsMinMemory=100' <<<"$out" || fail "gpus_minimum_memory: $out"
+printf 'SUBMIT_REQUEST_MISSING_UNITS = error\n' > knobs.conf
+out=$(CONDOR_CONFIG=$T/knobs.conf "$S" -dry-run - gpu.sub 2>&1) && fail "a bare gpus_minimum_memory was taken"
+grep -qF 'gpus_minimum_memory=100 defaults to megabytes, but must contain a units suffix (i.e K, M, or B)' <<<"$out" || fail "units error: $out"
+printf 'SUBMIT_REQUEST_MISSING_UNITS = warn\n' > knobs.conf
+out=$(CONDOR_CONFIG=$T/knobs.conf "$S" -dry-run - gpu.sub 2>&1) || fail "units warning failed: $out"
+grep -qF 'WARNING: gpus_minimum_memory=100 defaults to megabytes, but should contain a units suffix' <<<"$out" || fail "units warning: $out"
+grep -q '^Requirements=.*(TARGET.foo >= Requestfoo)' <<<"$out" || fail "custom clause: $out"
 out=$("$S" job.sub 2>&1) && fail "submitted without a schedd: $out"
 echo "$out" | grep -q "Can't find address of local schedd" || fail "no schedd: $out"
 out=$("$S" -bogus job.sub 2>&1) && fail "a bad flag was accepted"

@@ -983,26 +983,210 @@ static void add(struct classad_buf *b, const char *s)
 	classad_buf_add(b, s, strlen(s));
 }
 
-/* The file system or file transfer clause of a job that may use either. */
-static void add_transfer_clause(const classad *ad, struct classad_buf *b)
+/* A set of names, ignoring case: an ad's attributes are one. */
+static void note_name(const char *name, void *set)
+{
+	classad_insert_bool(set, name, true);
+}
+
+static bool has(const classad *set, const char *name)
+{
+	return classad_lookup(set, name) != NULL;
+}
+
+/* The machine attributes the user's expression reads, as HTCondor finds
+ * them: TARGET.x, and plain names the job side does not define -- which
+ * there is an ad holding only RequestMemory, VM_CkptMac and Requirements,
+ * so Disk or Cpus written bare count as the machine's.  *circular: the
+ * expression reads Requirements, bare, as MY. or as TARGET. */
+static classad *machine_refs(const char *user, bool *circular)
+{
+	classad *refs = classad_new();
+	*circular = false;
+	struct ks_err e;
+	classad_expr *x = user ? classad_parse_expr(user, strlen(user), &e)
+			       : NULL;
+	if (!x)
+		return refs; /* HTCondor only warns; put_expr() decides */
+	classad *job = classad_new();
+	classad_insert_int(job, "RequestMemory", 0);
+	classad_insert_string(job, "VM_CkptMac", "");
+	classad_insert_bool(job, "Requirements", true);
+	classad_expr_each_target_ref(job, x, note_name, refs);
+	classad *mine = classad_new();
+	classad_expr_each_ref(x, note_name, mine);
+	*circular = has(refs, "Requirements") || has(mine, "Requirements");
+	classad_free(mine);
+	classad_free(job);
+	classad_expr_free(x);
+	return refs;
+}
+
+/* The Arch clause, and the OpSys one or the docker or container job's. */
+static void add_platform(const classad *ad, const classad *refs, int topping,
+			 struct classad_buf *b)
+{
+	if (!has(refs, "Arch")) {
+		if (b->len)
+			add(b, " && ");
+		add(b, "(TARGET.Arch == \"X86_64\")");
+	}
+	if (topping == SUB_DOCKER) {
+		if (b->len)
+			add(b, " && ");
+		add(b, "TARGET.HasDocker");
+		char *net = NULL;
+		/* every docker supports these three without saying so */
+		if (classad_eval_string(ad, "DockerNetworkType", NULL, &net) &&
+		    *net && strcmp(net, "host") && strcmp(net, "none") &&
+		    strcmp(net, "nat"))
+			add(b, "&& StringListMember(My.DockerNetworkType, "
+			       "TARGET.DockerNetworks)");
+		free(net);
+	} else if (topping == SUB_CONTAINER) {
+		if (b->len)
+			add(b, " && ");
+		add(b, "TARGET.HasContainer");
+		char *image = NULL;
+		if (classad_lookup(ad, "DockerImage")) {
+			add(b, "&& TARGET.HasDockerURL");
+		} else if (classad_eval_string(ad, "ContainerImage", NULL,
+					       &image)) {
+			static const char *const kind[] = {
+				"&& TARGET.HasDockerURL", "&& TARGET.HasSIF",
+				"&& TARGET.HasSandboxImage"};
+			add(b, kind[image_kind_of(image)]);
+		}
+		free(image);
+	} else {
+		static const char *const opsys[] = {
+			"OpSys",	 "OpSysAndVer", "OpSysLongName",
+			"OpSysShortName", "OpSysName",	 "OpSysLegacy"};
+		for (size_t i = 0; i < sizeof(opsys) / sizeof(*opsys); i++)
+			if (has(refs, opsys[i]))
+				return;
+		add(b, " && (TARGET.OpSys == \"LINUX\")");
+	}
+}
+
+/* The Disk clause.  A user's expression that reads Disk itself still gets
+ * the plain request check, without the vanilla universe's allowance for
+ * starters (25.12 on) that shrink RequestDisk by the common files. */
+static void add_disk(const classad *ad, const classad *refs, int universe,
+		     struct classad_buf *b)
+{
+	bool request = classad_lookup(ad, "RequestDisk") != NULL;
+	if (has(refs, "Disk")) {
+		if (universe != 13 && request)
+			add(b, " && (TARGET.Disk >= RequestDisk)");
+	} else if (!request) {
+		add(b, universe == 13 ? " && (TARGET.TotalDisk >= DiskUsage)"
+				      : " && (TARGET.Disk >= DiskUsage)");
+	} else if (!literal_at_most(ad, "RequestDisk", 0)) {
+		add(b, universe == 5 ? " && (versionGE(split(TARGET.CondorVersion)"
+				       "[1], \"25.12.0\") || (TARGET.Disk >= "
+				       "RequestDisk))"
+				     : " && (TARGET.Disk >= RequestDisk)");
+	}
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcasecmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One custom resource's clause: a number (or undefined) above zero must be
+ * that many of the machine's <tag> -- or of its Available<tag> that
+ * Require<tag> accepts --, a string a pattern the machine's <tag>
+ * matches. */
+static void add_custom(const classad *ad, const char *attr,
+		       struct classad_buf *b)
+{
+	const char *tag = attr + 7;
+	classad_value v = CLASSAD_VALUE_INIT;
+	classad_eval_attr(ad, attr, NULL, &v);
+	size_t len = 0;
+	if (v.type == CLASSAD_UNDEFINED ||
+	    (v.type == CLASSAD_INTEGER && v.u.i > 0) ||
+	    (v.type == CLASSAD_REAL && v.u.r > 0)) {
+		char require[300];
+		snprintf(require, sizeof(require), "Require%s", tag);
+		if (classad_lookup(ad, require))
+			classad_buf_printf(b, " && (countMatches(MY.%s,"
+					      "TARGET.Available%s) >= %s)",
+					   require, tag, attr);
+		else
+			classad_buf_printf(b, " && (TARGET.%s >= %s)", tag,
+					   attr);
+	} else if (v.type == CLASSAD_STRING &&
+		   (classad_value_str(&v, &len), len > 0)) {
+		classad_buf_printf(b, " && regexp(%s, TARGET.%s)", attr, tag);
+	}
+	classad_value_clear(&v);
+}
+
+/* The clauses of the Request<tag> attributes other than Cpus, Disk and
+ * Memory, in the order of HTCondor's set of their names (case ignored);
+ * only RequestGPUs unless custom.  A tag the user's expression reads is
+ * the user's business. */
+static void add_customs(const classad *ad, const classad *refs, bool custom,
+			struct classad_buf *b)
+{
+	size_t pos = 0, n = 0, cap = 0;
+	const char *name;
+	const classad_expr *e;
+	const char **names = NULL;
+	while (classad_next(ad, &pos, &name, &e)) {
+		/* a tag has two characters or more, and no leading '_' */
+		if (strlen(name) < 9 || strncasecmp(name, "Request", 7) ||
+		    name[7] == '_' || !strcasecmp(name, "RequestCpus") ||
+		    !strcasecmp(name, "RequestDisk") ||
+		    !strcasecmp(name, "RequestMemory") ||
+		    (!custom && strcasecmp(name, "RequestGPUs")))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			names = ks_xrealloc(names, cap * sizeof(*names));
+		}
+		names[n++] = name;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; i < n; i++)
+		if (!has(refs, names[i] + 7))
+			add_custom(ad, names[i], b);
+	free(names);
+}
+
+/* The file system or file transfer clause of a job that may use either;
+ * the parts the user's expression already checks are left out. */
+static void add_transfer_clause(const classad *ad, const classad *refs,
+				struct classad_buf *b)
 {
 	static const char fs[] =
 		"(TARGET.FileSystemDomain == MY.FileSystemDomain)";
+	bool checks_fs = has(refs, "FileSystemDomain");
 	char *s = NULL;
 	classad_eval_string(ad, "ShouldTransferFiles", NULL, &s);
 	bool no = s && !strcasecmp(s, "NO"), yes = s && !strcasecmp(s, "YES");
 	free(s);
 	if (no) {
-		add(b, " && ");
-		add(b, fs);
+		if (!checks_fs) {
+			add(b, " && ");
+			add(b, fs);
+		}
 		return;
 	}
-	if (yes) {
-		add(b, " && (");
-	} else {
+	if (has(refs, "HasFileTransfer") || has(refs, "HasJobTransferPlugins"))
+		return;
+	/* IF_NEEDED: the same file system, or else file transfer */
+	bool either = !yes && !checks_fs;
+	if (either) {
 		add(b, " && (");
 		add(b, fs);
 		add(b, " || (");
+	} else {
+		add(b, " && (");
 	}
 	s = NULL;
 	bool plugins = classad_eval_string(ad, "TransferPlugins", NULL, &s) &&
@@ -1012,7 +1196,7 @@ static void add_transfer_clause(const classad *ad, struct classad_buf *b)
 	static const char *const crypt[] = {
 		"EncryptInputFiles", "EncryptOutputFiles", "DontEncryptInputFiles",
 		"DontEncryptOutputFiles"};
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < 4 && !has(refs, "HasPerFileEncryption"); i++)
 		if (classad_lookup(ad, crypt[i])) {
 			add(b, " && TARGET.HasPerFileEncryption");
 			break;
@@ -1030,57 +1214,132 @@ static void add_transfer_clause(const classad *ad, struct classad_buf *b)
 	if (newer)
 		add(b, " && versioncmp( split(TARGET.CondorVersion)[1], "
 		       "\"8.9.7\" ) >= 0");
-	add(b, yes ? ")" : "))");
+	add(b, either ? "))" : ")");
 }
 
-char *sub_requirements(const classad *ad, const char *user, int universe,
-		       int topping)
+int sub_requirements(const classad *ad, const char *user, int universe,
+		     int topping, bool custom, char **out, struct ks_err *err)
 {
+	*out = NULL;
 	struct classad_buf b = {0};
 	if (user) {
 		add(&b, "(");
 		add(&b, user);
 		add(&b, ")");
 	}
-	if (b.len)
-		add(&b, " && ");
-	add(&b, "(TARGET.Arch == \"X86_64\")");
-	if (topping == SUB_DOCKER) {
-		add(&b, " && TARGET.HasDocker");
-		char *net = NULL;
-		if (classad_eval_string(ad, "DockerNetworkType", NULL, &net) &&
-		    *net && strcmp(net, "host") && strcmp(net, "none") &&
-		    strcmp(net, "nat"))
-			add(&b, "&& StringListMember(My.DockerNetworkType, "
-				"TARGET.DockerNetworks)");
-		free(net);
-	} else if (topping == SUB_CONTAINER) {
-		add(&b, " && TARGET.HasContainer");
-		char *image = NULL;
-		if (classad_lookup(ad, "DockerImage")) {
-			add(&b, "&& TARGET.HasDockerURL");
-		} else if (classad_eval_string(ad, "ContainerImage", NULL,
-					       &image)) {
-			static const char *const has[] = {
-				"&& TARGET.HasDockerURL", "&& TARGET.HasSIF",
-				"&& TARGET.HasSandboxImage"};
-			add(&b, has[image_kind_of(image)]);
-		}
-		free(image);
-	} else {
-		add(&b, " && (TARGET.OpSys == \"LINUX\")");
+	bool circular;
+	classad *refs = machine_refs(b.data, &circular);
+	if (circular) {
+		int rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				    "Requirements = %s\nIs Circular. Did you "
+				    "intend to use $(Requirements) ?",
+				    b.data);
+		classad_free(refs);
+		free(b.data);
+		return rc;
 	}
-	if (!literal_at_most(ad, "RequestDisk", 0))
-		add(&b, universe == 5 ? " && (versionGE(split(TARGET.CondorVersion)"
-					"[1], \"25.12.0\") || (TARGET.Disk >= "
-					"RequestDisk))"
-				      : " && (TARGET.Disk >= RequestDisk)");
+	add_platform(ad, refs, topping, &b);
+	add_disk(ad, refs, universe, &b);
 	if (!literal_at_most(ad, "RequestMemory", 1))
 		add(&b, " && (TARGET.Memory >= RequestMemory)");
+	if (universe != 9 && !has(refs, "Cpus") &&
+	    classad_lookup(ad, "RequestCpus") &&
+	    !literal_at_most(ad, "RequestCpus", 1))
+		add(&b, " && (TARGET.Cpus >= RequestCpus)");
+	add_customs(ad, refs, custom, &b);
+	/* a tool daemon, and an encrypted scratch directory, need a machine
+	 * that offers them */
+	if (!has(refs, "HasTDP") && classad_lookup(ad, "ToolDaemonCmd"))
+		add(&b, " && TARGET.HasTDP");
+	bool encrypt = false;
+	if (!has(refs, "EncryptExecuteDirectory") &&
+	    classad_eval_bool(ad, "EncryptExecuteDirectory", NULL, &encrypt) &&
+	    encrypt)
+		add(&b, " && TARGET.HasEncryptExecuteDirectory");
 	/* the universes whose jobs may use a shared file system or file
 	 * transfer */
 	if (universe == 5 || universe == 8 || universe == 10 ||
 	    universe == 11 || universe == 13)
-		add_transfer_clause(ad, &b);
-	return b.data;
+		add_transfer_clause(ad, refs, &b);
+	classad_free(refs);
+	*out = b.data;
+	return 0;
+}
+
+/* ---- RequireGPUs ----------------------------------------------------- */
+
+/* Whether an unparsed expression has || or a conditional at its top, so
+ * that it needs parentheses to be a side of &&.  (HTCondor ranks ?: above
+ * everything: it needs none.) */
+static bool looser_than_and(const char *e)
+{
+	int depth = 0;
+	for (const char *p = e; *p; p++) {
+		if (*p == '"' || *p == '\'') {
+			char q = *p;
+			for (p++; *p && *p != q; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (!*p)
+				break;
+		} else if (strchr("([{", *p)) {
+			depth++;
+		} else if (strchr(")]}", *p)) {
+			depth--;
+		} else if (!depth && ((p[0] == '|' && p[1] == '|') ||
+				      (*p == '?' && p[1] != ':' &&
+				       (p == e || p[-1] != '=')))) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void sub_gpus_require(classad *ad)
+{
+	if (!classad_lookup(ad, "RequestGPUs"))
+		return;
+	/* the GPU properties require_gpus already checks (bare or MY.) */
+	const classad_expr *req = classad_lookup(ad, "RequireGPUs");
+	classad *props = classad_new();
+	classad_expr_each_ref(req, note_name, props);
+	static const struct {
+		const char *attr, *prop, *clause;
+	} limits[] = {
+		{"GPUsMinCapability", "Capability",
+		 "Capability >= GPUsMinCapability"},
+		{"GPUsMaxCapability", "Capability",
+		 "Capability <= GPUsMaxCapability"},
+		{"GPUsMinMemory", "GlobalMemoryMb",
+		 "GlobalMemoryMb >= GPUsMinMemory"},
+		{"GPUsMinRuntime", "MaxSupportedVersion",
+		 "MaxSupportedVersion >= GPUsMinRuntime"}};
+	struct classad_buf b = {0};
+	for (size_t i = 0; i < sizeof(limits) / sizeof(*limits); i++) {
+		if (!classad_lookup(ad, limits[i].attr) ||
+		    has(props, limits[i].prop))
+			continue;
+		if (b.len)
+			add(&b, " && ");
+		add(&b, limits[i].clause);
+	}
+	classad_free(props);
+	if (!b.len)
+		return;
+	char *text;
+	if (req) {
+		char *old = classad_expr_unparse(req, false);
+		struct classad_buf all = {0};
+		classad_buf_printf(&all, looser_than_and(old) ? "(%s) && %s"
+							      : "%s && %s",
+				   old, b.data);
+		free(old);
+		free(b.data);
+		text = all.data;
+	} else {
+		text = b.data;
+	}
+	if (classad_insert_text(ad, "RequireGPUs", text, NULL) != 0)
+		classad_insert_string(ad, "RequireGPUs", text);
+	free(text);
 }

@@ -300,7 +300,9 @@ static void put_list(classad *ad, const char *attr, const char *v)
 	free(b.data);
 }
 
-/* Request<name> for every request_<name> not handled above. */
+/* Request<name> for every request_<name> not handled above: a name of two
+ * characters or more, not starting with '_', and not one HTCondor refuses
+ * as a request. */
 static void put_custom_requests(const struct sub_job_ctx *c, classad *ad)
 {
 	const struct sub_file *f = c->file;
@@ -308,8 +310,16 @@ static void put_custom_requests(const struct sub_job_ctx *c, classad *ad)
 		const char *n = f->vars[i].name;
 		if (f->vars[i].attr || strncasecmp(n, "request_", 8) ||
 		    !strcasecmp(n + 8, "cpus") || !strcasecmp(n + 8, "memory") ||
-		    !strcasecmp(n + 8, "disk"))
+		    !strcasecmp(n + 8, "disk") || strlen(n + 8) < 2 ||
+		    n[8] == '_' || !strcasecmp(n + 8, "gpu_memory") ||
+		    !strcasecmp(n + 8, "gpus_memory"))
 			continue;
+		if (!strcasecmp(n + 8, "gpu")) {
+			fprintf(stderr, "\nWARNING: %s is not a valid "
+					"submit keyword, did you mean "
+					"request_gpus?\n", n);
+			continue;
+		}
 		char attr[256];
 		snprintf(attr, sizeof(attr), "Request%s",
 			 !strcasecmp(n + 8, "gpus") ? "GPUs" : n + 8);
@@ -318,6 +328,108 @@ static void put_custom_requests(const struct sub_job_ctx *c, classad *ad)
 			put_expr(ad, attr, v);
 		free(v);
 	}
+}
+
+/* gpus_minimum_memory: MiB, or a size with its unit; SUBMIT_REQUEST_
+ * MISSING_UNITS says whether a bare number is an error or a warning. */
+static int put_gpus_memory(const struct sub_job_ctx *c, classad *ad,
+			   char *v, struct ks_err *err)
+{
+	long long mb;
+	if (!size_in(v, 1024.0 * 1024, &mb)) {
+		put_expr(ad, "GPUsMinMemory", v);
+		return 0;
+	}
+	size_t n = strlen(v);
+	while (n && isspace((unsigned char)v[n - 1]))
+		n--;
+	bool unit = n && isalpha((unsigned char)v[n - 1]);
+	char *missing = c->cfg ? ks_config_get(c->cfg,
+					       "SUBMIT_REQUEST_MISSING_UNITS",
+					       NULL)
+			       : NULL;
+	int rc = 0;
+	if (missing && *missing && !unit) {
+		if (!strcasecmp(missing, "error"))
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"gpus_minimum_memory=%s defaults to "
+					"megabytes, but must contain a units "
+					"suffix (i.e K, M, or B)", v);
+		else
+			fprintf(stderr, "\nWARNING: gpus_minimum_memory=%s "
+					"defaults to megabytes, but should "
+					"contain a units suffix (i.e K, M, or "
+					"B)\n", v);
+	}
+	free(missing);
+	if (!rc)
+		classad_insert_int(ad, "GPUsMinMemory", mb);
+	return rc;
+}
+
+/* gpus_minimum_runtime: a version x or x.y becomes x * 1000 + y * 10
+ * (12.1 is 12010); a bare number above 1000 is taken as already so; any
+ * other text is an expression. */
+static void put_gpus_runtime(classad *ad, const char *v)
+{
+	const char *p = v;
+	long major = 0, minor = -1;
+	while (isdigit((unsigned char)*p) && major < 100000000)
+		major = major * 10 + (*p++ - '0');
+	bool ok = p > v;
+	if (ok && *p == '.') {
+		const char *q = ++p;
+		long m = 0;
+		while (isdigit((unsigned char)*p) && m < 1000)
+			m = m * 10 + (*p++ - '0');
+		if (p > q)
+			minor = m;
+	}
+	if (!ok || *p || minor >= 100) {
+		put_expr(ad, "GPUsMinRuntime", v);
+		return;
+	}
+	long long ver = minor == -1 && major > 1000
+				? major
+				: (long long)major * 1000 + (minor > 0 ? minor * 10 : 0);
+	classad_insert_int(ad, "GPUsMinRuntime", ver);
+}
+
+/* What a GPU request may add: require_gpus and the limits on the GPUs'
+ * properties (which sub_gpus_require() later turns into RequireGPUs
+ * clauses).  Without a request they mean nothing. */
+static int put_gpus(const struct sub_job_ctx *c, classad *ad,
+		    struct ks_err *err)
+{
+	if (!classad_lookup(ad, "RequestGPUs"))
+		return 0;
+	static const struct {
+		const char *cmd, *attr;
+	} exprs[] = {{"require_gpus", "RequireGPUs"},
+		     {"gpus_minimum_capability", "GPUsMinCapability"},
+		     {"gpus_maximum_capability", "GPUsMaxCapability"}};
+	char *v;
+	for (size_t i = 0; i < sizeof(exprs) / sizeof(*exprs); i++)
+		if ((v = sub_param(c, exprs[i].cmd, exprs[i].attr))) {
+			put_expr(ad, exprs[i].attr, v);
+			free(v);
+		}
+	int rc = 0;
+	if ((v = sub_param(c, "gpus_minimum_memory", "GPUsMinMemory"))) {
+		rc = put_gpus_memory(c, ad, v, err);
+		free(v);
+	} else if ((v = sub_param(c, "request_gpu_memory",
+				  "request_gpus_memory"))) {
+		fprintf(stderr, "\nWARNING: request_gpu_memory is not a submit "
+				"command, did you mean gpus_minimum_memory?\n");
+		free(v);
+	}
+	if (!rc && (v = sub_param(c, "gpus_minimum_runtime",
+				  "GPUsMinRuntime"))) {
+		put_gpus_runtime(ad, v);
+		free(v);
+	}
+	return rc;
 }
 
 static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
@@ -410,7 +522,8 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		free(d);
 	}
 	put_custom_requests(c, ad);
-	if ((rc = sub_set_parallel(c, ad, universe, err)))
+	if ((rc = put_gpus(c, ad, err)) ||
+	    (rc = sub_set_parallel(c, ad, universe, err)))
 		goto out;
 
 	v = get(c, "hold");
@@ -471,17 +584,6 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		goto out;
 	if ((rc = sub_set_auto(c, ad, universe, err)))
 		goto out;
-	/* Requirements: the user's, and what HTCondor adds for the job's
-	 * universe, requests and transfers */
-	v = get(c, "requirements");
-	if (v || c->for_schedd) {
-		/* -dry-run without requirements of the user's shows none, as
-		 * HTCondor's does; a job for a schedd always has them */
-		char *req = sub_requirements(ad, v, universe, topping);
-		put_expr(ad, "Requirements", req);
-		free(req);
-		free(v);
-	}
 	classad_insert_int(ad, "ProcId", c->proc);
 	classad_insert_int(ad, "ClusterId", c->cluster);
 	/* one host, unless machine_count said otherwise */
@@ -491,13 +593,42 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	}
 	/* +Attr and MY.Attr, as written */
 	const struct sub_file *f = c->file;
+	bool own_req = false;
 	for (size_t i = 0; i < c->queue->nvars_set; i++) {
 		if (!f->vars[i].attr)
 			continue;
 		char *e = expand(c, f->vars[i].value);
 		put_expr(ad, f->vars[i].name, e);
 		free(e);
+		own_req |= !strcasecmp(f->vars[i].name, "Requirements");
 	}
+	/* RequireGPUs and Requirements read the job's own attributes too,
+	 * as HTCondor's do */
+	sub_gpus_require(ad);
+	/* Requirements: the user's, and what HTCondor adds for the job's
+	 * universe, requests and transfers; +Requirements stands alone */
+	v = get(c, "requirements");
+	if (own_req && v)
+		fprintf(stderr, "\nWARNING: Use of MY.Requirements or "
+				"+Requirements  overrides requirements. You "
+				"should remove one of these statements from your "
+				"submit file.\n");
+	if (!own_req && (v || c->for_schedd)) {
+		/* -dry-run without requirements of the user's shows none, as
+		 * HTCondor's does; a job for a schedd always has them */
+		bool custom = true;
+		if (c->cfg)
+			ks_config_bool(c->cfg,
+				       "SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS",
+				       &custom);
+		char *req = NULL;
+		rc = sub_requirements(ad, v, universe, topping, custom, &req,
+				      err);
+		if (!rc)
+			put_expr(ad, "Requirements", req);
+		free(req);
+	}
+	free(v);
 out:
 	free(exe);
 	free(iwd);

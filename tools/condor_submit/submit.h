@@ -153,10 +153,18 @@ int sub_set_parallel(const struct sub_job_ctx *c, classad *ad, int universe,
 		     struct ks_err *err);
 
 /* The Requirements HTCondor writes: the user's (may be NULL), then its
- * clauses for the universe and the ad's requests and transfers.  A new
- * string. */
-char *sub_requirements(const classad *ad, const char *user, int universe,
-		       int topping);
+ * clauses for the universe and the ad's requests and transfers, less
+ * those for the machine attributes the user's expression reads (custom:
+ * SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS, clauses for the requests
+ * other than cpus, disk, memory and GPUs).  *out: a new string.  Returns
+ * 0, or an error for a user's expression that reads Requirements. */
+int sub_requirements(const classad *ad, const char *user, int universe,
+		     int topping, bool custom, char **out, struct ks_err *err);
+
+/* With a GPU request: RequireGPUs completed by the clauses of the
+ * GPUsMin/MaxCapability, GPUsMinMemory and GPUsMinRuntime the job has (as
+ * HTCondor does once the job's own attributes are in). */
+void sub_gpus_require(classad *ad);
 
 /* Makes every job of the description, in order, with the given cluster
  * id, and hands each (a new ad, now the callee's) to fn; stops at the
