@@ -429,6 +429,17 @@ enum req_end {
 	REQ_TIME,     /* out of time */
 };
 
+/* Request r of submitter s gets no (more) slots this turn, for why:
+ * logged, and told to the schedd with the matches. */
+static void reject(struct cycle *c, struct sub *s, struct ng_request *r,
+		   const char *why)
+{
+	LOG(c, KS_D_MATCH, "      Rejected %lld.%lld %s %s: %s",
+	    (long long)r->cluster, (long long)r->proc, s->name, s->addr, why);
+	c->st->rejections++;
+	ng_schedd_add_rejection(s->conv, r->autocluster, why);
+}
+
 /* Matches request r of submitter s as far as its count, the limit and
  * the deadline allow; *used grows by the weight matched. */
 static enum req_end match_request(struct cycle *c, struct sub *s,
@@ -457,11 +468,10 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 		char full[256];
 		if (limits && ng_limits_full(c->limits, limits, full,
 					     sizeof(full))) {
-			LOG(c, KS_D_MATCH,
-			    "      Rejected %lld.%lld %s %s: concurrency limit "
-			    "%s reached", (long long)r->cluster,
-			    (long long)r->proc, s->name, s->addr, full);
-			c->st->rejections++;
+			char why[300];
+			snprintf(why, sizeof(why), "concurrency limit %s reached",
+				 full);
+			reject(c, s, r, why);
 			end = REQ_REJECTED;
 			break;
 		}
@@ -491,12 +501,8 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			carved = NULL;
 		}
 		if (!slot) {
-			const char *why = limited ? "submitter limit exceeded"
-						  : "no match found";
-			LOG(c, KS_D_MATCH, "      Rejected %lld.%lld %s %s: %s",
-			    (long long)r->cluster, (long long)r->proc, s->name,
-			    s->addr, why);
-			c->st->rejections++;
+			reject(c, s, r, limited ? "submitter limit exceeded"
+						: "no match found");
 			end = limited ? REQ_TOO_BIG : REQ_REJECTED;
 			break;
 		}

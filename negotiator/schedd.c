@@ -23,6 +23,7 @@ struct ng_schedd {
 	size_t nreq;
 	classad **out; /* pairs of ads to send */
 	size_t nout, capout;
+	size_t nmatch;  /* of them, matches (the others rejections) */
 };
 
 static void take_request(ng_schedd *s, classad *ad, size_t *bad)
@@ -117,8 +118,9 @@ struct ng_request *ng_schedd_request(ng_schedd *s, size_t i)
 	return i < s->nreq ? &s->req[i] : NULL;
 }
 
-void ng_schedd_add_match(ng_schedd *s, int64_t autocluster,
-			 const char *claim_id, const classad *slot)
+/* Appends a pair: the first ad about autocluster (new), then second
+ * (taken). */
+static classad *add_pair(ng_schedd *s, int64_t autocluster, classad *second)
 {
 	if (s->nout + 2 > s->capout) {
 		s->capout = s->capout ? s->capout * 2 : 64;
@@ -126,15 +128,30 @@ void ng_schedd_add_match(ng_schedd *s, int64_t autocluster,
 	}
 	classad *m = classad_new();
 	classad_insert_int(m, "AutoClusterId", autocluster);
-	classad_insert_string(m, "ClaimId", claim_id);
 	classad_insert_string(m, "Submitter", s->submitter);
 	s->out[s->nout++] = m;
-	s->out[s->nout++] = classad_ref(slot);
+	s->out[s->nout++] = second;
+	return m;
+}
+
+void ng_schedd_add_match(ng_schedd *s, int64_t autocluster,
+			 const char *claim_id, const classad *slot)
+{
+	classad *m = add_pair(s, autocluster, classad_ref(slot));
+	classad_insert_string(m, "ClaimId", claim_id);
+	s->nmatch++;
+}
+
+void ng_schedd_add_rejection(ng_schedd *s, int64_t autocluster,
+			     const char *reason)
+{
+	classad *m = add_pair(s, autocluster, classad_new());
+	classad_insert_string(m, "RejectReason", reason);
 }
 
 size_t ng_schedd_matches(const ng_schedd *s)
 {
-	return s->nout / 2;
+	return s->nmatch;
 }
 
 /* Sends pairs [from, from + npairs) as PERMISSION_AND_AD messages,

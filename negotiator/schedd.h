@@ -10,7 +10,10 @@
  *                                   attributes)
  *   ... matchmaking (the connection waits) ...
  *   PERMISSION_AND_AD          ->   pairs: [AutoClusterId, ClaimId,
- *                                   Submitter], the slot's public ad
+ *                                   Submitter], the slot's public ad;
+ *                                   or for a request no slot was found
+ *                                   for, [AutoClusterId, RejectReason,
+ *                                   Submitter], []
  *                              <-   OK
  *
  * all on one connection.  The matches of one turn go in one message,
@@ -60,6 +63,12 @@ struct ng_request *ng_schedd_request(ng_schedd *s, size_t i);
 void ng_schedd_add_match(ng_schedd *s, int64_t autocluster,
 			 const char *claim_id, const classad *slot);
 size_t ng_schedd_matches(const ng_schedd *s);
+
+/* Records why autocluster's request was not matched ("no match found",
+ * "concurrency limit sw reached", ...), for the schedd to tell its job
+ * (LastRejMatchReason), as HTCondor's REJECTED_WITH_REASON does. */
+void ng_schedd_add_rejection(ng_schedd *s, int64_t autocluster,
+			     const char *reason);
 
 /* Sends the matches (nothing when there are none) and reads the
  * answers, then closes the connection.  Returns 0 or a KS_E* code with

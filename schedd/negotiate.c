@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "ks_client.h"
 #include "ks_commands.h"
@@ -364,14 +365,42 @@ static struct sc_job *take_job(struct sc_schedd *s, int id)
 	return NULL;
 }
 
+/* The negotiator found no slot for autocluster id's request: its job
+ * (the one the request stood for) says why, as HTCondor's schedd records
+ * a REJECTED_WITH_REASON. */
+static void rejected(struct sc_schedd *s, int id, const char *why)
+{
+	struct sc_negotiation *g = s->neg;
+	for (size_t i = 0; g && i < g->n; i++) {
+		struct request *r = &g->r[i];
+		if (r->id != id || !r->n)
+			continue;
+		struct sc_job *j = sc_queue_find(s, r->ids[0][0], r->ids[0][1]);
+		if (!j)
+			return;
+		sc_job_set_string(s, j, "LastRejMatchReason", why);
+		sc_job_set_int(s, j, "LastRejMatchTime", (int64_t)time(NULL));
+		ks_log_printf(s->d->log, KS_D_FULLDEBUG,
+			      "job %d.%d rejected: %s", j->cluster, j->proc,
+			      why);
+		return;
+	}
+}
+
 void sc_cmd_permission(ks_daemon *d, struct ks_request *req)
 {
 	struct sc_schedd *s = d->ctx;
 	size_t used = 0, stale = 0;
 	for (size_t i = 0; i + 1 < req->n; i += 2) {
 		int64_t id = 0;
-		char *claim = NULL;
+		char *claim = NULL, *why = NULL;
 		classad_eval_int(req->ads[i], "AutoClusterId", NULL, &id);
+		if (classad_eval_string(req->ads[i], "RejectReason", NULL,
+					&why)) {
+			rejected(s, (int)id, why);
+			free(why);
+			continue;
+		}
 		classad_eval_string(req->ads[i], "ClaimId", NULL, &claim);
 		struct sc_job *j = claim ? take_job(s, (int)id) : NULL;
 		if (j && sc_run_match(s, j, claim, req->ads[i + 1]) == 0)

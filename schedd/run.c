@@ -39,6 +39,7 @@
 #include "sc_cmds.h"
 #include "sc_events.h"
 #include "sc_local.h"
+#include "sc_machattrs.h"
 #include "sc_run.h"
 #include "sc_xfer.h"
 
@@ -840,6 +841,7 @@ static void on_activated(void *arg, int fd, unsigned events)
 	sc_job_set_int(s, j, "ShadowBday", (int64_t)now);
 	add_int(s, j, "NumJobStarts", 1);
 	add_int(s, j, "NumShadowStarts", 1);
+	sc_machine_attrs(s, j, r->slot);
 	sc_job_set_string(s, j, "RemoteHost", r->slot_name);
 	sc_job_set_string(s, j, "StartdIpAddr", r->startd);
 	sc_job_set_string(s, j, "ClaimId", r->claim_id);

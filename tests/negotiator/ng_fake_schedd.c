@@ -13,6 +13,8 @@
  * counts), answers NEGOTIATE with that User's requests less what it was
  * given matches for, logs every PERMISSION_AND_AD pair
  *   PERMISSION_AND_AD submitter=S autocluster=N claim=C slot=NAME
+ * or rejection
+ *   REJECTED submitter=S autocluster=N reason=WHY
  * and, standing in for startds too, every MATCH_INFO
  *   MATCH_INFO claim=C
  * A change of the file's contents starts afresh (nothing matched).
@@ -243,6 +245,16 @@ static void cmd_permission(ks_daemon *d, struct ks_request *req)
 		int64_t ac = -1;
 		classad_eval_int(req->ads[i], "AutoClusterId", NULL, &ac);
 		char *sub = str_attr(req->ads[i], "Submitter");
+		char *why = str_attr(req->ads[i], "RejectReason");
+		if (why) {
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "REJECTED submitter=%s autocluster=%lld "
+				      "reason=%s", sub ? sub : "?",
+				      (long long)ac, why);
+			free(why);
+			free(sub);
+			continue;
+		}
 		char *claim = str_attr(req->ads[i], "ClaimId");
 		char *slot = str_attr(req->ads[i + 1], "Name");
 		ks_log_printf(d->log, KS_D_ALWAYS,

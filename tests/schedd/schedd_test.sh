@@ -84,6 +84,10 @@ want=$(sed '/^500$/,$d' <<<"$all")
 grep -q '(1) Normal termination (return value 6)' "$J/exit.log" || fail "return value 6"
 [ "$(cat "$J/out.13")" = "job 13" ] || fail "output of job 13"
 [ "$(stat -c %U "$J/out.0")" = "$A" ] || fail "job ran as $(stat -c %U "$J/out.0"), not $A"
+# what each job keeps of its slot, as HTCondor's schedd records it
+bad=$(condor_history -af NumJobMatches MachineAttrCpus0 MachineAttrSlotWeight0 LastMatchTime -constraint "ClusterId == $C" |
+	awk '$1 != 1 || $2 != 1 || $3 != 1 || $4 !~ /^[0-9]+$/' | head -3)
+[ -z "$bad" ] || fail "NumJobMatches MachineAttrCpus0 MachineAttrSlotWeight0 LastMatchTime: $bad"
 echo "ok: 1000 jobs once each, exit codes in history and event log"
 
 # --- every queue form ----------------------------------------------------
@@ -308,6 +312,9 @@ cycles_reach() { [ "$(cycles)" -ge "$1" ]; }
 wait_for 20 cycles_reach $(( $(cycles) + 2 )) || fail "no more negotiation cycles"
 [ "$(condor_q -allusers -constraint "ClusterId == $C" -af JobStatus | tr '\n' ' ')" = "1 1 " ] ||
 	fail "unstartable jobs: $(condor_q -allusers -constraint "ClusterId == $C" -af ProcId JobStatus)"
+# the negotiator's reason reaches the job its request stood for
+[ "$(condor_q -allusers "$C.1" -af LastRejMatchReason)" = "no match found" ] ||
+	fail "LastRejMatchReason: $(condor_q -allusers "$C.1" -af LastRejMatchReason LastRejMatchTime)"
 ! grep -q "cannot claim .* for job $C\." "$T/log/SchedLog" ||
 	fail "slots matched to jobs START refuses: $(grep "cannot claim" "$T/log/SchedLog" | tail -3)"
 as "$A" condor_rm "$C" >/dev/null || fail "ac rm"
@@ -336,6 +343,8 @@ most=$(awk '/^001 /{n++; if (n > m) m = n} /^005 /{n--} END {print m}' "$J/cl.lo
 [ "$most" = 2 ] || fail "$most jobs taking sw ran at once; SW_LIMIT is 2"
 grep -q "Rejected $C\.[0-9]* .*: concurrency limit sw reached" "$T/log/NegotiatorLog" ||
 	fail "no rejection for the limit: $(grep Rejected "$T/log/NegotiatorLog" | tail -3)"
+condor_history -af LastRejMatchReason -constraint "ClusterId == $C" | grep -qx "concurrency limit sw reached" ||
+	fail "LastRejMatchReason: $(condor_history -af ProcId LastRejMatchReason -constraint "ClusterId == $C")"
 echo "ok: concurrency limits (SW_LIMIT = 2 of 4 slots)"
 
 # --- fair share between two users ------------------------------------------
