@@ -9,6 +9,7 @@
 
 #include "ks_mem.h"
 #include "ks_name.h"
+#include "ks_text.h"
 
 /* The default maximum: HTCondor's, large enough to mean "no limit". */
 #define DEFAULT_MAX 2308032.0
@@ -74,18 +75,13 @@ static bool each_entry(const char *list,
 		       bool (*fn)(void *arg, const char *name, double amount),
 		       void *arg)
 {
-	static const char delims[] = " ,\t\r\n";
-	for (const char *p = list ? list : ""; *p;) {
-		p += strspn(p, delims);
-		size_t len = strcspn(p, delims);
-		if (!len)
-			break;
+	size_t pos = 0, len;
+	for (const char *p; (p = ks_list_next(list, &pos, &len));) {
 		char name[256];
 		double amount;
 		if (entry(p, len, name, sizeof(name), &amount) &&
 		    fn(arg, name, amount))
 			return true;
-		p += len;
 	}
 	return false;
 }

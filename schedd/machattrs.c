@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 struct names {
 	char **v;
@@ -17,12 +18,8 @@ struct names {
 /* Adds each name of list (commas or spaces) not already there. */
 static void add_names(struct names *ns, const char *list)
 {
-	static const char delims[] = " ,\t\r\n";
-	for (const char *p = list ? list : ""; *p;) {
-		p += strspn(p, delims);
-		size_t len = strcspn(p, delims);
-		if (!len)
-			break;
+	size_t pos = 0, len;
+	for (const char *p; (p = ks_list_next(list, &pos, &len));) {
 		bool have = false;
 		for (size_t i = 0; i < ns->n && !have; i++)
 			have = strlen(ns->v[i]) == len &&
@@ -31,7 +28,6 @@ static void add_names(struct names *ns, const char *list)
 			ns->v = ks_xrealloc(ns->v, (ns->n + 1) * sizeof(*ns->v));
 			ns->v[ns->n++] = ks_xstrndup(p, len);
 		}
-		p += len;
 	}
 }
 

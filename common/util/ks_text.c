@@ -19,6 +19,20 @@ char *ks_trim(char *s)
 	return s;
 }
 
+const char *ks_list_next(const char *list, size_t *pos, size_t *len)
+{
+	static const char delims[] = " ,\t\r\n";
+	if (!list)
+		return NULL;
+	const char *p = list + *pos;
+	p += strspn(p, delims);
+	*len = strcspn(p, delims);
+	if (!*len)
+		return NULL;
+	*pos = (size_t)(p - list) + *len;
+	return p;
+}
+
 char *ks_path_in(const char *dir, const char *name)
 {
 	if (name[0] == '/')

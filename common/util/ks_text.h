@@ -12,6 +12,12 @@
  * place.  Returns a pointer into s. */
 char *ks_trim(char *s);
 
+/* The next item of an HTCondor list (items separated by commas and
+ * blank space) in list from *pos on: returns its start, a pointer into
+ * list, with its length in *len, and moves *pos past it; NULL when no
+ * item is left (list NULL too). */
+const char *ks_list_next(const char *list, size_t *pos, size_t *len);
+
 /* name as seen from directory dir: name itself when absolute, else
  * dir/name.  New string (free()). */
 char *ks_path_in(const char *dir, const char *name);

@@ -1268,33 +1268,6 @@ int sub_requirements(const classad *ad, const char *user, int universe,
 
 /* ---- RequireGPUs ----------------------------------------------------- */
 
-/* Whether an unparsed expression has || or a conditional at its top, so
- * that it needs parentheses to be a side of &&.  (HTCondor ranks ?: above
- * everything: it needs none.) */
-static bool looser_than_and(const char *e)
-{
-	int depth = 0;
-	for (const char *p = e; *p; p++) {
-		if (*p == '"' || *p == '\'') {
-			char q = *p;
-			for (p++; *p && *p != q; p++)
-				if (*p == '\\' && p[1])
-					p++;
-			if (!*p)
-				break;
-		} else if (strchr("([{", *p)) {
-			depth++;
-		} else if (strchr(")]}", *p)) {
-			depth--;
-		} else if (!depth && ((p[0] == '|' && p[1] == '|') ||
-				      (*p == '?' && p[1] != ':' &&
-				       (p == e || p[-1] != '=')))) {
-			return true;
-		}
-	}
-	return false;
-}
-
 void sub_gpus_require(classad *ad)
 {
 	if (!classad_lookup(ad, "RequestGPUs"))
@@ -1330,7 +1303,7 @@ void sub_gpus_require(classad *ad)
 	if (req) {
 		char *old = classad_expr_unparse(req, false);
 		struct classad_buf all = {0};
-		classad_buf_printf(&all, looser_than_and(old) ? "(%s) && %s"
+		classad_buf_printf(&all, sub_top_level_op(old, true) ? "(%s) && %s"
 							      : "%s && %s",
 				   old, b.data);
 		free(old);

@@ -35,14 +35,13 @@ static int put_param_expr(const struct sub_job_ctx *c, classad *ad,
 	return rc;
 }
 
-/* Whether an expression is a conditional (a ? b : c) at its top: it then
- * needs parentheses to be one side of ||, which binds tighter. */
-static bool is_conditional(const char *e)
+bool sub_top_level_op(const char *e, bool oror)
 {
 	int depth = 0;
 	for (const char *p = e; *p; p++) {
-		if (*p == '"') {
-			for (p++; *p && *p != '"'; p++)
+		if (*p == '"' || *p == '\'') {
+			char q = *p;
+			for (p++; *p && *p != q; p++)
 				if (*p == '\\' && p[1])
 					p++;
 			if (!*p)
@@ -51,8 +50,10 @@ static bool is_conditional(const char *e)
 			depth++;
 		} else if (strchr(")]}", *p)) {
 			depth--;
-		} else if (*p == '?' && !depth && p[1] != ':' &&
-			   (p == e || p[-1] != '=')) {
+		} else if (!depth &&
+			   ((oror && p[0] == '|' && p[1] == '|') ||
+			    (*p == '?' && p[1] != ':' &&
+			     (p == e || p[-1] != '=')))) {
 			return true;
 		}
 	}
@@ -69,7 +70,7 @@ static char *operand_of_or(const char *text)
 	classad_expr_free(x);
 	size_t n = strlen(text) + 3;
 	char *out = ks_xmalloc(n);
-	snprintf(out, n, is_conditional(text) ? "(%s)" : "%s", text);
+	snprintf(out, n, sub_top_level_op(text, false) ? "(%s)" : "%s", text);
 	return out;
 }
 

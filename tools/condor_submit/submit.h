@@ -184,4 +184,10 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	     const char *user, const char *name, const char *pool, bool terse,
 	     bool verbose, bool stdin_file);
 
+/* Whether unparsed expression e has a conditional (a ? b : c), or with
+ * oror a ||, at its top (outside parentheses and strings): it then needs
+ * parentheses to be one side of || (a conditional) or of && (either);
+ * HTCondor's ?: binds loosest of all. */
+bool sub_top_level_op(const char *e, bool oror);
+
 #endif
