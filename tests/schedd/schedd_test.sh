@@ -315,6 +315,10 @@ wait_for 20 cycles_reach $(( $(cycles) + 2 )) || fail "no more negotiation cycle
 # the negotiator's reason reaches the job its request stood for
 [ "$(condor_q -allusers "$C.1" -af LastRejMatchReason)" = "no match found" ] ||
 	fail "LastRejMatchReason: $(condor_q -allusers "$C.1" -af LastRejMatchReason LastRejMatchTime)"
+ana=$(condor_q -allusers -better-analyze "$C.1")
+grep -q "^No successful match recorded\.$" <<<"$ana" && grep -q "^Last failed match: " <<<"$ana" &&
+	grep -q "^Reason for last match failure: no match found$" <<<"$ana" ||
+	fail "condor_q -better-analyze: $ana"
 ! grep -q "cannot claim .* for job $C\." "$T/log/SchedLog" ||
 	fail "slots matched to jobs START refuses: $(grep "cannot claim" "$T/log/SchedLog" | tail -3)"
 as "$A" condor_rm "$C" >/dev/null || fail "ac rm"

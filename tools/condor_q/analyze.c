@@ -564,6 +564,45 @@ static const char *cq_universe_warning(const classad *job)
 	}
 }
 
+/* t as ctime() gives it, without its newline. */
+static void cq_ctime(struct classad_buf *out, long long t)
+{
+	time_t tt = (time_t)t;
+	char buf[64];
+	struct tm tm;
+	if (!localtime_r(&tt, &tm) ||
+	    !strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm))
+		snprintf(buf, sizeof buf, "%lld", t);
+	tf_buf_add(out, buf);
+}
+
+/* When the job was last matched, or last refused a match and why (the
+ * negotiator's reason, which the schedd keeps), as HTCondor prints it. */
+static void cq_last_match(struct classad_buf *out, const classad *job)
+{
+	long long matched = 0, rejected = 0;
+	tf_ad_int(job, "LastMatchTime", &matched);
+	tf_ad_int(job, "LastRejMatchTime", &rejected);
+	if (matched) {
+		tf_buf_add(out, "Last successful match: ");
+		cq_ctime(out, matched);
+		tf_buf_addc(out, '\n');
+	} else if (rejected) {
+		tf_buf_add(out, "No successful match recorded.\n");
+	}
+	if (rejected > matched) {
+		tf_buf_add(out, "Last failed match: ");
+		cq_ctime(out, rejected);
+		tf_buf_addc(out, '\n');
+		char *why = tf_ad_string(job, "LastRejMatchReason");
+		if (why)
+			classad_buf_printf(out,
+					   "Reason for last match failure: %s\n",
+					   why);
+		free(why);
+	}
+}
+
 static void cq_analyze_job(struct classad_buf *out, const struct cq_job *j,
 			   classad *const *slots, size_t nslots,
 			   const bool *use)
@@ -601,6 +640,7 @@ static void cq_analyze_job(struct classad_buf *out, const struct cq_job *j,
 		classad_buf_printf(out, "\n%03d.%03d:  %s\n\n", j->cluster, j->proc,
 				   status);
 	free(status);
+	cq_last_match(out, job);
 }
 
 void cq_analyze(struct classad_buf *out, const char *label,
