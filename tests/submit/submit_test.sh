@@ -44,6 +44,28 @@ done
 grep -q 'OTHER\|KSX_B=2' <<<"$env_line" && fail "getenv took too much: $out"
 printf 'executable = /bin/true\ngetenv = true\nqueue\n' > getenv2.sub
 KSX_ALL=yes "$S" -dry-run - getenv2.sub | grep -q '^Environment=".*KSX_ALL=yes' || fail "getenv = true"
+# HTCondor's list: patterns without case, "!pattern" keeps names out;
+# "yes" is no boolean there, but the name of a variable
+printf 'executable = /bin/true
+getenv = ksx*, !KSX_B
+queue
+' > getenv3.sub
+env_line=$(KSX_A=1 KSX_B=2 OTHER=3 "$S" -dry-run - getenv3.sub | grep '^Environment=')
+grep -qw KSX_A=1 <<<"$env_line" && ! grep -q 'KSX_B\|OTHER' <<<"$env_line" ||
+	fail "getenv = ksx*, !KSX_B: $env_line"
+printf 'executable = /bin/true
+getenv = yes
+queue
+' > getenv4.sub
+env_line=$(yes=1 KSX_A=1 "$S" -dry-run - getenv4.sub | grep '^Environment=')
+[ "$env_line" = 'Environment="yes=1"' ] || fail "getenv = yes: $env_line"
+# hold is read as HTCondor reads a boolean: an expression will do, a
+# word will not
+printf 'executable = /bin/true
+hold = 2 > 1
+queue
+' > hold.sub
+"$S" -dry-run - hold.sub | grep -qx 'JobStatus=5' || fail "hold = 2 > 1"
 # bad values of the policy commands: HTCondor's message, nothing submitted
 bad() { # COMMANDS MESSAGE
 	printf 'executable = /bin/true\n%s\nqueue\n' "$1" > bad.sub
@@ -53,6 +75,7 @@ bad() { # COMMANDS MESSAGE
 	return 0
 }
 bad 'success_exit_code = abc' 'ERROR: success_exit_code=abc is invalid, must eval to an integer.'
+bad 'hold = yes' 'ERROR: hold=yes is invalid, must eval to a boolean.'
 bad 'max_retries = lots' 'ERROR: max_retries=lots is invalid, must eval to an integer.'
 bad 'retry_until = (' 'ERROR: retry_until=( is invalid, it must be an integer or boolean expression.'
 bad 'concurrency_limits = 1abc' "ERROR: Invalid concurrency limit '1abc'"

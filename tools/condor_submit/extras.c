@@ -102,9 +102,8 @@ static int bad_bool(struct ks_err *err, const char *key, const char *v)
 			  "%s=%s is invalid, must eval to a boolean.", key, v);
 }
 
-/* A boolean command (or its attribute name), def when not given. */
-static int param_bool(const struct sub_job_ctx *c, const char *key,
-		      const char *alt, bool def, bool *out, struct ks_err *err)
+int sub_param_bool(const struct sub_job_ctx *c, const char *key,
+		   const char *alt, bool def, bool *out, struct ks_err *err)
 {
 	char *v = sub_param(c, key, alt);
 	*out = def;
@@ -128,8 +127,8 @@ int sub_set_stdio(const struct sub_job_ctx *c, classad *ad, int which,
 	const char *const *k = keys[which];
 	bool transfer, stream;
 	int rc;
-	if ((rc = param_bool(c, k[0], k[1], true, &transfer, err)) ||
-	    (rc = param_bool(c, k[2], k[3], false, &stream, err)))
+	if ((rc = sub_param_bool(c, k[0], k[1], true, &transfer, err)) ||
+	    (rc = sub_param_bool(c, k[2], k[3], false, &stream, err)))
 		return rc;
 	if (!file || !*file || !strcmp(file, "/dev/null"))
 		transfer = false;
@@ -299,7 +298,7 @@ static int set_group(const struct sub_job_ctx *c, classad *ad,
 		classad_insert_string(ad, "ProjectName", project);
 	free(project);
 	bool nice;
-	int rc = param_bool(c, "nice_user", "NiceUser", false, &nice, err);
+	int rc = sub_param_bool(c, "nice_user", "NiceUser", false, &nice, err);
 	if (rc)
 		return rc;
 	char *group = sub_param(c, "accounting_group", "AccountingGroup");

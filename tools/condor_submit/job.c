@@ -1,5 +1,6 @@
 /* job.c: the job ad of one job of a submit description (submit.h), with
  * HTCondor's defaults for what the description leaves out. */
+#define _GNU_SOURCE /* FNM_CASEFOLD */
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -139,12 +140,6 @@ static char *get_any(const struct sub_job_ctx *c, const char *a,
 	return v || !b ? v : get(c, b);
 }
 
-static bool is_true(const char *v)
-{
-	return v && (!strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
-		     !strcmp(v, "1") || !strcasecmp(v, "t"));
-}
-
 static void put_expr(classad *ad, const char *name, const char *text)
 {
 	if (classad_insert_text(ad, name, text, NULL) != 0)
@@ -227,23 +222,33 @@ static int put_args(classad *ad, char *v, struct ks_err *err)
 
 extern char **environ;
 
-/* Whether getenv's value takes variable name: true takes all; else a
- * list of names and wildcard patterns (HTCondor 10's form). */
-static bool getenv_takes(const char *spec, const char *name, size_t len)
+/* Whether getenv's list takes variable name: HTCondor's white and black
+ * list, names and * patterns compared without case, "!pattern" keeping a
+ * name out, none of the first kind meaning every name. */
+static bool getenv_takes(const char *list, const char *name, size_t len)
 {
-	if (!strcasecmp(spec, "true") || !strcasecmp(spec, "yes"))
-		return true;
-	if (!strcasecmp(spec, "false") || !strcasecmp(spec, "no"))
-		return false;
-	char *copy = ks_xstrdup(spec), *save = NULL;
+	static const char seps[] = ",; \t\r\n";
 	char *var = ks_xstrndup(name, len);
-	bool take = false;
-	for (char *p = strtok_r(copy, ", \t", &save); p && !take;
-	     p = strtok_r(NULL, ", \t", &save))
-		take = fnmatch(p, var, 0) == 0;
-	free(copy);
+	bool white = false, in_white = false, in_black = false;
+	for (const char *p = list; *p;) {
+		p += strspn(p, seps);
+		size_t n = strcspn(p, seps);
+		if (!n)
+			break;
+		bool black = *p == '!';
+		char *pat = ks_xstrndup(p + black, n - black);
+		bool hit = *pat && fnmatch(pat, var, FNM_CASEFOLD) == 0;
+		if (black) {
+			in_black |= hit;
+		} else {
+			white = true;
+			in_white |= hit;
+		}
+		free(pat);
+		p += n;
+	}
 	free(var);
-	return take;
+	return !in_black && (!white || in_white);
 }
 
 /* Environment: the submitter's own variables getenv asks for, then those
@@ -252,10 +257,16 @@ static int put_env(classad *ad, char *v, char *getenv_spec,
 		   struct ks_err *err)
 {
 	struct sr_env env = {0};
-	for (char **e = getenv_spec ? environ : NULL; e && *e; e++) {
+	/* a boolean (true, 1, false, 0 or an expression) takes all or
+	 * nothing, as HTCondor reads getenv; anything else is a list */
+	bool all = false;
+	bool is_bool = getenv_spec && sub_value_bool(getenv_spec, &all);
+	for (char **e = getenv_spec && (all || !is_bool) ? environ : NULL;
+	     e && *e; e++) {
 		const char *eq = strchr(*e, '=');
-		if (eq && eq > *e && getenv_takes(getenv_spec, *e,
-						  (size_t)(eq - *e)))
+		if (eq && eq > *e &&
+		    (is_bool || getenv_takes(getenv_spec, *e,
+					     (size_t)(eq - *e))))
 			sr_env_put(&env, *e, NULL);
 	}
 	free(getenv_spec);
@@ -526,9 +537,9 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	    (rc = sub_set_parallel(c, ad, universe, err)))
 		goto out;
 
-	v = get(c, "hold");
-	bool hold = is_true(v);
-	free(v);
+	bool hold = false;
+	if ((rc = sub_param_bool(c, "hold", NULL, false, &hold, err)))
+		goto out;
 	classad_insert_int(ad, "JobStatus", hold ? 5 : 1);
 	if (hold) {
 		classad_insert_string(ad, "HoldReason",

@@ -190,4 +190,11 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
  * HTCondor's ?: binds loosest of all. */
 bool sub_top_level_op(const char *e, bool oror);
 
+/* A boolean command (or its other name alt), def when not given, as
+ * HTCondor's submit_param_bool reads it (true, false, 1, 0 or an
+ * expression); any other value is an error: 0 or KS_EINVAL with err
+ * filled. */
+int sub_param_bool(const struct sub_job_ctx *c, const char *key,
+		   const char *alt, bool def, bool *out, struct ks_err *err);
+
 #endif
