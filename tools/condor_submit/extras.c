@@ -17,6 +17,7 @@
 
 #include "ks_mem.h"
 #include "ks_name.h"
+#include "ks_text.h"
 #include "sr_job.h"
 #include "submit.h"
 
@@ -361,6 +362,8 @@ enum simple_kind {
 	AS_EXPR,   /* the value is an expression */
 	AS_STRING, /* a string, as written */
 	AS_STRIP,  /* a string, one pair of enclosing quotes dropped */
+	AS_PATH,   /* a file name, made absolute from the job's Iwd */
+	AS_STRIP_PATH, /* the same, enclosing quotes dropped first */
 	AS_LIST,   /* a list, rejoined "a,b,c" */
 	AS_BOOL,
 	AS_INT,
@@ -391,6 +394,7 @@ static const struct simple_cmd {
 	{"want_io_proxy", "WantIOProxy", AS_BOOL, false},
 	{"want_job_networking", "WantJobNetworking", AS_BOOL, false},
 	{"starter_debug", "JobStarterDebug", AS_STRIP, false},
+	{"starter_log", "JobStarterLog", AS_STRIP_PATH, false},
 	{"container_is_common", "ContainerIsCommon", AS_BOOL, false},
 	{"job_machine_attrs", "JobMachineAttrs", AS_STRING, false},
 	{"job_machine_attrs_history_length", "JobMachineAttrsHistoryLength",
@@ -399,6 +403,7 @@ static const struct simple_cmd {
 	{"email_attributes", "EmailAttributes", AS_LIST, false},
 	{"remote_initialdir", "RemoteIwd", AS_STRING, false},
 	{"output_destination", "OutputDestination", AS_STRING, false},
+	{"output_directory", "OutputDirectory", AS_PATH, false},
 	{"want_graceful_removal", "WantGracefulRemoval", AS_EXPR, false},
 	{"job_max_vacate_time", "JobMaxVacateTime", AS_EXPR, false},
 	{"encrypt_execute_directory", "EncryptExecuteDirectory", AS_BOOL,
@@ -422,6 +427,7 @@ static const struct simple_cmd {
 	{"noop_job", "IsNoopJob", AS_EXPR, false},
 	{"noop_job_exit_signal", "NoopJobExitSignal", AS_EXPR, false},
 	{"noop_job_exit_code", "NoopJobExitCode", AS_EXPR, false},
+	{"dagman_log", "DAGManNodesLog", AS_PATH, false},
 	{"dag_node_name", "DAGNodeName", AS_STRING, false},
 	{"match_list_length", "LastMatchListLength", AS_INT, false},
 	{"dagman_job_id", "DAGManJobId", AS_UINT, false},
@@ -457,6 +463,7 @@ static const struct simple_cmd {
 	{"transfer_checkpoint_files", "TransferCheckpoint", AS_STRING, false},
 	{"preserve_relative_paths", "PreserveRelativePaths", AS_BOOL, false},
 	{"cuda_version", "CUDAVersion", AS_STRING, false},
+	{"jobset", "JobSetName", AS_STRIP, false},
 	{"skip_if_dataflow", "SkipIfDataflow", AS_BOOL, false},
 	{"allowed_job_duration", "AllowedJobDuration", AS_EXPR, false},
 	{"allowed_execute_duration", "AllowedExecuteDuration", AS_EXPR, false},
@@ -504,6 +511,18 @@ static int put_simple(classad *ad, const struct simple_cmd *s, char *v,
 	case AS_STRIP:
 		classad_insert_string(ad, s->attr, strip_quotes(v));
 		return 0;
+	case AS_PATH:
+	case AS_STRIP_PATH: {
+		const char *name = s->kind == AS_STRIP_PATH ? strip_quotes(v) : v;
+		char *iwd = NULL;
+		classad_eval_string(ad, "Iwd", NULL, &iwd);
+		char *path = *name ? ks_path_in(iwd ? iwd : ".", name)
+				   : ks_xstrdup("");
+		classad_insert_string(ad, s->attr, path);
+		free(path);
+		free(iwd);
+		return 0;
+	}
 	case AS_LIST:
 		put_joined(ad, s->attr, v);
 		return 0;
