@@ -605,7 +605,7 @@ static void cq_last_match(struct classad_buf *out, const classad *job)
 
 static void cq_analyze_job(struct classad_buf *out, const struct cq_job *j,
 			   classad *const *slots, size_t nslots,
-			   const bool *use)
+			   const bool *use, bool better)
 {
 	const classad *job = j->ad;
 	char id[48];
@@ -630,9 +630,11 @@ static void cq_analyze_job(struct classad_buf *out, const struct cq_job *j,
 		cq_tally(&a, job, slots, nslots, use);
 	}
 	free(owner);
-	cq_requirements(out, job, slots, nslots, use, id);
-	tf_buf_add(out, cq_universe_warning(job));
-	tf_buf_addc(out, '\n');
+	if (better || a.req_reject > 0) {
+		cq_requirements(out, job, slots, nslots, use, id);
+		tf_buf_add(out, cq_universe_warning(job));
+		tf_buf_addc(out, '\n');
+	}
 	if (a.total > 0)
 		cq_totals(out, &a, j->cluster, j->proc);
 	tf_buf_addc(out, '\n');
@@ -645,7 +647,7 @@ static void cq_analyze_job(struct classad_buf *out, const struct cq_job *j,
 
 void cq_analyze(struct classad_buf *out, const char *label,
 		struct cq_job *jobs, size_t n, classad *const *slots,
-		size_t nslots)
+		size_t nslots, bool better)
 {
 	classad_buf_printf(out, "\n\n-- %s\n", label);
 	bool *use = ks_xcalloc(nslots ? nslots : 1, sizeof *use);
@@ -653,6 +655,6 @@ void cq_analyze(struct classad_buf *out, const char *label,
 		use[k] = cq_counted(slots, nslots, k);
 	for (size_t i = 0; i < n; i++)
 		if (jobs[i].ad)
-			cq_analyze_job(out, &jobs[i], slots, nslots, use);
+			cq_analyze_job(out, &jobs[i], slots, nslots, use, better);
 	free(use);
 }

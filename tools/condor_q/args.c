@@ -90,6 +90,7 @@ void cq_usage(FILE *out, const char *prog)
 	      "\t-json\t\t\t Display entire ClassAds in JSON form\n"
 	      "\t-attributes X,Y,...\t Attributes to show in -json and -long\n"
 	      "\n    [analyze-opts] are\n"
+	      "\t-analyze\t\t Perform matchmaking analysis on jobs\n"
 	      "\t-better-analyze\t\t Perform detailed match analysis\n"
 	      "\t-mconstraint <expr>\t Machine constraint for analysis\n"
 	      "\t-slotads[:<form>] <file> Read Machine ClassAds for analysis from <file>\n"
@@ -130,8 +131,7 @@ static const struct {
 	{"cputime", 2},       {"cumulative-time", 3}, {"grid", 2},
 	{"io", 2},            {"dag", 2},        {"userlog", 1},
 	{"userprios", 5},     {"nouserprios", 7}, {"profile", 4},
-	{"stream-results", 2}, {"machine", 2},   {"analyze", 2},
-	{"analyse", 2},       {"global", 1},
+	{"stream-results", 2}, {"machine", 2},   {"global", 1},
 };
 
 static int cq_unknown(const struct cq_opts *o, const char *a, FILE *out,
@@ -428,6 +428,10 @@ int cq_parse_args(int argc, const char *const *argv, struct cq_opts *o,
 			rc = 0;
 		} else if (tf_flag(a, "better-analyze", 2, &c) ||
 			   tf_flag(a, "better-analyse", 2, &c)) {
+			o->view = CQ_V_ANALYZE;
+			o->analyze_better = true;
+		} else if (tf_flag(a, "analyze", 2, &c) ||
+			   tf_flag(a, "analyse", 2, &c)) {
 			o->view = CQ_V_ANALYZE;
 		} else if (tf_flag(a, "run", 1, NULL)) {
 			if (o->view == CQ_V_HOLD || o->view == CQ_V_IDLE) {

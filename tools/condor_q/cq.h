@@ -52,6 +52,7 @@ struct cq_item {
 struct cq_opts {
 	const char *prog;
 	enum cq_view view;
+	bool analyze_better;        /* -better-analyze, not only -analyze */
 	bool batch, batch_specified;
 	bool dash_long;             /* -long, -json, -xml */
 	enum tf_long_form long_form;
@@ -182,12 +183,14 @@ void cq_fit_job_columns(struct tf_mask *m, const struct cq_job *jobs,
 /* Removes the white space before the row's final newline. */
 void cq_trim_row(struct classad_buf *out, size_t row_start);
 
-/* ---- -better-analyze (analyze.c) --------------------------------------- */
+/* ---- -analyze and -better-analyze (analyze.c) ------------------------- */
 
 /* Prints the analysis of each job (its ad kept) against the slot ads,
- * under the "-- LABEL" title. */
+ * under the "-- LABEL" title: with better, always the clause-by-clause
+ * analysis of its Requirements; without (-analyze), as HTCondor's, only
+ * when some slot is rejected by them. */
 void cq_analyze(struct classad_buf *out, const char *label,
 		struct cq_job *jobs, size_t n, classad *const *slots,
-		size_t nslots);
+		size_t nslots, bool better);
 
 #endif

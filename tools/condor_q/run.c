@@ -254,7 +254,8 @@ static int cq_analysis(struct cq_run *r, struct classad_buf *out)
 	size_t nslots = 0;
 	if (cq_fetch_slots(&r->o, &slots, &nslots, r->err))
 		return 1;
-	cq_analyze(out, r->sink.label, r->jobs, r->n, slots, nslots);
+	cq_analyze(out, r->sink.label, r->jobs, r->n, slots, nslots,
+		   r->o.analyze_better);
 	ks_ads_free(slots, nslots);
 	return 0;
 }
