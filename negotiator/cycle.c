@@ -25,7 +25,7 @@
 #include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
-#include "limits.h"
+#include "concurrency.h"
 #include "negotiator.h"
 #include "pool.h"
 #include "schedd.h"

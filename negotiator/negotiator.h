@@ -12,7 +12,7 @@
 
 #include "accountant.h"
 #include "ks_daemon.h"
-#include "limits.h"
+#include "concurrency.h"
 #include "match.h"
 
 /* The figures HTCondor publishes for each of the last cycles

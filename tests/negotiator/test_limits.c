@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "limits.h"
+#include "concurrency.h"
 
 static ks_config *conf(void)
 {

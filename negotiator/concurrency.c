@@ -1,5 +1,5 @@
-/* limits.c: concurrency limits (limits.h). */
-#include "limits.h"
+/* concurrency.c: concurrency limits (concurrency.h). */
+#include "concurrency.h"
 
 #include <ctype.h>
 #include <math.h>

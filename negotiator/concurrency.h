@@ -1,5 +1,5 @@
 /*
- * limits.h: concurrency limits, as HTCondor's negotiator keeps them.
+ * concurrency.h: concurrency limits, as HTCondor's negotiator keeps them.
  *
  * A job names the limits it takes in ConcurrencyLimits, a list such as
  * "sw, db:2, license.matlab:0.5": each entry a name (letters, digits and
@@ -16,8 +16,8 @@
  * every match the cycle makes.  A request whose limits do not all have
  * room for their amounts is not matched.
  */
-#ifndef NG_LIMITS_H
-#define NG_LIMITS_H
+#ifndef NG_CONCURRENCY_H
+#define NG_CONCURRENCY_H
 
 #include <stdbool.h>
 #include <stddef.h>
