@@ -66,6 +66,11 @@ struct sc_run {
 	char *slot_name;
 	classad *slot;
 	char *submitter;
+	/* the ConcurrencyLimits of the job the negotiator matched the slot
+	 * for ("" for none): as HTCondor's schedd, the claim then takes
+	 * only jobs with the same (CLAIM_RECYCLING_CONSIDER_LIMITS), or the
+	 * negotiator's count of the limits in use would be wrong */
+	char *limits;
 	ks_conn *act; /* ACTIVATE_CLAIM's connection, until the job ends */
 	uint64_t alive_timer, start_timer, reconnect_timer;
 	int attempts;       /* to reconnect, since the last contact */
@@ -233,8 +238,16 @@ static void free_run(struct sc_run *r)
 	free(r->startd);
 	free(r->slot_name);
 	free(r->submitter);
+	free(r->limits);
 	classad_free(r->slot);
 	free(r);
+}
+
+/* A job's ConcurrencyLimits, "" for none (new string). */
+static char *job_limits(const struct sc_job *j)
+{
+	char *v = ad_string(j->ad, "ConcurrencyLimits");
+	return v ? v : ks_xstrdup("");
 }
 
 /* Ends the claim: the startd is told (unless it is gone) and the run
@@ -912,6 +925,7 @@ static void activate(struct sc_run *r, struct sc_job *j)
 struct pick {
 	struct sc_run *r;
 	struct sc_job *found;
+	bool same_limits; /* CLAIM_RECYCLING_CONSIDER_LIMITS */
 };
 
 static int pick_job(struct sc_job *j, void *arg)
@@ -924,6 +938,13 @@ static int pick_job(struct sc_job *j, void *arg)
 	free(sub);
 	if (!same)
 		return 0;
+	if (p->same_limits && p->r->limits) {
+		char *limits = job_limits(j);
+		same = strcasecmp(limits, p->r->limits) == 0;
+		free(limits);
+		if (!same)
+			return 0;
+	}
 	classad_match *m = classad_match_new(j->ad, p->r->slot, NULL);
 	bool ok = m && classad_match_symmetric(m);
 	classad_match_free(m);
@@ -934,9 +955,11 @@ static int pick_job(struct sc_job *j, void *arg)
 
 static struct sc_job *next_job(struct sc_run *r)
 {
-	struct pick p = {r, NULL};
+	struct pick p = {r, NULL, true};
 	if (r->s->d->shutting_down)
 		return NULL;
+	ks_config_bool(r->s->d->cfg, "CLAIM_RECYCLING_CONSIDER_LIMITS",
+		       &p.same_limits);
 	sc_queue_each(r->s, pick_job, &p);
 	return p.found;
 }
@@ -1010,6 +1033,7 @@ int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
 		r->slot_name = ks_xstrdup(addr);
 	r->slot = classad_copy(slot);
 	r->submitter = sc_submitter_of(s, j);
+	r->limits = job_limits(j);
 	add_run(s, r);
 	r->start_timer = ks_loop_timer(s->d->loop, 0, 0, claim, r);
 	return 0;

@@ -186,7 +186,7 @@ const struct ks_knob ks_knobs[] = {
 	{"CHIRP_DELAYED_UPDATE_PREFIX", KS_KNOB_STRING, "Chirp*", NULL},
 	{"CHOWN_JOB_SPOOL_FILES", KS_KNOB_BOOL, "False", NULL},
 	{"CLAIM_PARTITIONABLE_LEFTOVERS", KS_KNOB_STRING, "$(NEGOTIATOR_USE_SLOT_WEIGHTS)", "whether the schedd may carve more dynamic slots from a slot it claimed"},
-	{"CLAIM_RECYCLING_CONSIDER_LIMITS", KS_KNOB_BOOL, "true", NULL},
+	{"CLAIM_RECYCLING_CONSIDER_LIMITS", KS_KNOB_BOOL, "true", "whether the schedd reuses a claim only for jobs with the ConcurrencyLimits of the job it was matched for"},
 	{"CLAIM_WORKLIFE", KS_KNOB_INT, "1200", "seconds a claim may start new jobs; after that it ends with its current job"},
 	{"CLASSAD_ENABLE_USER_HOME", KS_KNOB_BOOL, "true", NULL},
 	{"CLASSAD_LOG_STRICT_PARSING", KS_KNOB_BOOL, "true", NULL},
