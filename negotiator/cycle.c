@@ -22,10 +22,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "concurrency.h"
 #include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
-#include "concurrency.h"
 #include "negotiator.h"
 #include "pool.h"
 #include "schedd.h"

@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "accountant.h"
-#include "ks_daemon.h"
 #include "concurrency.h"
+#include "ks_daemon.h"
 #include "match.h"
 
 /* The figures HTCondor publishes for each of the last cycles
