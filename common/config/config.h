@@ -146,6 +146,32 @@ char *ks_expand(const struct ks_expand_opts *o, const char *text,
 bool ks_if_condition(const struct ks_expand_opts *o, const char *expr,
 		     bool *result, char *why, size_t whylen);
 
+/* The if blocks open in one file, as HTCondor keeps them: a bit per
+ * nesting level (bit 0 the file itself) in state (this branch is taken),
+ * estate (some branch of this block was), istate (no else yet); top is
+ * the innermost level's bit.  A file starts with KS_IFS_INIT. */
+struct ks_ifs {
+	uint64_t state, estate, istate, top;
+};
+#define KS_IFS_INIT {.state = 1, .top = 1}
+
+/* Whether the lines at this point are read: every open block's branch
+ * is taken. */
+bool ks_ifs_enabled(const struct ks_ifs *st);
+
+/* line without the ':' that hid an if line, or any line of an if body,
+ * from readers older than HTCondor 8.1.5 (they are read without it).
+ * Returns line or line + 1. */
+char *ks_ifs_unhide(const struct ks_ifs *st, char *line);
+
+/* An if, elif, else or endif line (blanks trimmed at its start), its
+ * conditions read as o says (ks_if_condition()): returns 1 when it was
+ * one, 0 when it is another line, -1 when it is wrong, with msg (size
+ * bytes) in HTCondor's words ("else without matching if", "X is not a
+ * valid if condition because ..."). */
+int ks_ifs_line(struct ks_ifs *st, const char *line,
+		const struct ks_expand_opts *o, char *msg, size_t size);
+
 /* Typed reads of name, as HTCondor's param_integer() and friends: the
  * value may be an expression ("15 * 60").  Return true and set *out when
  * the name is defined and converts; false leaves *out unchanged. */

@@ -328,3 +328,108 @@ bool kc_if_condition(const ks_config *cfg, const char *expr, bool *result,
 	struct ks_expand_opts o = {.cfg = cfg};
 	return ks_if_condition(&o, expr, result, why, whylen);
 }
+
+/* ---- if blocks ------------------------------------------------------- */
+
+static bool starts_word(const char *line, const char *w)
+{
+	size_t n = strlen(w);
+	return strncasecmp(line, w, n) == 0 &&
+	       (!line[n] || isspace((unsigned char)line[n]));
+}
+
+bool ks_ifs_enabled(const struct ks_ifs *st)
+{
+	uint64_t mask = st->top | (st->top - 1);
+	return (st->state & mask) == mask;
+}
+
+char *ks_ifs_unhide(const struct ks_ifs *st, char *line)
+{
+	return *line == ':' && (st->top > 1 || starts_word(line + 1, "if"))
+		       ? line + 1
+		       : line;
+}
+
+/* The condition after keyword kw ("if" or "elif") in line, when wanted:
+ * its value in *b; false with msg filled when it is no condition. */
+static bool condition(const char *line, const char *kw,
+		      const struct ks_expand_opts *o, bool *b, char *msg,
+		      size_t size)
+{
+	const char *e = line + strlen(kw);
+	while (isspace((unsigned char)*e))
+		e++;
+	char why[200] = "";
+	if (!*b || ks_if_condition(o, e, b, why, sizeof(why)))
+		return true;
+	snprintf(msg, size, "%s is not a valid %s condition%s%s", e, kw,
+		 why[0] ? " because " : "", why);
+	return false;
+}
+
+int ks_ifs_line(struct ks_ifs *st, const char *line,
+		const struct ks_expand_opts *o, char *msg, size_t size)
+{
+	const char *wrong = NULL;
+	bool b;
+	if (starts_word(line, "if")) {
+		b = ks_ifs_enabled(st);
+		if (!condition(line, "if", o, &b, msg, size))
+			return -1;
+		if (st->top >> 62) {
+			wrong = "if nesting too deep!";
+		} else {
+			st->top <<= 1;
+			st->istate |= st->top;
+			if (b) {
+				st->state |= st->top;
+				st->estate |= st->top;
+			} else {
+				st->state &= ~st->top;
+				st->estate &= ~st->top;
+			}
+		}
+	} else if (starts_word(line, "elif")) {
+		/* only a block whose branches were all false so far, inside
+		 * enabled ones, reads the condition */
+		b = !(st->estate & st->top) &&
+		    (st->state & (st->top - 1)) == st->top - 1;
+		if (!condition(line, "elif", o, &b, msg, size))
+			return -1;
+		if (!(st->istate & st->top) || st->top == 1) {
+			wrong = st->top > 1 ? "elif is not allowed after else"
+					    : "elif without matching if";
+		} else if (b && !(st->estate & st->top)) {
+			st->state |= st->top;
+			st->estate |= st->top;
+		} else {
+			st->state &= ~st->top;
+		}
+	} else if (starts_word(line, "else")) {
+		if (!(st->istate & st->top) || st->top == 1) {
+			wrong = st->top > 1 ? "else is not allowed after else"
+					    : "else without matching if";
+		} else {
+			st->istate &= ~st->top;
+			if ((st->estate | st->state) & st->top)
+				st->state &= ~st->top;
+			else
+				st->state |= st->top;
+		}
+	} else if (starts_word(line, "endif")) {
+		if (st->top == 1) {
+			wrong = "endif without matching if";
+		} else {
+			st->istate &= ~st->top;
+			st->top >>= 1;
+		}
+	} else {
+		return 0;
+	}
+	if (wrong) {
+		snprintf(msg, size, "%s", wrong);
+		return -1;
+	}
+	return 1;
+}

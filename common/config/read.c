@@ -21,10 +21,7 @@ struct rd {
 	int depth;
 	const char *use; /* "CATEGORY:Template" when reading a template */
 	struct ks_err *err;
-	/* if/elif/else nesting as bit masks, one bit per level (bit 0 is
-	 * outside every if): state says the level's branch is taken,
-	 * estate that some branch of it was, istate that no else came. */
-	uint64_t state, estate, istate, top;
+	struct ks_ifs ifs; /* the if blocks open */
 	char *here_name, *here_tag;
 	struct classad_buf here;
 };
@@ -65,91 +62,16 @@ static int rd_error(struct rd *r, const char *fmt, ...)
 			  r->cfg->sources[r->source], r->line, msg);
 }
 
-/* ---- if stack ----------------------------------------------------------- */
+/* ---- if blocks --------------------------------------------------------- */
 
-static bool enabled(const struct rd *r)
-{
-	uint64_t mask = r->top | (r->top - 1);
-	return (r->state & mask) == mask;
-}
-
-static bool starts_word(const char *line, const char *w)
-{
-	size_t n = strlen(w);
-	return strncasecmp(line, w, n) == 0 &&
-	       (!line[n] || isspace((unsigned char)line[n]));
-}
-
-/* Handles an if/elif/else/endif line: returns 1 if it was one, 0 if not,
- * or an error code. */
+/* An if/elif/else/endif line: 1 if it was one, 0 if not, or an error
+ * code. */
 static int if_line(struct rd *r, const char *line)
 {
-	char why[200];
-	bool b;
-	if (starts_word(line, "if")) {
-		const char *e = line + 2;
-		while (isspace((unsigned char)*e))
-			e++;
-		b = enabled(r);
-		if (b && !kc_if_condition(r->cfg, e, &b, why, sizeof(why)))
-			return rd_error(r, "%s is not a valid if condition%s%s",
-					e, why[0] ? " because " : "", why);
-		if (r->top >> 62)
-			return rd_error(r, "if nesting too deep!");
-		r->top <<= 1;
-		r->istate |= r->top;
-		if (b) {
-			r->state |= r->top;
-			r->estate |= r->top;
-		} else {
-			r->state &= ~r->top;
-			r->estate &= ~r->top;
-		}
-		return 1;
-	}
-	if (starts_word(line, "else")) {
-		if (!(r->istate & r->top) || r->top == 1)
-			return rd_error(r, "%s", r->top > 1
-							 ? "else is not allowed after else"
-							 : "else without matching if");
-		r->istate &= ~r->top;
-		if ((r->estate | r->state) & r->top)
-			r->state &= ~r->top;
-		else
-			r->state |= r->top;
-		return 1;
-	}
-	if (starts_word(line, "elif")) {
-		const char *e = line + 4;
-		while (isspace((unsigned char)*e))
-			e++;
-		b = !(r->estate & r->top) &&
-		    (r->state & (r->top - 1)) == r->top - 1;
-		if (b && !kc_if_condition(r->cfg, e, &b, why, sizeof(why)))
-			return rd_error(r, "%s is not a valid elif condition%s%s",
-					e, why[0] ? " because " : "", why);
-		if (!(r->istate & r->top) || r->top == 1)
-			return rd_error(r, "%s", r->top > 1
-							 ? "elif is not allowed after else"
-							 : "elif without matching if");
-		if (r->estate & r->top) {
-			r->state &= ~r->top;
-		} else if (b) {
-			r->estate |= r->top;
-			r->state |= r->top;
-		} else {
-			r->state &= ~r->top;
-		}
-		return 1;
-	}
-	if (starts_word(line, "endif")) {
-		if (r->top == 1)
-			return rd_error(r, "endif without matching if");
-		r->istate &= ~r->top;
-		r->top >>= 1;
-		return 1;
-	}
-	return 0;
+	struct ks_expand_opts o = {.cfg = r->cfg};
+	char msg[600];
+	int rc = ks_ifs_line(&r->ifs, line, &o, msg, sizeof(msg));
+	return rc < 0 ? rd_error(r, "%s", msg) : rc;
 }
 
 /* ---- use ---------------------------------------------------------------- */
@@ -412,13 +334,11 @@ static int process_line(struct rd *r, char *line)
 		kc_buf_adds(&r->here, line);
 		return 0;
 	}
-	/* A ':' before an if body line hid it from pre-8.1.5 readers. */
-	if (*line == ':' && (r->top > 1 || starts_word(line + 1, "if")))
-		line++;
+	line = ks_ifs_unhide(&r->ifs, line);
 	int rc = if_line(r, line);
 	if (rc)
 		return rc < 0 ? rc : 0;
-	if (!enabled(r))
+	if (!ks_ifs_enabled(&r->ifs))
 		return 0;
 
 	char *name = line, *p = line;
@@ -546,7 +466,7 @@ int kc_read(ks_config *cfg, int source, const char *text, size_t len,
 {
 	struct rd r = {.cfg = cfg, .source = source, .depth = depth,
 		       .use = use, .use_line = use_line, .err = err,
-		       .state = 1, .top = 1};
+		       .ifs = KS_IFS_INIT};
 	struct classad_buf b = {0};
 	size_t pos = 0;
 	int rc = 0;
@@ -562,7 +482,7 @@ int kc_read(ks_config *cfg, int source, const char *text, size_t len,
 	if (!rc && r.here_name)
 		rc = rd_error(&r, "end of file while looking for '@%s'",
 			      r.here_tag);
-	if (!rc && r.top > 1)
+	if (!rc && r.ifs.top > 1)
 		rc = rd_error(&r, "endif(s) not found before end-of-file");
 	free(r.here_name);
 	free(r.here_tag);

@@ -278,100 +278,19 @@ static struct ks_expand_opts parse_opts(struct sub_file *f)
 				       .max_len = 1u << 20};
 }
 
-static bool starts_word(const char *line, const char *w)
-{
-	size_t n = strlen(w);
-	return strncasecmp(line, w, n) == 0 &&
-	       (!line[n] || isspace((unsigned char)line[n]));
-}
-
-/* The if blocks open in one file, as HTCondor keeps them: a bit per
- * nesting level (bit 0 the file itself) in state (this branch is taken),
- * estate (some branch of this block was), istate (no else yet). */
-struct ifs {
-	uint64_t state, estate, istate, top;
-};
-
-static bool if_enabled(const struct ifs *st)
-{
-	uint64_t mask = st->top | (st->top - 1);
-	return (st->state & mask) == mask;
-}
-
-/* An if/elif/else/endif line: 1 if it was one, 0 if not, or KS_EPARSE
- * with err naming the file and line (HTCondor's words).  Conditions are
- * the configuration's (ks_if_condition()), against the file so far. */
-static int if_line(struct ifs *st, struct sub_file *f, const char *s,
+/* An if/elif/else/endif line (the configuration's rules, conditions read
+ * against the file so far): 1 if it was one, 0 if not, or KS_EPARSE with
+ * err naming the file and line in HTCondor's words. */
+static int if_line(struct ks_ifs *st, struct sub_file *f, const char *s,
 		   int line, const char *name, struct ks_err *err)
 {
-	char why[200];
-	const char *msg = NULL;
-	bool b;
 	struct ks_expand_opts o = parse_opts(f);
-	bool is_if = starts_word(s, "if"), is_elif = starts_word(s, "elif");
-	if (is_if || is_elif) {
-		const char *e = s + (is_if ? 2 : 4);
-		while (isspace((unsigned char)*e))
-			e++;
-		b = is_if ? if_enabled(st)
-			  : !(st->estate & st->top) &&
-				    (st->state & (st->top - 1)) == st->top - 1;
-		if (b && !ks_if_condition(&o, e, &b, why, sizeof(why)))
-			return ks_err_set(err, KS_EPARSE, line, 0, 0,
-					  "on Line %d of %s: %s is not a valid %s "
-					  "condition%s%s", line, name, e,
-					  is_if ? "if" : "elif",
-					  why[0] ? " because " : "", why);
-		if (is_if) {
-			if (st->top >> 62)
-				msg = "if nesting too deep!";
-			else {
-				st->top <<= 1;
-				st->istate |= st->top;
-				if (b) {
-					st->state |= st->top;
-					st->estate |= st->top;
-				} else {
-					st->state &= ~st->top;
-					st->estate &= ~st->top;
-				}
-			}
-		} else if (!(st->istate & st->top) || st->top == 1) {
-			msg = st->top > 1 ? "elif is not allowed after else"
-					  : "elif without matching if";
-		} else if (st->estate & st->top) {
-			st->state &= ~st->top;
-		} else if (b) {
-			st->estate |= st->top;
-			st->state |= st->top;
-		} else {
-			st->state &= ~st->top;
-		}
-	} else if (starts_word(s, "else")) {
-		if (!(st->istate & st->top) || st->top == 1) {
-			msg = st->top > 1 ? "else is not allowed after else"
-					  : "else without matching if";
-		} else {
-			st->istate &= ~st->top;
-			if ((st->estate | st->state) & st->top)
-				st->state &= ~st->top;
-			else
-				st->state |= st->top;
-		}
-	} else if (starts_word(s, "endif")) {
-		if (st->top == 1) {
-			msg = "endif without matching if";
-		} else {
-			st->istate &= ~st->top;
-			st->top >>= 1;
-		}
-	} else {
-		return 0;
-	}
-	if (msg)
+	char msg[600];
+	int rc = ks_ifs_line(st, s, &o, msg, sizeof(msg));
+	if (rc < 0)
 		return ks_err_set(err, KS_EPARSE, line, 0, 0,
 				  "on Line %d of %s: %s", line, name, msg);
-	return 1;
+	return rc;
 }
 
 static int read_text(struct reader *r, const char *text, size_t len,
@@ -484,20 +403,17 @@ static int read_text(struct reader *r, const char *text, size_t len,
 	free(cur.data);
 	free(copy);
 	int rc = 0;
-	struct ifs st = {.state = 1, .top = 1};
+	struct ks_ifs st = KS_IFS_INIT;
 	for (size_t i = 0; i < n && !rc; i++) {
 		char *s = ks_trim(lines[i]);
 		if (!*s || *s == '#')
 			continue;
-		/* a leading ':' on an if line or in an if body hides it from
-		 * old readers; HTCondor skips it */
-		if (*s == ':' && (st.top > 1 || starts_word(s + 1, "if")))
-			s = ks_trim(s + 1);
+		s = ks_trim(ks_ifs_unhide(&st, s));
 		if ((rc = if_line(&st, out, s, numbers[i], name, err)) != 0) {
 			rc = rc < 0 ? rc : 0;
 			continue;
 		}
-		if (!if_enabled(&st))
+		if (!ks_ifs_enabled(&st))
 			continue;
 		if ((rc = include_line(r, s, numbers[i], name, err)) != 0) {
 			rc = rc < 0 ? rc : 0;
