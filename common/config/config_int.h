@@ -60,6 +60,9 @@ bool kc_valid_name(const char *name, size_t len);
  * NULL; origin may be NULL. */
 const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
 		      struct ks_config_origin *origin);
+/* The next pick of the generator whose state is *state (seeded from the
+ * time and pid when 0). */
+uint64_t kc_random_step(uint64_t *state);
 uint64_t kc_random(ks_config *cfg);
 /* Defines the macros computed when first wanted (TILDE).  Only memoizes,
  * so it takes a const configuration. */

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "classad.h"
@@ -248,6 +247,7 @@ struct ctx {
 	bool self_empty;       /* submit's rule for a macro inside itself */
 	size_t max_len;        /* submit's guard: stop here, no error */
 	bool path_literals;    /* $F...(/a/path), $BASENAME(f, suffix) */
+	uint64_t rng;          /* the generator without a configuration */
 	struct ks_err *err;
 	int depth;   /* expansions inside function arguments */
 	long count;  /* macros expanded so far, against runaway growth */
@@ -262,20 +262,12 @@ static const char *find(const struct ctx *c, const char *name, size_t len)
 	return kc_lookup(c->cfg, name, len, NULL);
 }
 
-/* The configuration's generator when there is one; else one of our own,
- * for a caller (condor_submit without a configuration) that has none. */
-static uint64_t random_pick(const struct ctx *c)
+/* The configuration's generator when there is one; else one of this
+ * expansion's own (a caller without a configuration: tests, fuzzing). */
+static uint64_t random_pick(struct ctx *c)
 {
-	if (c->cfg)
-		return kc_random((ks_config *)c->cfg);
-	static uint64_t rng;
-	if (!rng)
-		rng = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^
-		      0x9E3779B97F4A7C15ull;
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 2685821657736338717ull;
+	return c->cfg ? kc_random((ks_config *)c->cfg)
+		      : kc_random_step(&c->rng);
 }
 
 /* A macro used as a function's argument is expanded on its own, so a

@@ -240,16 +240,21 @@ const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
 	return lookup_one(cfg, NULL, name, len, origin);
 }
 
-uint64_t kc_random(ks_config *cfg)
+uint64_t kc_random_step(uint64_t *state)
 {
 	/* xorshift64*: these picks spread load, they guard nothing. */
-	if (!cfg->rng)
-		cfg->rng = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^
-			   0x9E3779B97F4A7C15ull;
-	cfg->rng ^= cfg->rng >> 12;
-	cfg->rng ^= cfg->rng << 25;
-	cfg->rng ^= cfg->rng >> 27;
-	return cfg->rng * 2685821657736338717ull;
+	if (!*state)
+		*state = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^
+			 0x9E3779B97F4A7C15ull;
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 2685821657736338717ull;
+}
+
+uint64_t kc_random(ks_config *cfg)
+{
+	return kc_random_step(&cfg->rng);
 }
 
 /* ---- the public object ----------------------------------------------- */
