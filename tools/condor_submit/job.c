@@ -15,8 +15,6 @@
 #include "sr_args.h"
 #include "submit.h"
 
-#define EXPAND_DEPTH 32
-
 /* Whether the name s is the len bytes at name, letter case aside
  * (without a strlen: a job's ad looks up some hundred commands, each in
  * every variable of the description). */
@@ -72,9 +70,6 @@ static const char *lookup(const struct sub_job_ctx *c, const char *name,
 	return NULL;
 }
 
-/* Expansion stops growing here: a description whose macros refer to
- * each other over and over would otherwise take exponential time. */
-#define EXPAND_MAX (1u << 20)
 
 struct expand_arg {
 	const struct sub_job_ctx *c;
@@ -90,7 +85,7 @@ static const char *expand_lookup(void *arg, const char *name, size_t len)
 /* value with its macros and macro functions expanded by the
  * configuration's expander (HTCondor's submit language is its macro
  * language): $$(...) is kept for the match, a macro met again inside its
- * own expansion expands to nothing, EXPAND_MAX bounds the growth.  A bad
+ * own expansion expands to nothing, SUB_EXPAND_MAX bounds the growth.  A bad
  * function call ($INT(x) of a word) is the job's error: the first is kept
  * in c->expand_err, and the value is empty. */
 static char *expand(const struct sub_job_ctx *c, const char *v)
@@ -98,7 +93,7 @@ static char *expand(const struct sub_job_ctx *c, const char *v)
 	struct expand_arg a = {.c = c};
 	struct ks_expand_opts o = {.lookup = expand_lookup, .arg = &a,
 				   .cfg = c->cfg, .self_empty = true,
-				   .max_len = EXPAND_MAX, .path_literals = true};
+				   .max_len = SUB_EXPAND_MAX, .path_literals = true};
 	struct ks_err e;
 	char *r = ks_expand(&o, v, &e);
 	if (!r) {

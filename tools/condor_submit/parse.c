@@ -275,7 +275,7 @@ static struct ks_expand_opts parse_opts(struct sub_file *f)
 {
 	return (struct ks_expand_opts){.lookup = parse_lookup, .arg = f,
 				       .self_empty = true,
-				       .max_len = 1u << 20};
+				       .max_len = SUB_EXPAND_MAX};
 }
 
 /* An if/elif/else/endif line (the configuration's rules, conditions read

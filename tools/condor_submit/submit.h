@@ -21,6 +21,11 @@
 #include "config.h"
 #include "ks_err.h"
 
+/* Expansion of a value stops growing here: a description whose macros
+ * refer to each other over and over would otherwise take exponential
+ * time. */
+#define SUB_EXPAND_MAX (1u << 20)
+
 /* One "name = value" in the order written. */
 struct sub_var {
 	char *name;
