@@ -72,8 +72,9 @@ static void start_child(ks_daemon *d, struct child *k)
 		/* A daemon's heap on transparent huge pages: a collector
 		 * taking in thousands of ads then pays a page fault per 2 MiB
 		 * rather than per 4 KiB (a third of its time on some VMs).
-		 * Whoever sets GLIBC_TUNABLES for the pool decides instead. */
-		setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 0);
+		 * Whoever sets GLIBC_TUNABLES for the pool decides instead.
+		 * (The daemon keeps it from what it starts: ks_daemon.h.) */
+		setenv("GLIBC_TUNABLES", KS_DAEMON_TUNABLES, 0);
 		execv(prog, argv);
 		fprintf(stderr, "cannot run %s: %s\n", prog, strerror(errno));
 		_exit(127);

@@ -404,6 +404,7 @@ static int stage_files(ks_daemon *d, struct sd_slot *s,
 static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 			 size_t size)
 {
+	struct startd *sd = d->ctx;
 	struct sd_claim *c = &s->claim;
 	char *prog = ks_config_get(d->cfg, "STARTER", NULL);
 	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
@@ -428,7 +429,7 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 		/* posix_spawn (a vfork underneath): a fork would copy the
 		 * startd's page tables and make it fault on each page it
 		 * then writes, for every job */
-		char *argv[16];
+		char *argv[20];
 		size_t n = 0;
 		argv[n++] = prog;
 		/* the ads as descriptors 3 and 4 of the starter, which
@@ -441,6 +442,19 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 		argv[n++] = execute;
 		argv[n++] = "-slot";
 		argv[n++] = s->name;
+		/* the account chosen once per Owner here, not in each
+		 * starter (sd_account.h) */
+		char *owner = ad_string(s->job, "Owner");
+		int64_t ttl;
+		if (!ks_config_int(d->cfg, "PASSWD_CACHE_REFRESH", &ttl))
+			ttl = 72000;
+		const char *account = sd_account_spec(&sd->accounts, owner,
+						      sd_now(), ttl);
+		free(owner);
+		if (account) {
+			argv[n++] = "-account";
+			argv[n++] = (char *)account;
+		}
 		if (c->input_dir) {
 			argv[n++] = "-input";
 			argv[n++] = c->input_dir;

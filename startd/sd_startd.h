@@ -12,6 +12,7 @@
 #include "ks_daemon.h"
 #include "sd_bench.h"
 #include "sd_cron.h"
+#include "sd_account.h"
 #include "sd_layout.h"
 #include "sd_machine.h"
 #include "sd_slot.h"
@@ -32,6 +33,7 @@ struct startd {
 	int64_t poll_every;     /* seconds, as the timer runs now */
 	uint64_t claim_seq;     /* numbers the claim ids */
 	struct sd_idle_probe idle; /* console and keyboard, once a second */
+	struct sd_accounts accounts; /* the accounts jobs run as */
 	classad *extras;        /* condor_update_machine_ad's attributes,
 				 * in every slot ad until the startd ends */
 	struct sd_backfill {

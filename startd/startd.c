@@ -565,6 +565,7 @@ int main(int argc, char **argv)
 	}
 	free(sd.slots);
 	free(sd.hostname);
+	sd_accounts_free(&sd.accounts);
 	sd_machine_clear(&sd.machine);
 	return rc;
 }

@@ -1,9 +1,11 @@
 # condor_starter: one process per job activation (starter/main.c has the
 # startd's contract).  The job ad and argument/environment syntaxes are a
-# library of their own so that tests/startd can test them directly.
+# library of their own so that tests/startd can test them directly; the
+# choice of the job's account (user.c) is in it too, for the startd picks
+# it once per Owner for its starters (sd_account.h).
 set(SR_DIR ${CMAKE_CURRENT_SOURCE_DIR}/starter)
 add_library(sr_jobad STATIC ${SR_DIR}/args.c ${SR_DIR}/job.c
-            ${SR_DIR}/assigned.c)
+            ${SR_DIR}/assigned.c ${SR_DIR}/user.c)
 target_include_directories(sr_jobad PUBLIC ${SR_DIR})
 target_link_libraries(sr_jobad PUBLIC ks_config ks_log classad_static
                       PkgConfig::PCRE2)
@@ -11,7 +13,7 @@ target_link_libraries(sr_jobad PUBLIC ks_config ks_log classad_static
 add_executable(condor_starter
   ${SR_DIR}/main.c ${SR_DIR}/family.c ${SR_DIR}/jobenv.c
   ${SR_DIR}/result.c ${SR_DIR}/run.c ${SR_DIR}/sandbox.c
-  ${SR_DIR}/spawn.c ${SR_DIR}/user.c)
+  ${SR_DIR}/spawn.c)
 target_link_libraries(condor_starter PRIVATE sr_jobad ks_log ks_config
                       classad_static ks_xfer)
 install(TARGETS condor_starter RUNTIME DESTINATION ${CMAKE_INSTALL_SBINDIR})

@@ -64,8 +64,9 @@ const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
  * time and pid when 0). */
 uint64_t kc_random_step(uint64_t *state);
 uint64_t kc_random(ks_config *cfg);
-/* Defines the macros computed when first wanted (TILDE).  Only memoizes,
- * so it takes a const configuration. */
+/* Defines the macros computed when first wanted, because each costs a
+ * password database lookup (TILDE, USERNAME).  Only memoizes, so it takes
+ * a const configuration. */
 void kc_settle(const ks_config *cfg);
 
 /* ---- buf (table.c): helpers over libclassad's text buffer ---- */

@@ -53,10 +53,7 @@ static void builtins(ks_config *cfg)
 	builtin(cfg, src, "FULL_HOSTNAME", full);
 	builtin(cfg, src, "IP_ADDRESS", "127.0.0.1");
 	builtin(cfg, src, "IPV4_ADDRESS", "127.0.0.1");
-	cfg->tilde_source = src; /* kc_settle() */
-	struct passwd *pw = getpwuid(getuid());
-	if (pw && pw->pw_name)
-		builtin(cfg, src, "USERNAME", pw->pw_name);
+	cfg->tilde_source = src; /* kc_settle(): TILDE and USERNAME */
 	builtin_int(cfg, src, "PID", (long)getpid());
 	builtin_int(cfg, src, "PPID", (long)getppid());
 	builtin_int(cfg, src, "REAL_UID", (long)getuid());

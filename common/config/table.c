@@ -224,13 +224,18 @@ void kc_settle(const ks_config *cfg)
 	struct passwd *pw = getpwnam("condor");
 	if (pw && pw->pw_dir)
 		kc_insert(c, "TILDE", pw->pw_dir, src, 0, NULL);
+	/* a configuration's own USERNAME, read before this, stays */
+	if (!kc_find(c, "USERNAME", 8) && (pw = getpwuid(getuid())) &&
+	    pw->pw_name)
+		kc_insert(c, "USERNAME", pw->pw_name, src, 0, NULL);
 }
 
 const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
 		      struct ks_config_origin *origin)
 {
 	const char *v;
-	if (len == 5 && strncasecmp(name, "TILDE", 5) == 0)
+	if ((len == 5 && strncasecmp(name, "TILDE", 5) == 0) ||
+	    (len == 8 && strncasecmp(name, "USERNAME", 8) == 0))
 		kc_settle(cfg);
 	if (cfg->localname &&
 	    (v = lookup_one(cfg, cfg->localname, name, len, origin)))

@@ -500,6 +500,9 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	d->priv->tcp_fd = d->priv->udp_fd = d->priv->unix_fd = -1;
 	d->priv->want_port = -1;
 	int status = 1;
+	const char *tunables = getenv("GLIBC_TUNABLES");
+	if (tunables && !strcmp(tunables, KS_DAEMON_TUNABLES))
+		unsetenv("GLIBC_TUNABLES");
 	if (parse_args(d, argc, argv))
 		goto out;
 	if (load_config(d, &d->cfg, &err)) {

@@ -102,6 +102,14 @@ struct ks_daemon {
 	struct ks_daemon_priv *priv;
 };
 
+/* What the master puts in each daemon's GLIBC_TUNABLES when the pool's
+ * environment sets none: its heap on transparent huge pages, which pays
+ * for a long-lived daemon that takes in thousands of ads.  A daemon drops
+ * exactly this value from its own environment as it starts (glibc has
+ * read it by then), so that what it starts (a starter, a job, a hook),
+ * short-lived, does not pay for a 2 MiB page it barely uses. */
+#define KS_DAEMON_TUNABLES "glibc.malloc.hugetlb=1"
+
 /* Runs a daemon: returns the process's exit status. */
 int ks_daemon_main(int argc, char **argv, const char *subsys,
 		   const struct ks_daemon_ops *ops,

@@ -5,6 +5,7 @@
  *
  *   condor_starter -job FILE -sandbox-root DIR [-machine FILE]
  *                  [-slot NAME] [-keep-sandbox] [-log FILE]
+ *                  [-account SPEC]
  *                  [-input DIR -output DIR]
  *
  * -job FILE         the job ad, in old ClassAd syntax (as condor_q -l
@@ -16,6 +17,10 @@
  *                   DIR/dir_<pid>/.machine.ad (_CONDOR_MACHINE_AD), and
  *                   its assigned resources (sr_assigned.h).
  * -slot NAME        the slot's name, given to the job as _CONDOR_SLOT.
+ * -account SPEC     the account to run the job as, already chosen by the
+ *                   startd by the rule below (sr_user_format()'s word), so
+ *                   that the starter makes no password or group database
+ *                   lookups of its own; without it the starter chooses.
  * -keep-sandbox     leave the sandbox in place at the end.
  * -log FILE         the starter's log (one line per step, ks_log's format,
  *                   STARTER_DEBUG categories); standard error without it.
@@ -87,7 +92,8 @@
 
 static const char usage[] =
 	"usage: condor_starter -job FILE -sandbox-root DIR [-machine FILE] "
-	"[-slot NAME] [-keep-sandbox] [-log FILE] [-input DIR -output DIR]";
+	"[-slot NAME] [-keep-sandbox] [-log FILE] [-input DIR -output DIR] "
+	"[-account SPEC]";
 
 struct opts {
 	const char *job;
@@ -96,6 +102,7 @@ struct opts {
 	const char *slot;
 	const char *log;
 	const char *input, *output;
+	const char *account;
 	bool keep;
 };
 
@@ -150,6 +157,7 @@ static int parse_args(int argc, char **argv, struct opts *op,
 				   : !strcmp(a, "-log")          ? &op->log
 				   : !strcmp(a, "-input")        ? &op->input
 				   : !strcmp(a, "-output")       ? &op->output
+				   : !strcmp(a, "-account")      ? &op->account
 								 : NULL;
 		if (dst) {
 			if (i + 1 >= argc) {
@@ -409,7 +417,9 @@ static int prepare(struct starter *s)
 {
 	struct ks_err err;
 	const char *id = s->job.id;
-	if (sr_user_pick(s->job.owner, &s->user, &err)) {
+	if (s->opt.account ? sr_user_parse(s->opt.account, s->job.owner,
+					   &s->user, &err)
+			   : sr_user_pick(s->job.owner, &s->user, &err)) {
 		sr_outcome_fail(&s->o, SR_HOLD_USER_ACCOUNT, 0, "%s", err.msg);
 		return -1;
 	}

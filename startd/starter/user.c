@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,12 +40,40 @@ static int lookup(const char *name, uid_t uid, struct sr_user *u)
 	return 0;
 }
 
-static char *note(const char *fmt, const char *owner)
+/* The log's explanation when the job does not run as its Owner. */
+static char *note(enum sr_user_why why, const char *owner)
 {
+	const char *fmt;
+	switch (why) {
+	case SR_USER_ROOT:
+		fmt = "the job's Owner %s is root, and jobs never run as "
+		      "root: running it as nobody";
+		break;
+	case SR_USER_UNKNOWN:
+		fmt = "the job's Owner %s has no account on this machine: "
+		      "running it as nobody";
+		break;
+	case SR_USER_NO_OWNER:
+		return ks_xstrdup("the job ad names no Owner: running it as "
+				  "nobody");
+	default:
+		return NULL;
+	}
+	if (!owner)
+		owner = "";
 	size_t n = strlen(fmt) + strlen(owner) + 1;
 	char *s = ks_xmalloc(n);
 	snprintf(s, n, fmt, owner);
 	return s;
+}
+
+static void load_groups(struct sr_user *u)
+{
+	int n = 16;
+	u->groups = ks_xmalloc(sizeof(gid_t) * (size_t)n);
+	while (getgrouplist(u->name, u->gid, u->groups, &n) < 0)
+		u->groups = ks_xrealloc(u->groups, sizeof(gid_t) * (size_t)n);
+	u->ngroups = n;
 }
 
 int sr_user_pick(const char *owner, struct sr_user *u, struct ks_err *err)
@@ -56,25 +85,22 @@ int sr_user_pick(const char *owner, struct sr_user *u, struct ks_err *err)
 					  "the starter's own uid %u has no "
 					  "account (no password entry)",
 					  (unsigned)geteuid());
+		u->why = SR_USER_SELF;
 		return 0;
 	}
 	if (owner && *owner && !lookup(owner, 0, u)) {
 		if (u->uid != 0) {
+			u->why = SR_USER_OWNER;
 			u->switch_to = true;
+			load_groups(u);
 			return 0;
 		}
 		free(u->name);
 		free(u->home);
 		u->name = u->home = NULL;
-		u->note = note("the job's Owner %s is root, and jobs never run "
-			       "as root: running it as nobody", owner);
+		u->why = SR_USER_ROOT;
 	} else {
-		u->note = owner && *owner
-				  ? note("the job's Owner %s has no account on "
-					 "this machine: running it as nobody",
-					 owner)
-				  : ks_xstrdup("the job ad names no Owner: "
-					       "running it as nobody");
+		u->why = owner && *owner ? SR_USER_UNKNOWN : SR_USER_NO_OWNER;
 	}
 	if (lookup("nobody", 0, u) || u->uid == 0) {
 		sr_user_free(u);
@@ -84,15 +110,90 @@ int sr_user_pick(const char *owner, struct sr_user *u, struct ks_err *err)
 				  owner && *owner ? "its Owner cannot be used"
 						  : "it names no Owner");
 	}
+	u->note = note(u->why, owner);
 	u->switch_to = true;
+	load_groups(u);
 	return 0;
+}
+
+char *sr_user_format(const struct sr_user *u)
+{
+	/* 11 bytes a number and its comma */
+	size_t n = 64 + (size_t)u->ngroups * 12 + strlen(u->name) +
+		   strlen(u->home);
+	char *s = ks_xmalloc(n);
+	size_t at = (size_t)snprintf(s, n, "%d:%u:%u:", (int)u->why,
+				     (unsigned)u->uid, (unsigned)u->gid);
+	for (int i = 0; i < u->ngroups; i++)
+		at += (size_t)snprintf(s + at, n - at, "%s%u", i ? "," : "",
+				       (unsigned)u->groups[i]);
+	snprintf(s + at, n - at, ":%s:%s", u->name, u->home);
+	return s;
+}
+
+/* One unsigned number of spec at *p, ended by one of stops. */
+static bool number(const char **p, const char *stops, unsigned long *v)
+{
+	char *end;
+	if (**p < '0' || **p > '9')
+		return false;
+	errno = 0;
+	*v = strtoul(*p, &end, 10);
+	if (errno || !*end || !strchr(stops, *end) || *v > (uid_t)-1 - 1)
+		return false;
+	*p = end;
+	return true;
+}
+
+int sr_user_parse(const char *spec, const char *owner, struct sr_user *u,
+		  struct ks_err *err)
+{
+	memset(u, 0, sizeof(*u));
+	const char *p = spec;
+	unsigned long why, uid, gid, g;
+	if (!number(&p, ":", &why) || why > SR_USER_NO_OWNER ||
+	    !(p++, number(&p, ":", &uid)) || !(p++, number(&p, ":", &gid)))
+		goto bad;
+	p++;
+	int cap = 0;
+	while (*p != ':') {
+		if (!number(&p, ",:", &g))
+			goto bad;
+		if (u->ngroups == cap) {
+			cap = cap ? cap * 2 : 8;
+			u->groups = ks_xrealloc(u->groups,
+						sizeof(gid_t) * (size_t)cap);
+		}
+		u->groups[u->ngroups++] = (gid_t)g;
+		if (*p == ',' && *++p == ':')
+			goto bad;
+	}
+	const char *name = p + 1, *colon = strchr(name, ':');
+	if (!colon || colon == name || !colon[1])
+		goto bad;
+	u->why = (enum sr_user_why)why;
+	u->uid = (uid_t)uid;
+	u->gid = (gid_t)gid;
+	u->name = ks_xstrndup(name, (size_t)(colon - name));
+	u->home = ks_xstrdup(colon + 1);
+	u->switch_to = u->why != SR_USER_SELF;
+	if (u->switch_to && u->uid == 0)
+		goto bad; /* jobs never run as root, whoever says so */
+	u->note = note(u->why, owner);
+	return 0;
+bad:
+	sr_user_free(u);
+	return ks_err_set(err, KS_EPARSE, 0, 0, 0,
+			  "bad -account '%s': expected "
+			  "WHY:UID:GID:GROUPS:NAME:HOME", spec);
 }
 
 int sr_user_become(const struct sr_user *u)
 {
 	if (!u->switch_to)
 		return 0;
-	if (initgroups(u->name, u->gid) || setgid(u->gid) || setuid(u->uid))
+	if (setgroups((size_t)u->ngroups, u->groups) || setgid(u->gid) ||
+	    setuid(u->uid))
 		return -1;
 	/* Make sure the switch cannot be undone by the job. */
 	if (u->uid != 0 && setuid(0) == 0) {
@@ -109,5 +210,6 @@ void sr_user_free(struct sr_user *u)
 	free(u->name);
 	free(u->home);
 	free(u->note);
+	free(u->groups);
 	memset(u, 0, sizeof(*u));
 }

@@ -35,6 +35,10 @@
  * first newline) and the slot's AssignedGPUs (the rest), given to
  * sr_assigned_env(): every variable it sets has a name without '=' and
  * _CONDOR_AssignedGPUs is the ids as given.
+ * An input starting with 'u' is the -account word the startd hands the
+ * starter (sr_user_parse()): accepted or KS_EPARSE; accepted, it never
+ * means a change to uid 0, and sr_user_format() of it parses back to the
+ * same account.
  * Nothing may crash, leak or read out of bounds.
  *
  * Linked with replay_main.c it replays a corpus without libFuzzer.
@@ -52,6 +56,7 @@
 #include "sr_args.h"
 #include "sr_assigned.h"
 #include "sr_job.h"
+#include "sr_user.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -514,6 +519,39 @@ static void fuzz_assigned(const uint8_t *data, size_t size)
 	free(text);
 }
 
+static void fuzz_account(const uint8_t *data, size_t size)
+{
+	char *spec = malloc(size + 1);
+	memcpy(spec, data, size);
+	spec[size] = '\0';
+	struct sr_user u, v;
+	struct ks_err err;
+	if (sr_user_parse(spec, "owner", &u, &err)) {
+		if (err.code != KS_EPARSE)
+			fail("a refused account is not KS_EPARSE", spec, err.msg,
+			     NULL);
+		free(spec);
+		return;
+	}
+	if (u.switch_to && u.uid == 0)
+		fail("an account changes to root", spec, NULL, NULL);
+	char *again = sr_user_format(&u);
+	if (sr_user_parse(again, "owner", &v, &err))
+		fail("sr_user_format() does not parse back", spec, again,
+		     err.msg);
+	if (v.uid != u.uid || v.gid != u.gid || v.ngroups != u.ngroups ||
+	    v.switch_to != u.switch_to || strcmp(v.name, u.name) ||
+	    strcmp(v.home, u.home) ||
+	    (u.ngroups && memcmp(v.groups, u.groups,
+				 sizeof(gid_t) * (size_t)u.ngroups)))
+		fail("the account changed through sr_user_format()", spec,
+		     again, NULL);
+	free(again);
+	sr_user_free(&u);
+	sr_user_free(&v);
+	free(spec);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1 || size > 64 * 1024)
@@ -524,6 +562,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (data[0] == 'a') {
 		fuzz_assigned(data + 1, size - 1);
+		return 0;
+	}
+	if (data[0] == 'u') {
+		fuzz_account(data + 1, size - 1);
 		return 0;
 	}
 	/* The text stops at its first NUL, as a C string from an ad does. */

@@ -8,3 +8,8 @@ add_test(NAME startd_starter_args COMMAND test_starter_args)
 add_test(NAME startd_starter
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/starter_test.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(startd_starter PROPERTIES TIMEOUT 180)
+
+# The job's account, as the startd hands it to each starter.
+add_executable(test_starter_user ${CMAKE_CURRENT_SOURCE_DIR}/test_starter_user.c)
+target_link_libraries(test_starter_user PRIVATE sr_jobad ${CMOCKA_LIB})
+add_test(NAME startd_starter_user COMMAND test_starter_user)

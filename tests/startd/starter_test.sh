@@ -10,10 +10,12 @@ B=$1
 S=$B/startd/condor_starter
 T=$(mktemp -d /tmp/ksstarter.XXXXXX)
 NEWUSER=
+NEWGROUP=
 BG=
 cleanup() {
 	[ -n "$BG" ] && kill -KILL "$BG" 2>/dev/null
 	[ -n "$NEWUSER" ] && userdel "$NEWUSER" 2>/dev/null
+	[ -n "$NEWGROUP" ] && groupdel "$NEWGROUP" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -457,7 +459,38 @@ EOF
 		[ "$(stat -c %u "$SBX")" = "$NU" ] && [ "$(stat -c %u "$SBX/mine")" = "$NU" ] ||
 			fail "ownsb: sandbox not owned by $NEWUSER"
 		rm -rf "$SBX"
-		pass "user selection: root and unknown Owners run as nobody, $NEWUSER as itself"
+		# Its supplementary groups, whether the starter looks them up
+		# or the startd hands them over (-account), and the account
+		# handed over is the one used
+		NEWGROUP=ksstg$$
+		groupadd "$NEWGROUP" && usermod -aG "$NEWGROUP" "$NEWUSER" ||
+			fail "cannot add $NEWUSER to a group"
+		groups_job() { # NAME [ARGS]: the job's id -G
+			local name=$1; shift
+			run "$name" "$@" <<EOF
+Owner = "$NEWUSER"
+Cmd = "/bin/sh"
+Arguments = "-c 'id -G > $T/iwd/$name.groups'"
+EOF
+			tr ' ' '\n' < "$T/iwd/$name.groups" | sort -n | tr '\n' ' '
+		}
+		want=$(id -G "$NEWUSER" | tr ' ' '\n' | sort -n | tr '\n' ' ')
+		case " $want" in *" $(getent group "$NEWGROUP" | cut -d: -f3) "*) ;;
+		*) fail "id -G $NEWUSER lacks $NEWGROUP: $want";; esac
+		[ "$(groups_job grpself)" = "$want" ] ||
+			fail "groups looked up by the starter: $(cat "$T/iwd/grpself.groups"), not $want"
+		spec="0:$NU:$(id -g "$NEWUSER"):$(id -G "$NEWUSER" | tr ' ' ,):$NEWUSER:/"
+		[ "$(groups_job grpgiven -account "$spec")" = "$want" ] ||
+			fail "groups handed over: $(cat "$T/iwd/grpgiven.groups"), not $want"
+		[ "$(groups_job grpfew -account "0:$NU:$(id -g "$NEWUSER")::$NEWUSER:/")" = "$(id -g "$NEWUSER") " ] ||
+			fail "an account handed over without groups kept some: $(cat "$T/iwd/grpfew.groups")"
+		run badaccount -account "0:0:0::root:/root" <<EOF
+Owner = "$NEWUSER"
+Cmd = "/bin/true"
+EOF
+		grep -q "bad -account '0:0:0::root:/root'" "$T/badaccount.result" ||
+			fail "a root account handed over was not refused: $(cat "$T/badaccount.result")"
+		pass "user selection: root and unknown Owners run as nobody, $NEWUSER as itself, with its groups"
 	else
 		NEWUSER=
 		pass "user selection: root and unknown Owners run as nobody (SKIP: useradd failed)"
