@@ -382,6 +382,8 @@ static const struct simple_cmd {
 	{"keep_claim_idle", "KeepClaimIdle", AS_EXPR, false},
 	{"job_ad_information_attrs", "JobAdInformationAttrs", AS_STRING, false},
 	{"ulog_execute_attrs", "UserLogExecuteEventAttrs", AS_STRING, false},
+	{"max_idle", "JobMaterializeMaxIdle", AS_EXPR, false},
+	{"materialize_max_idle", "JobMaterializeMaxIdle", AS_EXPR, true},
 	{"docker_network_type", "DockerNetworkType", AS_STRING, false},
 	{"docker_pull_policy", "DockerPullPolicy", AS_STRING, false},
 	{"docker_override_entrypoint", "DockerOverrideEntrypoint", AS_BOOL,
@@ -402,6 +404,9 @@ static const struct simple_cmd {
 	{"notify_user", "NotifyUser", AS_STRING, false},
 	{"email_attributes", "EmailAttributes", AS_LIST, false},
 	{"remote_initialdir", "RemoteIwd", AS_STRING, false},
+	{"Remote_grid_resource", "Remote_GridResource", AS_STRING, false},
+	{"Remote_Remote_grid_resource", "Remote_Remote_GridResource", AS_STRING,
+	 false},
 	{"output_destination", "OutputDestination", AS_STRING, false},
 	{"output_directory", "OutputDirectory", AS_PATH, false},
 	{"want_graceful_removal", "WantGracefulRemoval", AS_EXPR, false},
@@ -458,6 +463,14 @@ static const struct simple_cmd {
 	{"manifest_dir", "ManifestDir", AS_STRING, false},
 	{"checkpoint_exit_code", "SuccessCheckpointExitCode", AS_INT, false},
 	{"checkpoint_destination", "CheckpointDestination", AS_STRING, false},
+	/* credential files for s3:// and gs:// URLs */
+	{"aws_region", "AWSRegion", AS_STRING, false},
+	{"aws_access_key_id_file", "EC2AccessKeyId", AS_STRING, false},
+	{"aws_secret_access_key_file", "EC2SecretAccessKey", AS_STRING, false},
+	{"s3_access_key_id_file", "EC2AccessKeyId", AS_STRING, false},
+	{"s3_secret_access_key_file", "EC2SecretAccessKey", AS_STRING, false},
+	{"gs_access_key_id_file", "EC2AccessKeyId", AS_STRING, false},
+	{"gs_secret_access_key_file", "EC2SecretAccessKey", AS_STRING, false},
 	{"erase_output_and_error_on_restart", "EraseOutputAndErrorOnRestart",
 	 AS_BOOL, false},
 	{"transfer_checkpoint_files", "TransferCheckpoint", AS_STRING, false},
@@ -469,8 +482,7 @@ static const struct simple_cmd {
 	{"allowed_execute_duration", "AllowedExecuteDuration", AS_EXPR, false},
 };
 
-/* Blanks trimmed, and a pair of enclosing double quotes dropped. */
-static char *strip_quotes(char *v)
+char *sub_strip_quotes(char *v)
 {
 	while (isspace((unsigned char)*v))
 		v++;
@@ -509,11 +521,11 @@ static int put_simple(classad *ad, const struct simple_cmd *s, char *v,
 		classad_insert_string(ad, s->attr, v);
 		return 0;
 	case AS_STRIP:
-		classad_insert_string(ad, s->attr, strip_quotes(v));
+		classad_insert_string(ad, s->attr, sub_strip_quotes(v));
 		return 0;
 	case AS_PATH:
 	case AS_STRIP_PATH: {
-		const char *name = s->kind == AS_STRIP_PATH ? strip_quotes(v) : v;
+		const char *name = s->kind == AS_STRIP_PATH ? sub_strip_quotes(v) : v;
 		char *iwd = NULL;
 		classad_eval_string(ad, "Iwd", NULL, &iwd);
 		char *path = *name ? ks_path_in(iwd ? iwd : ".", name)
@@ -570,9 +582,8 @@ int sub_set_simple(const struct sub_job_ctx *c, classad *ad,
 
 /* ---- image size, and what HTCondor fills in last --------------------- */
 
-/* A size in KiB: a number (a fraction allowed) with an optional unit K,
- * M, G or T (B may follow), KiB without one; rounded up. */
-static bool size_kb(const char *v, long long *out)
+bool sub_size_value(const char *v, long long base, const char *seps,
+		    long long *out, char *unit, const char **end)
 {
 	while (isspace((unsigned char)*v))
 		v++;
@@ -589,8 +600,9 @@ static bool size_kb(const char *v, long long *out)
 		return false;
 	while (isspace((unsigned char)*p))
 		p++;
-	long long mult = 1024;
-	if (*p) {
+	long long mult = base;
+	char u = 0;
+	if (*p && !(seps && strchr(seps, *p))) {
 		switch (toupper((unsigned char)*p)) {
 		case 'K': mult = 1024; break;
 		case 'M': mult = 1024LL * 1024; break;
@@ -598,15 +610,20 @@ static bool size_kb(const char *v, long long *out)
 		case 'T': mult = 1024LL * 1024 * 1024 * 1024; break;
 		default: return false;
 		}
-		p++;
+		u = *p++;
 		if (*p == 'b' || *p == 'B')
 			p++;
 	}
 	while (isspace((unsigned char)*p))
 		p++;
-	if (*p)
+	if (*p && !(seps && strchr(seps, *p)))
 		return false;
-	*out = (long long)(((double)whole + frac) * (double)mult + 1023) / 1024;
+	*out = (long long)(((double)whole + frac) * (double)mult + (double)base -
+			   1) / base;
+	if (unit)
+		*unit = u;
+	if (end)
+		*end = p;
 	return true;
 }
 
@@ -618,7 +635,7 @@ int sub_set_image_size(const struct sub_job_ctx *c, classad *ad,
 		return 0;
 	long long kb = 0;
 	int rc = 0;
-	if (!size_kb(v, &kb))
+	if (!sub_size_value(v, 1024, NULL, &kb, NULL, NULL))
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"'%s' is not valid for Image Size\nImage Size "
 				"must be positive", v);
@@ -727,6 +744,34 @@ int sub_universe_of(const char *u, int *topping)
 	return -1;
 }
 
+int sub_set_remote_universe(const struct sub_job_ctx *c, classad *ad,
+			    struct ks_err *err)
+{
+	static const char *const keys[][3] = {
+		{"Remote_universe", "Remote_JobUniverse", "Remote_Universe"},
+		{"Remote_Remote_universe", "Remote_Remote_JobUniverse",
+		 "Remote_Remote_Universe"}};
+	for (size_t i = 0; i < 2; i++) {
+		char *v = sub_param(c, keys[i][0], keys[i][1]);
+		if (!v)
+			continue;
+		/* a number (as older descriptions wrote it) or a name */
+		int topping = SUB_PLAIN, n = atoi(v);
+		if (!n)
+			n = sub_universe_of(v, &topping);
+		if (n <= 0 || topping != SUB_PLAIN) {
+			int rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					    "Unknown %s of '%s' specified",
+					    keys[i][2], v);
+			free(v);
+			return rc;
+		}
+		classad_insert_int(ad, keys[i][1], n);
+		free(v);
+	}
+	return 0;
+}
+
 /* ---- images ---------------------------------------------------------- */
 
 /* The image a docker job runs: docker_image, required. */
@@ -737,7 +782,7 @@ static int set_docker_image(const struct sub_job_ctx *c, classad *ad,
 	if (!v)
 		return ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				  "docker jobs require a docker_image");
-	const char *image = strip_quotes(v);
+	const char *image = sub_strip_quotes(v);
 	int rc = 0;
 	if (!*image)
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
@@ -757,7 +802,7 @@ static int set_container_image(const struct sub_job_ctx *c, classad *ad,
 	char *v = sub_param(c, "container_image", "ContainerImage");
 	int rc = 0;
 	if (d) {
-		const char *image = strip_quotes(d);
+		const char *image = sub_strip_quotes(d);
 		if (!*image)
 			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 					"'%s' is not a valid docker_image for "
@@ -767,7 +812,7 @@ static int set_container_image(const struct sub_job_ctx *c, classad *ad,
 	}
 	if (!rc && v) {
 		char *raw = ks_xstrdup(v);
-		const char *image = strip_quotes(v);
+		const char *image = sub_strip_quotes(v);
 		static const char *const refused[] = {"instance://", "library://",
 						      "shub://"};
 		bool valid = *image != '\0';
@@ -1041,9 +1086,16 @@ static classad *machine_refs(const char *user, bool *circular)
 }
 
 /* The Arch clause, and the OpSys one or the docker or container job's. */
-static void add_platform(const classad *ad, const classad *refs, int topping,
-			 struct classad_buf *b)
+static void add_platform(const classad *ad, const classad *refs,
+			 int universe, int topping, struct classad_buf *b)
 {
+	if (universe == 10) {
+		/* a java job runs wherever there is a java */
+		if (b->len)
+			add(b, " && ");
+		add(b, "TARGET.HasJava");
+		return;
+	}
 	if (!has(refs, "Arch")) {
 		if (b->len)
 			add(b, " && ");
@@ -1256,7 +1308,7 @@ int sub_requirements(const classad *ad, const char *user, int universe,
 		free(b.data);
 		return rc;
 	}
-	add_platform(ad, refs, topping, &b);
+	add_platform(ad, refs, universe, topping, &b);
 	add_disk(ad, refs, universe, &b);
 	if (!literal_at_most(ad, "RequestMemory", 1))
 		add(&b, " && (TARGET.Memory >= RequestMemory)");

@@ -141,78 +141,94 @@ static void put_expr(classad *ad, const char *name, const char *text)
 		classad_insert_string(ad, name, text);
 }
 
-/* A size with an optional unit (K, M, G, T; B allowed after), in units
- * of base (1 KiB for disk, 1 MiB for memory), rounded up. */
-static bool size_in(const char *v, double base, long long *out)
+/* A java job's arguments start with the class to run. */
+static int java_needs_class(struct ks_err *err)
 {
-	char *end;
-	double x = strtod(v, &end);
-	if (end == v)
-		return false;
-	while (isspace((unsigned char)*end))
-		end++;
-	double mult = base;
-	switch (toupper((unsigned char)*end)) {
-	case 'K': mult = 1024; end++; break;
-	case 'M': mult = 1024.0 * 1024; end++; break;
-	case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
-	case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
-	default: break;
-	}
-	if (toupper((unsigned char)*end) == 'B')
-		end++;
-	if (*end)
-		return false;
-	double r = x * mult / base;
-	if (!(r > -9.2e18 && r < 9.2e18)) /* too big (or NaN) for a size */
-		return false;
-	long long i = (long long)r;
-	*out = (double)i < r ? i + 1 : i;
-	return true;
+	return ks_err_set(err, KS_EINVAL, 0, 0, 0,
+			  "In Java universe, you must specify the class name to "
+			  "run.\nExample:\n\narguments = MyClass\n");
 }
 
-static void put_request(classad *ad, const char *attr, char *v, double base)
+/* arguments (or Args) in either syntax, arguments2 only in the quoted
+ * new one; both only with allow_arguments_v1, and then arguments2 wins.
+ * The quoted new syntax becomes Arguments (re-joined in its canonical
+ * form), the old one Args as written.  shell replaces them all by
+ * "-c <shell>". */
+static int put_args(const struct sub_job_ctx *c, classad *ad, int universe,
+		    struct ks_err *err)
 {
-	long long n;
-	if (base > 0 && size_in(v, base, &n))
-		classad_insert_int(ad, attr, n);
-	else
-		put_expr(ad, attr, v);
-}
-
-/* Arguments: the quoted new syntax becomes Arguments (re-joined in its
- * canonical form), the old one Args as written. */
-static int put_args(classad *ad, char *v, struct ks_err *err)
-{
-	if (!v) {
-		classad_insert_string(ad, "Arguments", "");
+	char *shell = sub_param(c, "shell", NULL);
+	if (shell) {
+		struct sr_strv words = {0};
+		sr_strv_add(&words, "-c", 2);
+		sr_strv_add(&words, shell, strlen(shell));
+		char *joined = sr_args_join_v2(&words, 0);
+		classad_insert_string(ad, "Arguments", joined);
+		free(joined);
+		sr_strv_free(&words);
+		free(shell);
 		return 0;
+	}
+	char *v1 = sub_param(c, "arguments", "Args");
+	char *v2 = sub_param(c, "arguments2", NULL);
+	bool allow_v1 = false;
+	int rc = sub_param_bool(c, "allow_arguments_v1", NULL, false, &allow_v1,
+				err);
+	if (!rc && v1 && v2 && !allow_v1)
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"If you wish to specify both 'arguments' and\n"
+				"'arguments2' for maximal compatibility with "
+				"different\nversions of Condor, then you must "
+				"also specify\nallow_arguments_v1=true.");
+	const char *v = v2 ? v2 : v1;
+	if (rc)
+		goto out;
+	if (v2 && !sr_args_is_v2_quoted(v2)) {
+		rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
+				"Expecting double-quoted input string (V2 "
+				"format).\nThe full arguments you specified "
+				"were: %s", v2);
+		goto out;
+	}
+	if (!v) {
+		if (universe == 10) {
+			rc = java_needs_class(err);
+			goto out;
+		}
+		classad_insert_string(ad, "Arguments", "");
+		goto out;
 	}
 	if (!sr_args_is_v2_quoted(v)) {
-		classad_insert_string(ad, "Args", v);
-		free(v);
-		return 0;
+		struct sr_strv words = {0};
+		sr_args_parse_v1(v, &words);
+		if (universe == 10 && !words.n)
+			rc = java_needs_class(err);
+		else
+			classad_insert_string(ad, "Args", v);
+		sr_strv_free(&words);
+		goto out;
 	}
 	char *raw = NULL;
 	struct ks_err e;
 	struct sr_strv words = {0};
 	if (sr_args_unquote_v2(v, &raw, &e) ||
 	    sr_args_parse_v2(raw, &words, &e)) {
-		free(raw);
-		sr_strv_free(&words);
-		int rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
-				    "Unterminated double-quote.\nThe full "
-				    "arguments you specified were: %s", v);
-		free(v);
-		return rc;
+		rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
+				"Unterminated double-quote.\nThe full "
+				"arguments you specified were: %s", v);
+	} else if (universe == 10 && !words.n) {
+		rc = java_needs_class(err);
+	} else {
+		char *joined = sr_args_join_v2(&words, 0);
+		classad_insert_string(ad, "Arguments", joined);
+		free(joined);
 	}
-	char *joined = sr_args_join_v2(&words, 0);
-	classad_insert_string(ad, "Arguments", joined);
-	free(joined);
 	free(raw);
-	free(v);
 	sr_strv_free(&words);
-	return 0;
+out:
+	free(v1);
+	free(v2);
+	return rc;
 }
 
 extern char **environ;
@@ -246,48 +262,114 @@ static bool getenv_takes(const char *list, const char *name, size_t len)
 	return !in_black && (!white || in_white);
 }
 
-/* Environment: the submitter's own variables getenv asks for, then those
- * the description gives (which win). */
-static int put_env(classad *ad, char *v, char *getenv_spec,
+static int by_env_name(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t nx = strcspn(x, "="), ny = strcspn(y, "=");
+	int r = memcmp(x, y, nx < ny ? nx : ny);
+	return r ? r : (nx > ny) - (nx < ny);
+}
+
+/* The environment into the ad as HTCondor writes it: its variables in
+ * the order of their names; in the old syntax (Env, and EnvDelim) when
+ * the description used "env" with an old-syntax value, else in the new
+ * (Environment). */
+static int insert_env(classad *ad, struct sr_env *env, bool old,
+		      struct ks_err *err)
+{
+	if (env->kv.n > 1)
+		qsort(env->kv.v, env->kv.n, sizeof(*env->kv.v), by_env_name);
+	if (!old) {
+		char *joined = sr_args_join_v2(&env->kv, 0);
+		classad_insert_string(ad, "Environment", joined);
+		free(joined);
+		return 0;
+	}
+	struct classad_buf b = {0};
+	for (size_t i = 0; i < env->kv.n; i++) {
+		const char *e = env->kv.v[i];
+		if (e[strcspn(e, ";|\n")]) {
+			free(b.data);
+			return ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					  "failed to insert environment into job "
+					  "ad: Environment entry is not compatible "
+					  "with V1 syntax: %s", e);
+		}
+		if (b.len)
+			classad_buf_add(&b, ";", 1);
+		classad_buf_add(&b, e, strlen(e));
+	}
+	classad_insert_string(ad, "Env", b.data ? b.data : "");
+	classad_insert_string(ad, "EnvDelim", ";");
+	free(b.data);
+	return 0;
+}
+
+/* Environment: what environment (or env, either syntax) or environment2
+ * (the quoted new syntax only; both only with allow_environment_v1, and
+ * then environment2 wins) give, then the submitter's own variables that
+ * getenv asks for and the description does not set. */
+static int put_env(const struct sub_job_ctx *c, classad *ad,
 		   struct ks_err *err)
 {
+	char *v1 = sub_param(c, "environment", "env");
+	char *v2 = sub_param(c, "environment2", NULL);
+	char *getenv_spec = sub_param(c, "getenv", "get_env");
+	char *env_cmd = v1 && !v2 ? sub_param(c, "env", NULL) : NULL;
+	bool old = env_cmd && !sr_args_is_v2_quoted(env_cmd);
+	bool allow_v1 = false;
 	struct sr_env env = {0};
+	struct ks_err e;
+	int rc = sub_param_bool(c, "allow_environment_v1", NULL, false,
+				&allow_v1, err);
+	if (rc)
+		goto out;
+	if (v1 && v2 && !allow_v1) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"If you wish to specify both 'environment' and\n"
+				"'environment2' for maximal compatibility with "
+				"different\nversions of Condor, then you must "
+				"also specify\nallow_environment_v1=true.");
+		goto out;
+	}
+	if (v2 && !sr_args_is_v2_quoted(v2)) {
+		rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
+				"Expecting a double-quoted environment string "
+				"(V2 format).\nThe environment you specified was: "
+				"'%s'", v2);
+		goto out;
+	}
+	if ((v2 || v1) &&
+	    sr_env_merge_v1_or_v2_quoted(&env, v2 ? v2 : v1, &e)) {
+		rc = ks_err_set(err, KS_EPARSE, 0, 0, 0, "%s", e.msg);
+		goto out;
+	}
 	/* a boolean (true, 1, false, 0 or an expression) takes all or
 	 * nothing, as HTCondor reads getenv; anything else is a list */
 	bool all = false;
 	bool is_bool = getenv_spec && sub_value_bool(getenv_spec, &all);
-	for (char **e = getenv_spec && (all || !is_bool) ? environ : NULL;
-	     e && *e; e++) {
-		const char *eq = strchr(*e, '=');
-		if (eq && eq > *e &&
-		    (is_bool || getenv_takes(getenv_spec, *e,
-					     (size_t)(eq - *e))))
-			sr_env_put(&env, *e, NULL);
+	for (char **p = getenv_spec && (all || !is_bool) ? environ : NULL;
+	     p && *p; p++) {
+		const char *eq = strchr(*p, '=');
+		char *name = eq && eq > *p ? ks_xstrndup(*p, (size_t)(eq - *p))
+					   : NULL;
+		if (name && !sr_env_get(&env, name) &&
+		    (is_bool || getenv_takes(getenv_spec, *p,
+					     (size_t)(eq - *p))))
+			sr_env_put(&env, *p, NULL);
+		free(name);
 	}
-	free(getenv_spec);
-	if (!v) {
-		char *joined = sr_args_join_v2(&env.kv, 0);
-		classad_insert_string(ad, "Environment", joined);
-		free(joined);
-		sr_env_free(&env);
-		return 0;
-	}
-	struct ks_err e;
-	int rc = sr_env_merge_v1_or_v2_quoted(&env, v, &e);
-	free(v);
-	if (rc) {
-		sr_env_free(&env);
-		return ks_err_set(err, KS_EPARSE, 0, 0, 0, "%s", e.msg);
-	}
-	char *joined = sr_args_join_v2(&env.kv, 0);
-	classad_insert_string(ad, "Environment", joined);
-	free(joined);
+	rc = insert_env(ad, &env, old, err);
+out:
 	sr_env_free(&env);
-	return 0;
+	free(v1);
+	free(v2);
+	free(getenv_spec);
+	free(env_cmd);
+	return rc;
 }
 
-/* The user's list "a.txt, b.txt" as HTCondor stores it: "a.txt,b.txt". */
-static void put_list(classad *ad, const char *attr, const char *v)
+void sub_put_list(classad *ad, const char *attr, const char *v)
 {
 	struct classad_buf b = {0};
 	for (const char *p = v; *p;) {
@@ -342,7 +424,7 @@ static int put_gpus_memory(const struct sub_job_ctx *c, classad *ad,
 			   char *v, struct ks_err *err)
 {
 	long long mb;
-	if (!size_in(v, 1024.0 * 1024, &mb)) {
+	if (!sub_size_value(v, 1024 * 1024, NULL, &mb, NULL, NULL)) {
 		put_expr(ad, "GPUsMinMemory", v);
 		return 0;
 	}
@@ -442,9 +524,13 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 {
 	classad *ad = classad_new();
 	char *exe = get(c, "executable");
-	char *iwd = get_any(c, "initialdir", "initial_dir");
+	/* initialdir (or Iwd), else initial_dir (or job_iwd) */
+	char *iwd = sub_param(c, "initialdir", "Iwd");
+	if (!iwd)
+		iwd = sub_param(c, "initial_dir", "job_iwd");
 	char *dir = iwd ? ks_path_in(c->iwd, iwd) : ks_xstrdup(c->iwd);
 	char *uni = get(c, "universe");
+	char *shell = sub_param(c, "shell", NULL);
 	int topping = SUB_PLAIN;
 	int universe = uni ? sub_universe_of(uni, &topping) : 5;
 	int rc = 0;
@@ -453,22 +539,33 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 				"I don't know about the '%s' universe.", uni);
 		goto out;
 	}
-	if ((rc = sub_set_container(c, ad, universe, &topping, err)))
+	if (access(dir, F_OK | X_OK) != 0) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0, "No such directory: %s",
+				dir);
 		goto out;
-	/* a docker or container job may leave its program to the image */
-	if (!exe && topping == SUB_PLAIN) {
+	}
+	if ((rc = sub_set_remote_universe(c, ad, err)) ||
+	    (rc = sub_set_container(c, ad, universe, &topping, err)))
+		goto out;
+	/* a docker or container job may leave its program to the image, and
+	 * shell runs its command under /bin/sh */
+	if (!exe && !shell && topping == SUB_PLAIN) {
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"No 'executable' parameter was provided");
 		goto out;
 	}
 	/* transfer_executable = false (only a leading F counts) names a
-	 * program already on the execute side: kept as written, unchecked */
+	 * program already on the execute side: kept as written, unchecked;
+	 * a vm job's executable is only a name */
 	char *v = sub_param(c, "transfer_executable", "TransferExecutable");
-	bool send_exe = exe && (!v || (*v != 'f' && *v != 'F'));
+	bool send_exe = exe && universe != 13 &&
+			(!v || (*v != 'f' && *v != 'F'));
 	free(v);
-	char *cmd = !exe      ? ks_xstrdup("")
+	char *cmd = shell     ? ks_xstrdup("/bin/sh")
+		    : !exe     ? ks_xstrdup("")
 		    : send_exe ? ks_path_in(dir, exe)
 			       : ks_xstrdup(exe);
+	send_exe = send_exe && !shell;
 	if (send_exe && !strstr(exe, "$$") && access(cmd, F_OK) != 0) {
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"Can't access executable file %s: %s", exe,
@@ -481,9 +578,11 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	if (!send_exe)
 		classad_insert_bool(ad, "TransferExecutable", false);
 
-	/* (put_args and put_env take the strings over) */
-	if ((rc = put_args(ad, get(c, "arguments"), err)) ||
-	    (rc = put_env(ad, get(c, "environment"), get(c, "getenv"), err)))
+	if ((rc = put_args(c, ad, universe, err)) ||
+	    (rc = sub_set_java_vm_args(c, ad, err)) ||
+	    (rc = put_env(c, ad, err)))
+		goto out;
+	if ((rc = sub_set_tdp(c, ad, err)))
 		goto out;
 	static const char *const io[][3] = {{"input", "stdin", "In"},
 					    {"output", "stdout", "Out"},
@@ -504,28 +603,38 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	}
 	classad_insert_string(ad, "Iwd", dir);
 	classad_insert_int(ad, "JobUniverse", universe);
+	if ((rc = sub_set_credentials(c, ad, err)))
+		goto out;
 
 	/* a job's requests, or the pool's JOB_DEFAULT_REQUEST* (as
 	 * expressions, which HTCondor allows there) */
 	static const struct {
 		const char *cmd, *attr, *knob, *def;
-		double base;
 	} req[] = {
-		{"request_cpus", "RequestCpus", "JOB_DEFAULT_REQUESTCPUS", "1", 0},
+		{"request_cpus", "RequestCpus", "JOB_DEFAULT_REQUESTCPUS", "1"},
 		{"request_memory", "RequestMemory", "JOB_DEFAULT_REQUESTMEMORY",
-		 "128", 1024.0 * 1024},
+		 "128"},
 		{"request_disk", "RequestDisk", "JOB_DEFAULT_REQUESTDISK",
-		 "MAX({ 1024,(TransferInputSizeMB + 1) * 1.25 }) * 1024", 1024}};
+		 "MAX({ 1024,(TransferInputSizeMB + 1) * 1.25 }) * 1024"}};
+	/* (on_evict_checks first: a growing request adds to its list) */
+	if ((rc = sub_set_on_evict(c, ad, err)))
+		goto out;
 	for (size_t i = 0; i < sizeof(req) / sizeof(*req); i++) {
-		if ((v = get(c, req[i].cmd))) {
-			put_request(ad, req[i].attr, v, req[i].base);
-			free(v);
-			continue;
-		}
-		char *d = c->cfg ? ks_config_get(c->cfg, req[i].knob, NULL)
-				 : NULL;
-		put_expr(ad, req[i].attr, d ? d : req[i].def);
-		free(d);
+		v = get(c, req[i].cmd);
+		bool given = v != NULL;
+		if (!v)
+			v = c->cfg ? ks_config_get(c->cfg, req[i].knob, NULL)
+				   : NULL;
+		if (!v)
+			v = ks_xstrdup(req[i].def);
+		if (i == 0)
+			put_expr(ad, req[i].attr, v);
+		else
+			rc = sub_set_request_size(c, ad, req[i].attr, v, given,
+						  err);
+		free(v);
+		if (rc)
+			goto out;
 	}
 	put_custom_requests(c, ad);
 	if ((rc = put_gpus(c, ad, err)) ||
@@ -543,12 +652,13 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	}
 	if ((rc = sub_set_notification(c, ad, err)))
 		goto out;
-	v = get(c, "rank");
+	v = sub_param(c, "rank", "preferences");
 	put_expr(ad, "Rank", v ? v : "0.0");
 	free(v);
 	if ((rc = sub_set_policy(c, ad, err)) ||
 	    (rc = sub_set_kill_sigs(c, ad, universe, err)) ||
 	    (rc = sub_set_limits_and_group(c, ad, err)) ||
+	    (sub_set_oauth(c, ad), 0) ||
 	    (rc = sub_set_simple(c, ad, err)) ||
 	    (rc = sub_set_deferral(c, ad, universe, err)) ||
 	    (rc = sub_set_image_size(c, ad, err)))
@@ -564,11 +674,13 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	classad_insert_string(ad, "WhenToTransferOutput", v ? v : "ON_EXIT");
 	free(v);
 	if ((v = get(c, "transfer_input_files"))) {
-		put_list(ad, "TransferInput", v);
+		sub_put_list(ad, "TransferInput", v);
 		free(v);
 	}
+	if ((rc = sub_set_more_files(c, ad, universe, err)))
+		goto out;
 	if ((v = get(c, "transfer_output_files"))) {
-		put_list(ad, "TransferOutput", v);
+		sub_put_list(ad, "TransferOutput", v);
 		free(v);
 	}
 	if ((v = get(c, "transfer_output_remaps"))) {
@@ -637,6 +749,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	free(v);
 out:
 	free(exe);
+	free(shell);
 	free(iwd);
 	free(dir);
 	free(uni);

@@ -58,13 +58,17 @@ static void print_ad(FILE *out, const classad *ad, const classad *first)
 struct dry {
 	FILE *out;
 	classad *first;
+	bool factory; /* only the cluster ad: the schedd would make the jobs */
 };
 
 static int print_job(void *arg, classad *ad, struct ks_err *err)
 {
 	(void)err;
 	struct dry *d = arg;
-	print_ad(d->out, ad, d->first);
+	if (d->factory && !d->first)
+		classad_delete(ad, "ProcId");
+	if (!d->factory || !d->first)
+		print_ad(d->out, ad, d->first);
 	if (!d->first)
 		d->first = ad;
 	else
@@ -197,10 +201,13 @@ int main(int argc, char **argv)
 	}
 	if (!terse)
 		printf("Dry-Run job(s).\n");
-	struct dry d = {out, NULL};
+	struct dry d = {out, NULL, false};
 	long njobs = 0;
-	status = sub_each_job(cfg, &sf, 1, cwd, user, false, print_job, &d,
-			      &njobs, &err) ? 1 : 0;
+	status = sub_factory(cfg, &sf, cwd, user, &d.factory, &err) ||
+				 sub_each_job(cfg, &sf, 1, cwd, user, false,
+					      print_job, &d, &njobs, &err)
+			 ? 1
+			 : 0;
 	if (status)
 		fprintf(stderr, "\nERROR: %s\n", err.msg);
 	else if (terse)

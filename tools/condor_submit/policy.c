@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ks_mem.h"
 #include "submit.h"
@@ -297,5 +298,361 @@ int sub_set_deferral(const struct sub_job_ctx *c, classad *ad,
 				  "%s does not work for scheduler universe "
 				  "jobs.\nConsider submitting this job using "
 				  "the local universe, instead", need);
+	return 0;
+}
+
+/* ---- requests that grow when the job is evicted ---------------------- */
+
+/* What SUBMIT_REQUEST_MISSING_UNITS says of a size without a unit: NULL
+ * (nothing), else a new string ("error", or anything meaning warn). */
+static char *missing_units(const struct sub_job_ctx *c)
+{
+	char *m = c->cfg ? ks_config_get(c->cfg, "SUBMIT_REQUEST_MISSING_UNITS",
+					 NULL)
+			 : NULL;
+	if (m && !*m) {
+		free(m);
+		m = NULL;
+	}
+	return m;
+}
+
+/* Appends attr to the job's TransformOnEvict list (names separated by
+ * blanks) unless it is there. */
+static void add_on_evict(classad *ad, const char *attr)
+{
+	char *list = NULL;
+	classad_eval_string(ad, "TransformOnEvict", NULL, &list);
+	struct classad_buf b = {0};
+	bool there = false;
+	for (const char *p = list ? list : ""; *p;) {
+		p += strspn(p, ", \t");
+		size_t n = strcspn(p, ", \t");
+		there |= n == strlen(attr) && !strncasecmp(p, attr, n);
+		p += n;
+	}
+	if (list && *list)
+		classad_buf_printf(&b, "%s ", list);
+	classad_buf_printf(&b, "%s", attr);
+	if (!there)
+		classad_insert_string(ad, "TransformOnEvict", b.data);
+	free(b.data);
+	free(list);
+}
+
+static void note_ref(const char *name, void *arg)
+{
+	struct {
+		const char *want;
+		bool found;
+	} *r = arg;
+	r->found |= !strcasecmp(name, r->want);
+}
+
+/* Whether expression text reads attribute attr. */
+static bool refers_to(const char *text, const char *attr)
+{
+	struct ks_err e;
+	classad_expr *x = classad_parse_expr(text, strlen(text), &e);
+	struct {
+		const char *want;
+		bool found;
+	} r = {attr, false};
+	if (x)
+		classad_expr_each_ref(x, note_ref, &r);
+	classad_expr_free(x);
+	return r.found;
+}
+
+/* HTCondor's built-in on-evict transform for attr (RequestMemory,
+ * RequestDisk): line is a growing list of sizes (in units of scale
+ * bytes when bare) that may end in an expression, incr what to add at
+ * each eviction (then line is the most to ask for).  It writes the
+ * TransformBody_<attr> the schedd applies when the job is evicted for
+ * using too much, the attributes that body reads, and lists attr in
+ * TransformOnEvict. */
+static int evict_check(const struct sub_job_ctx *c, classad *ad,
+		       const char *attr, const char *subkey, long long scale,
+		       const char *line, const char *incr, struct ks_err *err)
+{
+	const char *label = scale == 1024 * 1024 ? "defaults to megabytes, but "
+						 : "";
+	char *units = missing_units(c);
+	long long seq[64];
+	size_t nseq = 0;
+	char *last = NULL; /* the final expression, if any */
+	struct classad_buf body = {0};
+	classad *tmp = classad_new();
+	int rc = 0;
+	if (line) {
+		const char *p = line, *misu = NULL, *end;
+		long long n;
+		char unit;
+		while (nseq < 64 && sub_size_value(p, scale, ",", &n, &unit, &end)) {
+			if (!unit && !misu)
+				misu = p;
+			seq[nseq++] = n;
+			p = end;
+			while (isspace((unsigned char)*p))
+				p++;
+			if (*p != ',')
+				break;
+			p++;
+		}
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p) {
+			struct ks_err e;
+			classad_expr *x = classad_parse_expr(p, strlen(p), &e);
+			if (!x) {
+				rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+						"%s=%s is invalid. must be an "
+						"expression or number", subkey, p);
+				goto out;
+			}
+			classad_expr_free(x);
+			last = ks_xstrdup(p);
+		} else if (misu && units) {
+			if (!strcasecmp(units, "error")) {
+				rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+						"%s=%s %smust contain a units "
+						"suffix (i.e K, M, G, or T)",
+						subkey, misu, label);
+				goto out;
+			}
+			fprintf(stderr, "\nWARNING: %s=%s %sshould contain a units "
+					"suffix (i.e K, M, G, or T)\n", subkey,
+				misu, label);
+		}
+	}
+	for (size_t i = 0; nseq > 1 && i < nseq; i++)
+		if (seq[i] <= (i ? seq[i - 1] : 0)) {
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"%s must have an increasing sequence of "
+					"values, but %lld is not greater than %lld",
+					subkey, seq[i], i ? seq[i - 1] : 0LL);
+			goto out;
+		}
+	if (last)
+		classad_insert_text(tmp, attr, last, NULL);
+	else if (nseq)
+		classad_insert_int(tmp, attr, seq[--nseq]);
+	else if (!incr)
+		goto out;
+	const classad_expr *max = classad_lookup(tmp, attr);
+	char *max_text = max ? classad_expr_unparse(max, false) : NULL;
+	if (nseq) {
+		/* a list to step through, one entry per eviction */
+		struct classad_buf list = {0};
+		classad_buf_printf(&list, "{");
+		for (size_t i = 0; i < nseq; i++)
+			classad_buf_printf(&list, "%lld,", seq[i]);
+		classad_buf_printf(&list, "%s}", max_text);
+		char name[64];
+		snprintf(name, sizeof(name), "Retry%s", attr);
+		rc = sub_put_expr(ad, name, list.data, err);
+		free(list.data);
+		classad_buf_printf(&body, "EVALSET %s %s[%sIndex?:0]\x1e"
+					  "EVALSET %sIndex MIN({size(%s)-1, "
+					  "(%sIndex?:0)+1})",
+				   attr, name, name, name, name, name);
+	} else if (incr) {
+		long long step;
+		char unit;
+		char *inc_text = NULL;
+		if (sub_size_value(incr, scale, NULL, &step, &unit, NULL)) {
+			if (!unit && units && !strcasecmp(units, "error")) {
+				rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+						"%s retry increment %s %smust "
+						"contain a units suffix (i.e K, M, "
+						"G or T)", attr, incr, label);
+			} else if (!unit && units) {
+				fprintf(stderr, "\nWARNING: %s retry increment %s "
+						"%sshould contain a units suffix "
+						"(i.e K, M, G or T)\n", attr, incr,
+					label);
+			}
+			if (!rc && step <= 0)
+				rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+						"%s retry increment must be a "
+						"positive number or an expression "
+						"that references %s", attr, attr);
+			inc_text = ks_xmalloc(strlen(attr) + 32);
+			sprintf(inc_text, "%s + %lld", attr, step);
+		} else if (!refers_to(incr, attr)) {
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"%s retry increment must be a positive "
+					"number or an expression that references "
+					"%s", attr, attr);
+		} else {
+			inc_text = ks_xstrdup(incr);
+		}
+		if (!rc && max_text) {
+			char name[64];
+			snprintf(name, sizeof(name), "Max%s", attr);
+			rc = sub_put_expr(ad, name, max_text, err);
+			snprintf(name, sizeof(name), "Next%s", attr);
+			if (!rc)
+				rc = sub_put_expr(ad, name, inc_text, err);
+			classad_buf_printf(&body, "EVALSET %s MIN({Next%s, Max%s})",
+					   attr, attr, attr);
+		} else if (!rc) {
+			/* no most: the one increment, worked out now */
+			int64_t cur = 0, next = 0;
+			if (classad_eval_int(ad, attr, NULL, &cur))
+				classad_insert_int(tmp, attr, cur);
+			classad_insert_text(tmp, "Increment", inc_text, NULL);
+			if (!classad_eval_int(tmp, "Increment", NULL, &next))
+				rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+						"%s retry increment (%s) must "
+						"evaluate to an integer at submit "
+						"time", attr, incr);
+			else
+				classad_buf_printf(&body, "SET %s %lld", attr,
+						   (long long)next);
+		}
+		free(inc_text);
+	} else {
+		classad_buf_printf(&body, "%s %s %s", last ? "EVALSET" : "SET",
+				   attr, max_text);
+	}
+	free(max_text);
+	if (rc)
+		goto out;
+	/* (HTCondor's ON_EVICT_CHECK_<attr>_REQUIREMENTS defaults: evicted
+	 * for going over the memory, or the disk, it asked for) */
+	char *text = NULL;
+	if (!strcmp(attr, "RequestMemory") || !strcmp(attr, "RequestDisk")) {
+		struct classad_buf all = {0};
+		classad_buf_printf(&all, "REQUIREMENTS (VacateReasonCode==21 || "
+					 "VacateReasonCode == 34) && "
+					 "VacateReasonSubCode == %s\x1e%s",
+				   attr[7] == 'M' ? "102" : "104", body.data);
+		text = all.data;
+	} else {
+		text = ks_xstrdup(body.data);
+	}
+	char name[64];
+	snprintf(name, sizeof(name), "TransformBody_%s", attr);
+	classad_insert_string(ad, name, text);
+	free(text);
+	add_on_evict(ad, attr);
+out:
+	free(body.data);
+	free(last);
+	free(units);
+	classad_free(tmp);
+	return rc;
+}
+
+int sub_set_request_size(const struct sub_job_ctx *c, classad *ad,
+			 const char *attr, const char *text, bool given,
+			 struct ks_err *err)
+{
+	bool memory = !strcmp(attr, "RequestMemory");
+	long long scale = memory ? 1024 * 1024 : 1024;
+	const char *key = memory ? "request_memory" : "request_disk";
+	long long n;
+	char unit;
+	const char *end = NULL;
+	if (!sub_size_value(text, scale, ",", &n, &unit, &end)) {
+		/* "undefined" asks for no request at all */
+		return strcasecmp(text, "undefined")
+			       ? sub_put_expr(ad, attr, text, err)
+			       : 0;
+	}
+	char *units = given ? missing_units(c) : NULL;
+	int rc = 0;
+	if (units && !unit) {
+		const char *what = memory ? "megabytes" : "kilobytes";
+		const char *suffix = memory ? "(i.e K, M, G or T)"
+					    : "(i.e K, M, or B)";
+		if (!strcasecmp(units, "error"))
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"%s=%s defaults to %s, %smust contain a "
+					"units suffix %s", key, text, what,
+					memory ? "but " : "", suffix);
+		else
+			fprintf(stderr, "\nWARNING: %s=%s defaults to %s, %sshould "
+					"contain a units suffix %s\n", key, text,
+				what, memory ? "but " : "", suffix);
+	}
+	free(units);
+	if (rc)
+		return rc;
+	classad_insert_int(ad, attr, n);
+	/* "a, b": the second (and any more) for after an eviction */
+	if (end && end[0] == ',' && end[1])
+		return evict_check(c, ad, attr, key, scale, end + 1, NULL, err);
+	if (!memory) {
+		char *rrd = sub_param(c, "retry_request_disk", NULL);
+		rc = rrd ? evict_check(c, ad, attr, key, scale, rrd, NULL, err) : 0;
+		free(rrd);
+		return rc;
+	}
+	char *rrm = sub_param(c, "retry_request_memory", NULL);
+	char *max = sub_param(c, "retry_request_memory_max", NULL);
+	char *inc = sub_param(c, "retry_request_memory_increase", NULL);
+	if (rrm) {
+		if (inc)
+			fprintf(stderr, "\nWARNING: retry_request_memory_increase "
+					"will be ignored because "
+					"retry_request_memory was used");
+		rc = evict_check(c, ad, attr, "retry_request_memory", scale, rrm,
+				 NULL, err);
+	} else if (max || inc) {
+		rc = evict_check(c, ad, attr, "retry_request_memory_max", scale,
+				 max, inc, err);
+	}
+	free(rrm);
+	free(max);
+	free(inc);
+	return rc;
+}
+
+int sub_set_on_evict(const struct sub_job_ctx *c, classad *ad,
+		     struct ks_err *err)
+{
+	char *tags = sub_param(c, "on_evict_checks", "TransformOnEvict");
+	if (!tags)
+		return 0;
+	struct classad_buf list = {0};
+	char *save = NULL;
+	for (char *t = strtok_r(tags, ", \t\r\n", &save); t;
+	     t = strtok_r(NULL, ", \t\r\n", &save)) {
+		/* the transform's body: transform_body_<tag> (or
+		 * TransformBody_<tag>), one statement a line, comments and
+		 * blank lines left out */
+		size_t n = strlen(t) + 32;
+		char *key = ks_xmalloc(n);
+		snprintf(key, n, "transform_body_%s", t);
+		char *body = sub_param(c, key, NULL);
+		snprintf(key, n, "TransformBody_%s", t);
+		if (!body)
+			body = sub_param(c, key, NULL);
+		if (body) {
+			if (list.len)
+				classad_buf_add(&list, " ", 1);
+			classad_buf_add(&list, t, strlen(t));
+			struct classad_buf lines = {0};
+			char *lsave = NULL;
+			for (char *l = strtok_r(body, "\n", &lsave); l;
+			     l = strtok_r(NULL, "\n", &lsave)) {
+				if (!*l || *l == '#')
+					continue;
+				if (lines.len)
+					classad_buf_add(&lines, "\x1e", 1);
+				classad_buf_add(&lines, l, strlen(l));
+			}
+			classad_insert_string(ad, key, lines.data ? lines.data : "");
+			free(lines.data);
+		}
+		free(body);
+		free(key);
+	}
+	classad_insert_string(ad, "TransformOnEvict", list.data ? list.data : "");
+	free(list.data);
+	free(tags);
+	(void)err;
 	return 0;
 }

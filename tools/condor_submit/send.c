@@ -4,6 +4,7 @@
  * ad (the first job's attributes) and each job's differences from it, in
  * one message the schedd queues in one transaction (docs/schedd.md).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,42 @@ int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
 				*njobs = proc;
 			}
 	}
+	return 0;
+}
+
+int sub_factory(const ks_config *cfg, const struct sub_file *sf,
+		const char *iwd, const char *user, bool *factory,
+		struct ks_err *err)
+{
+	*factory = false;
+	if (!sf->nqueues)
+		return 0;
+	/* what is set before the first queue statement decides */
+	struct sub_job_ctx c = {.file = sf, .queue = &sf->queues[0],
+				.iwd = iwd, .user = user, .cfg = cfg};
+	static const char *const keys[][2] = {
+		{"max_materialize", "JobMaterializeLimit"},
+		{"max_idle", "JobMaterializeMaxIdle"},
+		{"materialize_max_idle", "JobMaterializeMaxIdle"}};
+	for (size_t i = 0; i < 3 && !*factory; i++) {
+		char *v = sub_param(&c, keys[i][0], keys[i][1]);
+		long long n = 0;
+		int rc = v && (!sub_value_int(v, &n) || n < INT_MIN ||
+			       n >= INT_MAX)
+				 ? ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					      "%s=%s is invalid, must eval to an "
+					      "integer.", keys[i][0], v)
+				 : 0;
+		*factory = v != NULL;
+		free(v);
+		if (rc)
+			return rc;
+	}
+	/* a factory is made of one queue statement, the description's
+	 * last */
+	if (*factory && (sf->nqueues > 1 || sf->queues[0].nvars_set < sf->nvars))
+		return ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				  "Extra data found after queue statement");
 	return 0;
 }
 
@@ -172,7 +209,11 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	classad_insert_int(g.ads[0], "ClusterId", cluster);
 	g.n = 2;
 	long njobs = 0;
-	if (sub_each_job(cfg, sf, (long)cluster, iwd, user, true, gather_job,
+	bool factory;
+	/* (a late-materialization factory's jobs are all submitted at
+	 * once: the schedd makes no jobs of its own) */
+	if (sub_factory(cfg, sf, iwd, user, &factory, &err) ||
+	    sub_each_job(cfg, sf, (long)cluster, iwd, user, true, gather_job,
 			 &g, &njobs, &err)) {
 		fprintf(stderr, "\nERROR: %s\n", err.msg);
 		goto out;

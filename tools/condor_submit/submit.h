@@ -105,6 +105,21 @@ char *sub_param(const struct sub_job_ctx *c, const char *name,
 bool sub_value_int(const char *v, long long *out);
 bool sub_value_bool(const char *v, bool *out);
 
+/* v with blanks trimmed and a pair of enclosing double quotes dropped
+ * (in place; returns a pointer into v). */
+char *sub_strip_quotes(char *v);
+
+/* The user's list "a.txt, b.txt" as HTCondor stores it: "a.txt,b.txt". */
+void sub_put_list(classad *ad, const char *attr, const char *v);
+
+/* HTCondor's reading of a size: a number (a fraction allowed) with an
+ * optional unit K, M, G or T (B may follow), in units of base (bytes
+ * when a unit is given, base bytes when not), rounded up.  A character
+ * of seps (NULL: none) may end it early; *end (may be NULL) is then
+ * where it stopped, *unit (may be NULL) the unit letter or 0. */
+bool sub_size_value(const char *v, long long base, const char *seps,
+		    long long *out, char *unit, const char **end);
+
 /* Inserts expression text as attr, or fails with HTCondor's parse
  * error message. */
 int sub_put_expr(classad *ad, const char *attr, const char *text,
@@ -133,6 +148,53 @@ int sub_set_policy(const struct sub_job_ctx *c, classad *ad,
 		   struct ks_err *err);
 int sub_set_deferral(const struct sub_job_ctx *c, classad *ad,
 		     int universe, struct ks_err *err);
+
+/* RequestMemory or RequestDisk (attr) from its command's text (given),
+ * or the pool's default (whose missing unit goes unchecked): a size, or else an expression ("undefined": none);
+ * with a size, what the job asks for after an eviction for using too
+ * much: "size, size..." or retry_request_memory / _max / _increase,
+ * retry_request_disk (HTCondor's TransformBody_<attr> and
+ * TransformOnEvict). */
+int sub_set_request_size(const struct sub_job_ctx *c, classad *ad,
+			 const char *attr, const char *text, bool given,
+			 struct ks_err *err);
+
+/* on_evict_checks: the job's own transforms on eviction, each named tag
+ * with its body in transform_body_<tag>. */
+int sub_set_on_evict(const struct sub_job_ctx *c, classad *ad,
+		     struct ks_err *err);
+
+/* files.c: transfer_common_input, public_input_files, disk_usage and the
+ * java universe's program and jar files (once ShouldTransferFiles and
+ * TransferInput are set). */
+int sub_set_more_files(const struct sub_job_ctx *c, classad *ad,
+		       int universe, struct ks_err *err);
+
+/* files.c: java_vm_args / java_vm_arguments / java_vm_arguments2
+ * (JavaVMArgs, JavaVMArguments). */
+int sub_set_java_vm_args(const struct sub_job_ctx *c, classad *ad,
+			 struct ks_err *err);
+
+/* files.c: the tool daemon (tool_daemon_cmd and the commands that go
+ * with it, suspend_job_at_exec among them). */
+int sub_set_tdp(const struct sub_job_ctx *c, classad *ad,
+		struct ks_err *err);
+
+/* creds.c: x509userproxy and use_x509userproxy,
+ * delegate_job_gsi_credentials_lifetime, use_scitokens and
+ * scitokens_file. */
+int sub_set_credentials(const struct sub_job_ctx *c, classad *ad,
+			struct ks_err *err);
+
+/* creds.c: OAuthServicesNeeded from use_oauth_services and the
+ * <service>_oauth_permissions / _resource / _options[_<handle>]
+ * commands. */
+void sub_set_oauth(const struct sub_job_ctx *c, classad *ad);
+
+/* Remote_Universe and Remote_Remote_Universe (a universe's name or
+ * number). */
+int sub_set_remote_universe(const struct sub_job_ctx *c, classad *ad,
+			    struct ks_err *err);
 
 /* extras.c, too: the docker and container universes, the parallel universe
  * and Requirements.  A docker or container job is a vanilla (or local)
@@ -180,6 +242,14 @@ int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
 		 long cluster, const char *iwd, const char *user,
 		 bool for_schedd, sub_job_fn fn, void *arg, long *njobs,
 		 struct ks_err *err);
+
+/* Whether the description asks for late materialization (max_materialize,
+ * max_idle or materialize_max_idle before its queue statement): 0 with
+ * *factory set, or an error for a value that is no integer, or for more
+ * than one queue statement with it. */
+int sub_factory(const ks_config *cfg, const struct sub_file *sf,
+		const char *iwd, const char *user, bool *factory,
+		struct ks_err *err);
 
 /* Submits the description's jobs to the schedd (name, or this host's;
  * pool: the collector to ask) as one cluster, printing what HTCondor's

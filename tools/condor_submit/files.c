@@ -1,0 +1,213 @@
+/* files.c: the submit commands about a job's files that HTCondor 25's
+ * condor_submit handles with its transfer and tool daemon rules:
+ * transfer_common_input, public_input_files, disk_usage, the java
+ * universe's class and jar files, and the tool daemon's program, streams
+ * and arguments. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ks_mem.h"
+#include "ks_text.h"
+#include "sr_args.h"
+#include "submit.h"
+
+/* A java job runs "java": its class (the executable) and jar files go
+ * with the input files, unless nothing is transferred. */
+static void set_java(classad *ad)
+{
+	char *cmd = NULL, *inputs = NULL, *jars = NULL;
+	classad_eval_string(ad, "Cmd", NULL, &cmd);
+	classad_eval_string(ad, "TransferInput", NULL, &inputs);
+	classad_eval_string(ad, "JarFiles", NULL, &jars);
+	struct classad_buf b = {0};
+	if (inputs && *inputs)
+		classad_buf_printf(&b, "%s", inputs);
+	bool listed = false;
+	for (const char *p = inputs ? inputs : ""; cmd && *p;) {
+		size_t n = strcspn(p, ",");
+		listed |= n == strlen(cmd) && !strncmp(p, cmd, n);
+		p += n + (p[n] == ',');
+	}
+	if (cmd && strcmp(cmd, "java") && !listed)
+		classad_buf_printf(&b, "%s%s", b.len ? "," : "", cmd);
+	char *save = NULL;
+	for (char *t = jars ? strtok_r(jars, ",", &save) : NULL; t;
+	     t = strtok_r(NULL, ",", &save)) {
+		t = sub_strip_quotes(t);
+		if (*t)
+			classad_buf_printf(&b, "%s%s", b.len ? "," : "", t);
+	}
+	if (b.len)
+		classad_insert_string(ad, "TransferInput", b.data);
+	classad_insert_string(ad, "Cmd", "java");
+	classad_insert_bool(ad, "TransferExecutable", false);
+	free(b.data);
+	free(cmd);
+	free(inputs);
+	free(jars);
+}
+
+int sub_set_more_files(const struct sub_job_ctx *c, classad *ad,
+		       int universe, struct ks_err *err)
+{
+	char *v = sub_param(c, "transfer_common_input", "CommonInputFiles");
+	if (v)
+		sub_put_list(ad, "CommonInputFiles", sub_strip_quotes(v));
+	free(v);
+	char *should = NULL;
+	classad_eval_string(ad, "ShouldTransferFiles", NULL, &should);
+	bool transfer = !should || strcasecmp(should, "NO");
+	free(should);
+	if (transfer && universe == 10)
+		set_java(ad);
+	int rc = 0;
+	if ((v = sub_param(c, "disk_usage", "DiskUsage"))) {
+		long long kb = 0;
+		if (!sub_size_value(v, 1024, NULL, &kb, NULL, NULL) || kb < 1)
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"'%s' is not valid for disk_usage. It must "
+					"be >= 1", v);
+		else
+			classad_insert_int(ad, "DiskUsage", kb);
+		free(v);
+	}
+	if (!rc && transfer &&
+	    (v = sub_param(c, "public_input_files", "PublicInputFiles"))) {
+		sub_put_list(ad, "PublicInputFiles", v);
+		free(v);
+	}
+	return rc;
+}
+
+/* ---- more argument lists -------------------------------------------- */
+
+/* A list of arguments given as the commands old (a former name), v1
+ * (either syntax; alt its other name) and v2 (the quoted new syntax
+ * only), as HTCondor reads java_vm_arguments and tool_daemon_arguments:
+ * old and v1 not both; v1 and v2 both only with allow_arguments_v1, and
+ * then v2 wins.  The old syntax goes to attr1 as written, the new (when
+ * not empty) to attr2 re-joined.  The messages name them as HTCondor's
+ * do. */
+struct more_args {
+	const char *old, *v1, *alt, *v2;
+	const char *attr1, *attr2;
+	const char *both; /* old and v1 both given */
+	const char *what; /* "tool daemon arguments" */
+	const char *were; /* "The arguments you specified were: " */
+};
+
+static const struct more_args tdp_args = {
+	"tool_daemon_args", "tool_daemon_arguments", "ToolDaemonArgs",
+	"tool_daemon_arguments2", "ToolDaemonArgs", "ToolDaemonArguments",
+	"you specified both tdp_daemon_args and tdp_daemon_arguments",
+	"tool daemon arguments", "The arguments you specified were: "};
+
+static const struct more_args java_args = {
+	"java_vm_args", "java_vm_arguments", "JavaVMArgs", "java_vm_arguments2",
+	"JavaVMArgs", "JavaVMArguments",
+	"you specified a value for both java_vm_args and java_vm_arguments.",
+	"java VM arguments", "The full arguments you specified were "};
+
+static int put_more_args(const struct sub_job_ctx *c, classad *ad,
+			 const struct more_args *m, struct ks_err *err)
+{
+	char *old = sub_param(c, m->old, NULL);
+	char *ext = sub_param(c, m->v1, m->alt);
+	char *v2 = sub_param(c, m->v2, NULL);
+	bool allow_v1 = false;
+	int rc;
+	if ((rc = sub_param_bool(c, "allow_arguments_v1", NULL, false,
+				 &allow_v1, err)))
+		goto out;
+	if (old && ext) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0, "%s", m->both);
+		goto out;
+	}
+	const char *v1 = ext ? ext : old;
+	if (v1 && v2 && !allow_v1) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				"If you wish to specify both '%s' and\n'%s' for "
+				"maximal compatibility with different\nversions "
+				"of Condor, then you must also specify\n"
+				"allow_arguments_v1=true.", m->v1, m->v2);
+		goto out;
+	}
+	const char *v = v2 ? v2 : v1;
+	if (!v)
+		goto out;
+	if (!sr_args_is_v2_quoted(v)) {
+		if (v2)
+			rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
+					"failed to parse %s: Expecting "
+					"double-quoted input string (V2 format)."
+					"\n%s%s", m->what, m->were, v);
+		else
+			classad_insert_string(ad, m->attr1, v);
+		goto out;
+	}
+	char *raw = NULL;
+	struct ks_err e;
+	struct sr_strv words = {0};
+	if (sr_args_unquote_v2(v, &raw, &e) ||
+	    sr_args_parse_v2(raw, &words, &e)) {
+		rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
+				"failed to parse %s: Unterminated "
+				"double-quote.\n%s%s", m->what, m->were, v);
+	} else if (words.n) {
+		char *joined = sr_args_join_v2(&words, 0);
+		classad_insert_string(ad, m->attr2, joined);
+		free(joined);
+	}
+	free(raw);
+	sr_strv_free(&words);
+out:
+	free(old);
+	free(ext);
+	free(v2);
+	return rc;
+}
+
+int sub_set_java_vm_args(const struct sub_job_ctx *c, classad *ad,
+			 struct ks_err *err)
+{
+	return put_more_args(c, ad, &java_args, err);
+}
+
+/* ---- the tool daemon ------------------------------------------------- */
+
+int sub_set_tdp(const struct sub_job_ctx *c, classad *ad,
+		struct ks_err *err)
+{
+	char *cmd = sub_param(c, "tool_daemon_cmd", "ToolDaemonCmd");
+	if (!cmd)
+		return 0; /* the other commands mean nothing without it */
+	static const char *const files[][2] = {
+		{"tool_daemon_input", "ToolDaemonInput"},
+		{"tool_daemon_output", "ToolDaemonOutput"},
+		{"tool_daemon_error", "ToolDaemonError"}};
+	classad_insert_string(ad, "ToolDaemonCmd", cmd);
+	free(cmd);
+	for (size_t i = 0; i < 3; i++) {
+		char *v = sub_param(c, files[i][0], files[i][1]);
+		if (v)
+			classad_insert_string(ad, files[i][1], v);
+		free(v);
+	}
+	char *susp = sub_param(c, "suspend_job_at_exec", "SuspendJobAtExec");
+	bool b;
+	int rc = 0;
+	if (susp) {
+		if (!sub_value_bool(susp, &b))
+			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+					"suspend_job_at_exec=%s is invalid, must "
+					"eval to a boolean.", susp);
+		else
+			classad_insert_bool(ad, "SuspendJobAtExec", b);
+		free(susp);
+		if (rc)
+			return rc;
+	}
+	return put_more_args(c, ad, &tdp_args, err);
+}
