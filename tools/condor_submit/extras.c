@@ -1089,6 +1089,28 @@ static classad *machine_refs(const char *user, bool *circular)
 static void add_platform(const classad *ad, const classad *refs,
 			 int universe, int topping, struct classad_buf *b)
 {
+	if (universe == 13) {
+		/* a virtual machine of the job's type, on the same
+		 * architecture */
+		if (!has(refs, "Arch")) {
+			if (b->len)
+				add(b, " && ");
+			add(b, "(TARGET.Arch == \"X86_64\")");
+		}
+		if (!has(refs, "HasVM"))
+			add(b, "&& (TARGET.HasVM =?= true)");
+		if (!has(refs, "VM_Type"))
+			add(b, " && (TARGET.VM_Type == MY.JobVMType)");
+		if (!has(refs, "VM_AvailNum"))
+			add(b, " && (TARGET.VM_AvailNum > 0)");
+		bool ckpt = false;
+		if (classad_eval_bool(ad, "JobVMCheckpoint", NULL, &ckpt) && ckpt)
+			add(b, " && ((MY.VM_CkptMac =?= UNDEFINED) || "
+			       "(TARGET.VM_All_Guest_Macs =?= UNDEFINED) || "
+			       "(stringListIMember(MY.VM_CkptMac, "
+			       "TARGET.VM_All_Guest_Macs, \",\") == FALSE))");
+		return;
+	}
 	if (universe == 10) {
 		/* a java job runs wherever there is a java */
 		if (b->len)
@@ -1157,6 +1179,32 @@ static void add_disk(const classad *ad, const classad *refs, int universe,
 				       "[1], \"25.12.0\") || (TARGET.Disk >= "
 				       "RequestDisk))"
 				     : " && (TARGET.Disk >= RequestDisk)");
+	}
+}
+
+/* A virtual machine's memory (the machine's whole memory too, but for
+ * xen), hardware virtualization and networking. */
+static void add_vm_memory(const classad *ad, const classad *refs,
+			  struct classad_buf *b)
+{
+	char *type = NULL;
+	classad_eval_string(ad, "JobVMType", NULL, &type);
+	if (!type || strcasecmp(type, "xen"))
+		add(b, " && (TARGET.TotalMemory >= MY.JobVMMemory)");
+	free(type);
+	if (!has(refs, "VM_Memory"))
+		add(b, " && (TARGET.VM_Memory >= MY.JobVMMemory)");
+	bool on = false;
+	if (classad_eval_bool(ad, "JobVMHardwareVT", NULL, &on) && on &&
+	    !has(refs, "VM_HardwareVT"))
+		add(b, " && TARGET.VM_HardwareVT");
+	on = false;
+	if (classad_eval_bool(ad, "JobVMNetworking", NULL, &on) && on) {
+		if (!has(refs, "VM_Networking"))
+			add(b, " && TARGET.VM_Networking");
+		if (classad_lookup(ad, "JobVMNetworkingType"))
+			add(b, " && stringListIMember(JobVMNetworkingType,"
+			       "TARGET.VM_Networking_Types,\",\")");
 	}
 }
 
@@ -1310,7 +1358,9 @@ int sub_requirements(const classad *ad, const char *user, int universe,
 	}
 	add_platform(ad, refs, universe, topping, &b);
 	add_disk(ad, refs, universe, &b);
-	if (!literal_at_most(ad, "RequestMemory", 1))
+	if (universe == 13)
+		add_vm_memory(ad, refs, &b);
+	else if (!literal_at_most(ad, "RequestMemory", 1))
 		add(&b, " && (TARGET.Memory >= RequestMemory)");
 	if (universe != 9 && !has(refs, "Cpus") &&
 	    classad_lookup(ad, "RequestCpus") &&

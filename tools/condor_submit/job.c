@@ -580,6 +580,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 
 	if ((rc = put_args(c, ad, universe, err)) ||
 	    (rc = sub_set_java_vm_args(c, ad, err)) ||
+	    (universe == 13 && (rc = sub_set_vm(c, ad, err))) ||
 	    (rc = put_env(c, ad, err)))
 		goto out;
 	if ((rc = sub_set_tdp(c, ad, err)))
@@ -627,7 +628,13 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 				   : NULL;
 		if (!v)
 			v = ks_xstrdup(req[i].def);
-		if (i == 0)
+		if (i == 1 && !given && universe == 13) {
+			/* a virtual machine asks for its own memory */
+			fprintf(stderr, "\nWARNING: request_memory was NOT "
+					"specified.  Using RequestMemory = "
+					"MY.JobVMMemory\n");
+			put_expr(ad, req[i].attr, "MY.JobVMMemory");
+		} else if (i == 0)
 			put_expr(ad, req[i].attr, v);
 		else
 			rc = sub_set_request_size(c, ad, req[i].attr, v, given,
@@ -664,15 +671,21 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	    (rc = sub_set_image_size(c, ad, err)))
 		goto out;
 	v = get(c, "should_transfer_files");
+	char *when = get(c, "when_to_transfer_output");
+	if (universe == 13 && (rc = sub_vm_transfer(c, &v, &when, err))) {
+		free(v);
+		free(when);
+		goto out;
+	}
 	for (char *p = v; p && *p; p++)
 		*p = (char)toupper((unsigned char)*p);
 	classad_insert_string(ad, "ShouldTransferFiles", v ? v : "IF_NEEDED");
 	free(v);
-	v = get(c, "when_to_transfer_output");
-	for (char *p = v; p && *p; p++)
+	for (char *p = when; p && *p; p++)
 		*p = (char)toupper((unsigned char)*p);
-	classad_insert_string(ad, "WhenToTransferOutput", v ? v : "ON_EXIT");
-	free(v);
+	classad_insert_string(ad, "WhenToTransferOutput",
+			      when ? when : "ON_EXIT");
+	free(when);
 	if ((v = get(c, "transfer_input_files"))) {
 		sub_put_list(ad, "TransferInput", v);
 		free(v);

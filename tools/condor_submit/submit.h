@@ -191,6 +191,18 @@ int sub_set_credentials(const struct sub_job_ctx *c, classad *ad,
  * commands. */
 void sub_set_oauth(const struct sub_job_ctx *c, classad *ad);
 
+/* vm.c: a vm job's attributes (vm_type, vm_memory, ... and the xen_*
+ * commands). */
+int sub_set_vm(const struct sub_job_ctx *c, classad *ad,
+	       struct ks_err *err);
+
+/* vm.c: a vm job's file transfer: should_transfer_files YES and
+ * when_to_transfer_output ON_EXIT (ON_EXIT_OR_EVICT with vm_checkpoint)
+ * unless given (*should, *when: new strings or NULL, replaced); an error
+ * for checkpoint and networking without ON_EXIT_OR_EVICT. */
+int sub_vm_transfer(const struct sub_job_ctx *c, char **should,
+		    char **when, struct ks_err *err);
+
 /* Remote_Universe and Remote_Remote_Universe (a universe's name or
  * number). */
 int sub_set_remote_universe(const struct sub_job_ctx *c, classad *ad,
