@@ -97,7 +97,7 @@ static int bad_int(struct ks_err *err, const char *key, const char *v)
 			  "%s=%s is invalid, must eval to an integer.", key, v);
 }
 
-static int bad_bool(struct ks_err *err, const char *key, const char *v)
+int sub_bad_bool(struct ks_err *err, const char *key, const char *v)
 {
 	return ks_err_set(err, KS_EINVAL, 0, 0, 0,
 			  "%s=%s is invalid, must eval to a boolean.", key, v);
@@ -108,7 +108,7 @@ int sub_param_bool(const struct sub_job_ctx *c, const char *key,
 {
 	char *v = sub_param(c, key, alt);
 	*out = def;
-	int rc = v && !sub_value_bool(v, out) ? bad_bool(err, key, v) : 0;
+	int rc = v && !sub_value_bool(v, out) ? sub_bad_bool(err, key, v) : 0;
 	free(v);
 	return rc;
 }

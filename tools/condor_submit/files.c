@@ -200,9 +200,7 @@ int sub_set_tdp(const struct sub_job_ctx *c, classad *ad,
 	int rc = 0;
 	if (susp) {
 		if (!sub_value_bool(susp, &b))
-			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
-					"suspend_job_at_exec=%s is invalid, must "
-					"eval to a boolean.", susp);
+			rc = sub_bad_bool(err, "suspend_job_at_exec", susp);
 		else
 			classad_insert_bool(ad, "SuspendJobAtExec", b);
 		free(susp);

@@ -281,6 +281,10 @@ bool sub_top_level_op(const char *e, bool oror);
  * HTCondor's submit_param_bool reads it (true, false, 1, 0 or an
  * expression); any other value is an error: 0 or KS_EINVAL with err
  * filled. */
+/* HTCondor's error for a command whose value is not a boolean; returns
+ * KS_EINVAL. */
+int sub_bad_bool(struct ks_err *err, const char *key, const char *v);
+
 int sub_param_bool(const struct sub_job_ctx *c, const char *key,
 		   const char *alt, bool def, bool *out, struct ks_err *err);
 

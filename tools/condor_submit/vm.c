@@ -148,9 +148,7 @@ int sub_set_vm(const struct sub_job_ctx *c, classad *ad,
 	if ((v = sub_param(c, "vm_no_output_vm", NULL))) {
 		bool b;
 		if (!sub_value_bool(v, &b))
-			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
-					"vm_no_output_vm=%s is invalid, must eval to "
-					"a boolean.", v);
+			rc = sub_bad_bool(err, "vm_no_output_vm", v);
 		else
 			classad_insert_bool(ad, "VMPARAM_No_Output_VM", b);
 		free(v);
