@@ -540,7 +540,7 @@ static int put_simple(classad *ad, const struct simple_cmd *s, char *v,
 		return 0;
 	case AS_BOOL:
 		if (!sub_value_bool(v, &b))
-			return bad_bool(err, s->key, v);
+			return sub_bad_bool(err, s->key, v);
 		classad_insert_bool(ad, s->attr, b);
 		return 0;
 	case AS_INT:
