@@ -3,6 +3,7 @@
  */
 #include "sd_account.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,11 +39,12 @@ const char *sd_account_spec(struct sd_accounts *a, const char *owner,
 	}
 	struct sr_user u;
 	struct ks_err err;
-	e->spec = sr_user_pick(*owner ? owner : NULL, &u, &err)
-			  ? NULL
-			  : sr_user_format(&u);
-	sr_user_free(&u);
-	e->when = now;
+	bool found = !sr_user_pick(*owner ? owner : NULL, &u, &err);
+	e->spec = found ? sr_user_format(&u) : NULL;
+	/* an Owner without an account may get one: asked again next time */
+	e->when = found && u.why != SR_USER_UNKNOWN ? now : now - ttl;
+	if (found)
+		sr_user_free(&u);
 	return e->spec;
 }
 

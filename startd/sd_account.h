@@ -26,7 +26,8 @@ struct sd_accounts {
  * when the starter is to choose itself: the startd is not root, or no
  * account could be found (the starter then says why).  Borrowed: valid
  * until the next call.  Answers older than ttl seconds at now are looked
- * up again. */
+ * up again, and so is an Owner that had no account (the job then runs as
+ * nobody). */
 const char *sd_account_spec(struct sd_accounts *a, const char *owner,
 			    int64_t now, int64_t ttl);
 

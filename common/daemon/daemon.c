@@ -213,15 +213,34 @@ void ks_daemon_update_collector(ks_daemon *d)
 	send_update(d, ads, n);
 }
 
+static void on_changed(void *arg)
+{
+	ks_daemon *d = arg;
+	d->priv->changed_timer = 0;
+	classad **ads = NULL;
+	size_t n = d->ops->make_changed_ads(d, &ads);
+	if (n)
+		send_update(d, ads, n);
+	else
+		free(ads);
+}
+
 void ks_daemon_update_changed(ks_daemon *d)
 {
 	if (!d->ops->make_changed_ads) {
 		ks_daemon_update_collector(d);
 		return;
 	}
-	classad **ads = NULL;
-	size_t n = d->ops->make_changed_ads(d, &ads);
-	send_update(d, ads, n);
+	if (d->priv->changed_timer)
+		return;
+	/* As HTCondor's startd (a one-second timer, whole seconds): the
+	 * changes up to the next second of the clock go in one update, so
+	 * a short job's claim, start and end cost the collector one ad,
+	 * not three. */
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	d->priv->changed_timer = ks_loop_timer(
+		d->loop, 1000 - ts.tv_nsec / 1000000, 0, on_changed, d);
 }
 
 static void on_update(void *arg)

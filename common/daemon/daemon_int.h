@@ -33,6 +33,7 @@ struct ks_daemon_priv {
 	bool invalidated;
 	int retries; /* quick retries of a failed update */
 	uint64_t retry_timer;
+	uint64_t changed_timer; /* ks_daemon_update_changed()'s send */
 	struct kd_settings *runtime; /* -rset settings (runtime.c) */
 	SSL_CTX *tls_ctx; /* for peers on other hosts (ks_tls.h) */
 	unsigned sweeps;  /* connection sweeps so far (every 5 s) */

@@ -155,8 +155,9 @@ void ks_reply_error(struct ks_request *req, const char *fmt, ...)
 /* Sends the daemon's ad now (also done every UPDATE_INTERVAL). */
 void ks_daemon_update_collector(ks_daemon *d);
 
-/* Sends the ads that changed (make_changed_ads), or all of them for a
- * daemon without that operation. */
+/* Sends the ads that changed (make_changed_ads) at the next whole second
+ * of the clock, with whatever else changes until then; all of them at
+ * once for a daemon without that operation. */
 void ks_daemon_update_changed(ks_daemon *d);
 
 /* Sends ads to the collector in one message with the given command (an

@@ -165,8 +165,9 @@ out=$("$CL" "$(addr)" REQUEST_CLAIM "nosuchid" "$T/job.ad" 2>&1) && fail "a wron
 grep -q "REQUEST_CLAIM from .*no slot has that claim id; refused" "$T/log/StartLog" || fail "wrong claim id not logged"
 ID=$(claim_id slot1)
 out=$("$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/job.ad") || fail "claim: $out"
-[ "$(state_of slot1)" = "Claimed Idle" ] || fail "claimed: $(state_of slot1)"
-"$ST" -af RemoteOwner JobId ClientMachine | grep -q "^nobody 7.0 " || fail "claim attributes: $("$ST" -af Name RemoteOwner JobId ClientMachine)"
+# (the startd sends what changed at the next whole second, as HTCondor's)
+wait_for 5 state_is slot1 "Claimed Idle" || fail "claimed: $(state_of slot1)"
+wait_for 5 sh -c "'$ST' -af RemoteOwner JobId ClientMachine | grep -q '^nobody 7.0 '" || fail "claim attributes: $("$ST" -af Name RemoteOwner JobId ClientMachine)"
 out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$ID" "$T/job.ad") || fail "activate: $out"
 echo "$out" | grep -q '^StarterPid = [0-9]' || fail "no starter pid: $out"
 echo "$out" | grep -q '^ExitCode = 3$' || fail "no exit code in the result: $out"
@@ -176,7 +177,7 @@ wait_for 5 sh -c "[ \"\$('$ST' -constraint 'SlotID == 1' -af State Activity)\" =
 grep -q "slot1: transition 11 Claimed/Idle -> Claimed/Busy" "$T/log/StartLog" || fail "transition 11"
 grep -q "slot1: transition 12 Claimed/Busy -> Claimed/Idle: the job has ended" "$T/log/StartLog" || fail "transition 12"
 # the claim stays, the job it ran is no longer named (as HTCondor's)
-"$ST" -constraint 'SlotID == 1' -af RemoteOwner ClientMachine JobId JobStart | grep -q "^nobody localhost undefined undefined$" ||
+wait_for 5 sh -c "'$ST' -constraint 'SlotID == 1' -af RemoteOwner ClientMachine JobId JobStart | grep -q '^nobody localhost undefined undefined$'" ||
 	fail "claim attributes after the job: $("$ST" -constraint 'SlotID == 1' -af RemoteOwner ClientMachine JobId JobStart)"
 out=$("$CL" "$(addr)" RELEASE_CLAIM "$ID") || fail "release: $out"
 wait_for 5 sh -c "'$ST' -constraint 'SlotID == 1' -af State | grep -qx Unclaimed" || fail "after release: $(state_of slot1)"
@@ -186,7 +187,7 @@ grep -q "slot1: transition 22 Preempting/Vacating -> Owner/Idle" "$T/log/StartLo
 # MATCH_TIMEOUT it goes back to Owner (8), then Unclaimed.
 ID2=$(claim_id slot2)
 "$CL" "$(addr)" MATCH_INFO "$ID2" >/dev/null || fail "match info"
-"$ST" -constraint 'SlotID == 2' -af State Requirements | grep -qx "Matched false" || fail "matched: $("$ST" -af Name State Requirements)"
+wait_for 5 sh -c "'$ST' -constraint 'SlotID == 2' -af State Requirements | grep -qx 'Matched false'" || fail "matched: $("$ST" -af Name State Requirements)"
 wait_for 10 grep -q "slot2: transition 8 Matched/Idle -> Owner/Idle: not claimed within MATCH_TIMEOUT" "$T/log/StartLog" || fail "match timeout"
 # A lease that runs out takes the claim (and kills its job).
 ID2=$(claim_id slot2)
@@ -250,7 +251,7 @@ echo "$out" | grep -q '^RequestID = "1"' || fail "drain request id: $out"
 out=$("$CL" "$(addr)" DRAIN_JOBS none HowFast=0)
 echo "$out" | grep -q 'Draining already in progress' || fail "second drain: $out"
 wait_for 5 sh -c "'$ST' -constraint 'SlotID == 2' -af State Activity | grep -qx 'Drained Retiring'" || fail "free slot not draining: $("$ST" -af Name State Activity)"
-"$ST" -constraint 'SlotID == 1' -af State Activity Draining DrainReason | grep -qx 'Claimed Retiring true test' || fail "busy slot not retiring: $("$ST" -af Name State Activity Draining DrainReason)"
+wait_for 5 sh -c "'$ST' -constraint 'SlotID == 1' -af State Activity Draining DrainReason | grep -qx 'Claimed Retiring true test'" || fail "busy slot not retiring: $("$ST" -af Name State Activity Draining DrainReason)"
 wait_for 20 sh -c "[ \$('$ST' -af State Activity | grep -c 'Drained Idle') = 2 ]" || fail "not drained: $("$ST" -af Name State Activity)"
 for n in "slot2: transition 37 Unclaimed/Idle -> Drained/Retiring: draining" \
 	 "slot1: transition 13 Claimed/Busy -> Claimed/Retiring: draining" \
@@ -287,9 +288,12 @@ out=$("$CL" "$(addr)" REQUEST_CLAIM "$ID" "$T/small.ad") || fail "pslot claim: $
 DID=$(echo "$out" | sed -n 's/^ClaimId = "\(.*\)"$/\1/p')
 echo "$out" | grep -q '^Name = "slot1_1@' || fail "no dynamic slot: $out"
 [ -n "$DID" ] && [ "$DID" != "$ID" ] || fail "the dynamic slot's claim id: $out"
-out=$("$ST" -af Name SlotType Cpus Memory State | sort)
-echo "$out" | grep -q "^slot1@.* Partitionable 1 3584 Unclaimed$" || fail "pslot after carving: $out"
-echo "$out" | grep -q "^slot1_1@.* Dynamic 3 512 Claimed$" || fail "dslot: $out"
+carved() {
+	out=$("$ST" -af Name SlotType Cpus Memory State | sort)
+	echo "$out" | grep -q "^slot1@.* Partitionable 1 3584 Unclaimed$" &&
+		echo "$out" | grep -q "^slot1_1@.* Dynamic 3 512 Claimed$"
+}
+wait_for 5 carved || fail "pslot and dslot after carving: $out"
 "$ST" -af DynamicSlot NumDynamicSlots | grep -q "^true undefined$" || fail "DynamicSlot: $("$ST" -af Name DynamicSlot NumDynamicSlots)"
 out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$DID" "$T/small.ad") || fail "dslot activate: $out"
 echo "$out" | grep -q '^ExitCode = 0$' || fail "dslot job: $out"
@@ -349,8 +353,11 @@ echo "$out" | grep -q "slot1 has 3 GPUs left; the job asks for 4" || fail "too m
 sed -i 's/^RequestGPUs = .*/RequestGPUs = 2/' "$T/gpu.ad"
 out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/gpu.ad") || fail "gpu claim: $out"
 G1=$(echo "$out" | sed -n 's/^ClaimId = "\(.*\)"$/\1/p')
-out=$("$ST" -af Name GPUs AssignedGPUs Licenses | cut -d@ -f1,2 | sed 's/@[^ ]*//' | sort)
-[ "$out" = "$(printf 'slot1 1 CUDA2 3\nslot1_1 2 CUDA0,CUDA1 1')" ] || fail "after carving GPUs: $out"
+gpus_carved() {
+	out=$("$ST" -af Name GPUs AssignedGPUs Licenses | cut -d@ -f1,2 | sed 's/@[^ ]*//' | sort)
+	[ "$out" = "$(printf 'slot1 1 CUDA2 3\nslot1_1 2 CUDA0,CUDA1 1')" ]
+}
+wait_for 5 gpus_carved || fail "after carving GPUs: $out"
 grep -q "slot1: carved slot1_1 (.*GPUs 2 (CUDA0,CUDA1), Licenses 1)" "$T/log/StartLog" || fail "carving GPUs not logged"
 out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$G1" "$T/gpu.ad") || fail "gpu activate: $out"
 echo "$out" | grep -q '^ExitCode = 0$' || fail "gpu job: $out"
