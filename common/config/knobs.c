@@ -818,6 +818,8 @@ const struct ks_knob ks_knobs[] = {
 	{"NOT_RESPONDING_TIMEOUT", KS_KNOB_INT, "3600", "seconds a daemon may go without signs of life before the master restarts it"},
 	{"NUM_CPUS", KS_KNOB_INT, "$(DETECTED_CPUS_LIMIT)", "number of CPUs the startd divides among its slots"},
 	{"OBITUARY_LOG_LENGTH", KS_KNOB_INT, "200", "number of log lines of a dead daemon included in its obituary mail"},
+	{"ON_EVICT_CHECK_RequestDisk_REQUIREMENTS", KS_KNOB_STRING, "", "when a job's growing request_disk takes its next size after an eviction; unset: evicted for using too much disk"},
+	{"ON_EVICT_CHECK_RequestMemory_REQUIREMENTS", KS_KNOB_STRING, "", "when a job's growing request_memory takes its next size after an eviction; unset: evicted for using too much memory"},
 	{"ONEDRIVE_AUTHORIZATION_URL", KS_KNOB_STRING, "https://login.microsoftonline.com/common/oauth2/v2.0/authorize", NULL},
 	{"ONEDRIVE_TOKEN_URL", KS_KNOB_STRING, "https://login.microsoftonline.com/common/oauth2/v2.0/token", NULL},
 	{"OPENMPI_EXCLUDE_NETWORK_INTERFACES", KS_KNOB_STRING, "docker0,virbr0", NULL},

@@ -519,19 +519,27 @@ static int evict_check(const struct sub_job_ctx *c, classad *ad,
 	free(max_text);
 	if (rc)
 		goto out;
-	/* (HTCondor's ON_EVICT_CHECK_<attr>_REQUIREMENTS defaults: evicted
-	 * for going over the memory, or the disk, it asked for) */
-	char *text = NULL;
-	if (!strcmp(attr, "RequestMemory") || !strcmp(attr, "RequestDisk")) {
-		struct classad_buf all = {0};
-		classad_buf_printf(&all, "REQUIREMENTS (VacateReasonCode==21 || "
+	/* when the transform applies: ON_EVICT_CHECK_<attr>_REQUIREMENTS,
+	 * else (for want of it) evicted for going over the memory, or the
+	 * disk, it asked for */
+	char knob[96];
+	snprintf(knob, sizeof(knob), "ON_EVICT_CHECK_%s_REQUIREMENTS", attr);
+	char *when = c->cfg ? ks_config_get(c->cfg, knob, NULL) : NULL;
+	if (!when && (!strcmp(attr, "RequestMemory") ||
+		      !strcmp(attr, "RequestDisk"))) {
+		struct classad_buf def = {0};
+		classad_buf_printf(&def, "(VacateReasonCode==21 || "
 					 "VacateReasonCode == 34) && "
-					 "VacateReasonSubCode == %s\x1e%s",
-				   attr[7] == 'M' ? "102" : "104", body.data);
-		text = all.data;
-	} else {
-		text = ks_xstrdup(body.data);
+					 "VacateReasonSubCode == %s",
+				   attr[7] == 'M' ? "102" : "104");
+		when = def.data;
 	}
+	struct classad_buf all = {0};
+	if (when)
+		classad_buf_printf(&all, "REQUIREMENTS %s\x1e", when);
+	classad_buf_printf(&all, "%s", body.data);
+	free(when);
+	char *text = all.data;
 	char name[64];
 	snprintf(name, sizeof(name), "TransformBody_%s", attr);
 	classad_insert_string(ad, name, text);
