@@ -28,12 +28,18 @@ static bool reads_as_cert(const char *path)
 	return ok;
 }
 
-static char *job_path(classad *ad, const char *name)
+char *sub_job_path(const classad *ad, const char *name)
 {
 	char *iwd = NULL;
 	classad_eval_string(ad, "Iwd", NULL, &iwd);
 	char *p = ks_path_in(iwd ? iwd : ".", name);
 	free(iwd);
+	/* "a//b" is "a/b", as HTCondor writes it */
+	char *to = p;
+	for (const char *from = p; *from; from++)
+		if (*from != '/' || to == p || to[-1] != '/')
+			*to++ = *from;
+	*to = '\0';
 	return p;
 }
 
@@ -57,7 +63,7 @@ static int set_proxy(const struct sub_job_ctx *c, classad *ad,
 	}
 	if (!file)
 		return 0;
-	char *full = job_path(ad, file);
+	char *full = sub_job_path(ad, file);
 	free(file);
 	if (!reads_as_cert(full))
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
@@ -89,7 +95,7 @@ static int set_scitokens(const struct sub_job_ctx *c, classad *ad,
 				"scitokens_file command or the BEARER_TOKEN_FILE "
 				"environment variable to be set.");
 	else if (!rc && use) {
-		char *full = job_path(ad, name);
+		char *full = sub_job_path(ad, name);
 		classad_insert_string(ad, "ScitokensFile", full);
 		free(full);
 	}

@@ -656,8 +656,10 @@ int sub_set_auto(const struct sub_job_ctx *c, classad *ad, int universe,
 	classad_insert_int(ad, "CurrentHosts", 0);
 	if (classad_lookup(ad, "SuccessCheckpointExitCode"))
 		classad_insert_bool(ad, "WantFTOnCheckpoint", true);
-	/* local and scheduler jobs cannot reconnect: no lease */
-	if (universe != 12 && universe != 7 &&
+	/* only vanilla, java, parallel and vm jobs can reconnect (not
+	 * local, scheduler or grid ones): the others have no lease */
+	if ((universe == 5 || universe == 10 || universe == 11 ||
+	     universe == 13) &&
 	    !classad_lookup(ad, "JobLeaseDuration")) {
 		char *d = c->cfg ? ks_config_get(c->cfg,
 						 "JOB_DEFAULT_LEASE_DURATION",

@@ -531,6 +531,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	char *dir = iwd ? ks_path_in(c->iwd, iwd) : ks_xstrdup(c->iwd);
 	char *uni = get(c, "universe");
 	char *shell = sub_param(c, "shell", NULL);
+	char *grid = NULL;
 	int topping = SUB_PLAIN;
 	int universe = uni ? sub_universe_of(uni, &topping) : 5;
 	int rc = 0;
@@ -539,11 +540,15 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 				"I don't know about the '%s' universe.", uni);
 		goto out;
 	}
+	if ((rc = sub_grid_type(c, universe, &grid, err)))
+		goto out;
 	if (access(dir, F_OK | X_OK) != 0) {
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0, "No such directory: %s",
 				dir);
 		goto out;
 	}
+	/* (first: the files of later commands are named from it) */
+	classad_insert_string(ad, "Iwd", dir);
 	if ((rc = sub_set_remote_universe(c, ad, err)) ||
 	    (rc = sub_set_container(c, ad, universe, &topping, err)))
 		goto out;
@@ -556,9 +561,10 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	}
 	/* transfer_executable = false (only a leading F counts) names a
 	 * program already on the execute side: kept as written, unchecked;
-	 * a vm job's executable is only a name */
+	 * a vm job's executable is only a name, and so is an ec2, gce or
+	 * azure job's */
 	char *v = sub_param(c, "transfer_executable", "TransferExecutable");
-	bool send_exe = exe && universe != 13 &&
+	bool send_exe = exe && universe != 13 && !sub_grid_exe_is_name(grid) &&
 			(!v || (*v != 'f' && *v != 'F'));
 	free(v);
 	char *cmd = shell     ? ks_xstrdup("/bin/sh")
@@ -579,6 +585,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		classad_insert_bool(ad, "TransferExecutable", false);
 
 	if ((rc = put_args(c, ad, universe, err)) ||
+	    (grid && (rc = sub_set_grid(c, ad, grid, err))) ||
 	    (rc = sub_set_java_vm_args(c, ad, err)) ||
 	    (universe == 13 && (rc = sub_set_vm(c, ad, err))) ||
 	    (rc = put_env(c, ad, err)))
@@ -602,7 +609,6 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		free(p);
 		free(v);
 	}
-	classad_insert_string(ad, "Iwd", dir);
 	classad_insert_int(ad, "JobUniverse", universe);
 	if ((rc = sub_set_credentials(c, ad, err)))
 		goto out;
@@ -623,6 +629,9 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	for (size_t i = 0; i < sizeof(req) / sizeof(*req); i++) {
 		v = get(c, req[i].cmd);
 		bool given = v != NULL;
+		/* a batch system's job asks only for what it says */
+		if (!given && grid && !strcasecmp(grid, "batch"))
+			continue;
 		if (!v)
 			v = c->cfg ? ks_config_get(c->cfg, req[i].knob, NULL)
 				   : NULL;
@@ -753,8 +762,18 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 				       "SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS",
 				       &custom);
 		char *req = NULL;
-		rc = sub_requirements(ad, v, universe, topping, custom, &req,
-				      err);
+		if (grid && sub_grid_plain_requirements(c, grid)) {
+			/* no clauses of HTCondor's for another batch system
+			 * or a cloud */
+			req = ks_xmalloc(v ? strlen(v) + 3 : 5);
+			if (v)
+				sprintf(req, "(%s)", v);
+			else
+				strcpy(req, "TRUE");
+		} else {
+			rc = sub_requirements(ad, v, universe, topping, custom,
+					      &req, err);
+		}
 		if (!rc)
 			put_expr(ad, "Requirements", req);
 		free(req);
@@ -763,6 +782,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 out:
 	free(exe);
 	free(shell);
+	free(grid);
 	free(iwd);
 	free(dir);
 	free(uni);

@@ -203,6 +203,35 @@ int sub_set_vm(const struct sub_job_ctx *c, classad *ad,
 int sub_vm_transfer(const struct sub_job_ctx *c, char **should,
 		    char **when, struct ks_err *err);
 
+/* creds.c: name as a path from the job's Iwd (made absolute, "//"
+ * squeezed), as HTCondor names the files of a job's commands.  New
+ * string. */
+char *sub_job_path(const classad *ad, const char *name);
+
+/* vm.c: whether v is a comma-separated list (one item at least) whose
+ * items each have min to max fields separated by ':'. */
+bool sub_colon_list_ok(const char *v, int min, int max);
+
+/* grid.c: a grid job's type, the first word of grid_resource (*type: new
+ * string, NULL when universe is not 9), or an error for a missing
+ * grid_resource or a type HTCondor does not know. */
+int sub_grid_type(const struct sub_job_ctx *c, int universe, char **type,
+		  struct ks_err *err);
+
+/* Whether the job's executable is only a name (ec2, gce and azure). */
+bool sub_grid_exe_is_name(const char *type);
+
+/* grid.c: grid_resource and the batch_*, arc_*, ec2_*, gce_*, azure_*
+ * and cloud_label_* commands of a grid job of type type. */
+int sub_set_grid(const struct sub_job_ctx *c, classad *ad, const char *type,
+		 struct ks_err *err);
+
+/* Whether a grid job of type type has only the user's Requirements (or
+ * TRUE): all but Condor-C, and Condor-C too without
+ * SUBMIT_GENERATE_CONDOR_C_REQUIREMENTS. */
+bool sub_grid_plain_requirements(const struct sub_job_ctx *c,
+				 const char *type);
+
 /* Remote_Universe and Remote_Remote_Universe (a universe's name or
  * number). */
 int sub_set_remote_universe(const struct sub_job_ctx *c, classad *ad,

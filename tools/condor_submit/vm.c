@@ -22,8 +22,7 @@ static int put_vm_bool(const struct sub_job_ctx *c, classad *ad,
 	return rc;
 }
 
-/* "file:device:permission[:format]" disks, separated by commas. */
-static bool disks_valid(const char *v)
+bool sub_colon_list_ok(const char *v, int min, int max)
 {
 	char *copy = ks_xstrdup(v), *save = NULL;
 	bool any = false, ok = true;
@@ -36,7 +35,7 @@ static bool disks_valid(const char *v)
 		int parts = 1;
 		for (const char *p = t; *p; p++)
 			parts += *p == ':';
-		ok = parts >= 3 && parts <= 4;
+		ok = parts >= min && parts <= max;
 	}
 	free(copy);
 	return any && ok;
@@ -164,7 +163,8 @@ int sub_set_vm(const struct sub_job_ctx *c, classad *ad,
 					"'<vm>_disk' cannot be found.\nPlease specify "
 					"'<vm>_disk' for the virtual machine in your "
 					"submit description file.");
-		else if (!disks_valid(v))
+		/* "file:device:permission[:format]" */
+		else if (!sub_colon_list_ok(v, 3, 4))
 			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 					"'vm_disk' has incorrect format.\nThe format "
 					"shoud be like \"<filename>:<devicename>:"
