@@ -198,32 +198,43 @@ static char **add_name(char **names, size_t *n, const char *name)
 	return names;
 }
 
+struct command {
+	const char *name, *raw;
+};
+
+static int by_command_name(const void *a, const void *b)
+{
+	return strcasecmp(((const struct command *)a)->name,
+			  ((const struct command *)b)->name);
+}
+
 /* Calls fn for each command of the description (before the job's queue
- * statement) once, in the order first written, with its name and its
- * latest value as written (unexpanded). */
+ * statement) once, with its name as first written and its latest value
+ * as written (unexpanded), in the order of the names, letter case aside:
+ * HTCondor walks its table of commands, which it sorts so at the queue
+ * statement. */
 static void each_command(const struct sub_job_ctx *c,
 			 void (*fn)(void *arg, const char *name,
 				    const char *raw),
 			 void *arg)
 {
 	const struct sub_file *f = c->file;
-	size_t n = c->queue->nvars_set;
+	size_t n = c->queue->nvars_set, m = 0;
+	struct command *all = ks_xmalloc((n + 1) * sizeof(*all));
 	for (size_t i = 0; i < n; i++) {
 		if (f->vars[i].attr)
 			continue;
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !f->vars[j].attr &&
-			       !strcasecmp(f->vars[j].name, f->vars[i].name);
-		if (seen)
-			continue;
-		const char *raw = f->vars[i].value;
-		for (size_t j = i + 1; j < n; j++)
-			if (!f->vars[j].attr &&
-			    !strcasecmp(f->vars[j].name, f->vars[i].name))
-				raw = f->vars[j].value;
-		fn(arg, f->vars[i].name, raw);
+		size_t j = 0;
+		while (j < m && strcasecmp(all[j].name, f->vars[i].name))
+			j++;
+		if (j == m)
+			all[m++].name = f->vars[i].name;
+		all[j].raw = f->vars[i].value;
 	}
+	qsort(all, m, sizeof(*all), by_command_name);
+	for (size_t i = 0; i < m; i++)
+		fn(arg, all[i].name, all[i].raw);
+	free(all);
 }
 
 /* The tags or labels: each <cmd_prefix><name> (or <attr_prefix><name>)
