@@ -129,6 +129,17 @@ static int put_file(classad *ad, const char *attr, const char *name,
 	return rc;
 }
 
+/* A file command cmd (or the attribute's name) of kind, when given. */
+static int put_file_cmd(const struct sub_job_ctx *c, classad *ad,
+			const char *cmd, const char *attr, bool checks,
+			const struct file_kind *kind, struct ks_err *err)
+{
+	char *v = sub_param(c, cmd, attr);
+	int rc = v ? put_file(ad, attr, v, checks, kind, err) : 0;
+	free(v);
+	return rc;
+}
+
 /* An EC2 key (cmd, else file_cmd): a file, or FROM INSTANCE for both. */
 static int put_key(classad *ad, char *v, const char *attr, bool checks,
 		   const char *what, struct ks_err *err)
@@ -448,13 +459,10 @@ static int set_ec2(const struct sub_job_ctx *c, classad *ad,
 	put_string(c, ad, "ec2_spot_price", "EC2SpotPrice");
 	put_string(c, ad, "ec2_block_device_mapping", "EC2BlockDeviceMapping");
 	put_string(c, ad, "ec2_user_data", "EC2UserData");
-	if ((v = sub_param(c, "ec2_user_data_file", "EC2UserDataFile"))) {
-		static const struct file_kind data = {"user data", "", false};
-		rc = put_file(ad, "EC2UserDataFile", v, checks, &data, err);
-		free(v);
-		if (rc)
-			return rc;
-	}
+	static const struct file_kind data = {"user data", "", false};
+	if ((rc = put_file_cmd(c, ad, "ec2_user_data_file", "EC2UserDataFile",
+			       checks, &data, err)))
+		return rc;
 	put_string(c, ad, "ec2_iam_profile_arn", "EC2IamProfileArn");
 	/* (HTCondor 25 keeps the name only when an ARN is given too, and
 	 * warns of both when it is not) */
@@ -484,10 +492,10 @@ static int set_gce(const struct sub_job_ctx *c, classad *ad,
 	static const struct file_kind auth = {"auth", "", true};
 	static const struct file_kind meta = {"metadata", "", false};
 	static const struct file_kind json = {"json", "", false};
-	int rc = 0;
-	char *v = sub_param(c, "gce_auth_file", "GceAuthFile");
-	if (v && (rc = put_file(ad, "GceAuthFile", v, checks, &auth, err)))
-		goto out;
+	int rc;
+	if ((rc = put_file_cmd(c, ad, "gce_auth_file", "GceAuthFile", checks,
+			       &auth, err)))
+		return rc;
 	put_string(c, ad, "gce_account", "GceAccount");
 	put_string(c, ad, "gce_image", "GceImage");
 	put_string(c, ad, "gce_machine_type", "GceMachineType");
@@ -495,39 +503,33 @@ static int set_gce(const struct sub_job_ctx *c, classad *ad,
 		       "gce_image", err)) ||
 	    (rc = need(ad, type, "gce", "GceMachineType", "GCE jobs require a",
 		       "gce_machine_type", err)))
-		goto out;
-	free(v);
-	if ((v = sub_param(c, "gce_metadata", "GceMetadata")))
+		return rc;
+	char *v = sub_param(c, "gce_metadata", "GceMetadata");
+	if (v)
 		sub_put_list(ad, "GceMetadata", v);
 	free(v);
-	v = sub_param(c, "gce_metadata_file", "GceMetadataFile");
-	if (v && (rc = put_file(ad, "GceMetadataFile", v, checks, &meta, err)))
-		goto out;
-	free(v);
+	if ((rc = put_file_cmd(c, ad, "gce_metadata_file", "GceMetadataFile",
+			       checks, &meta, err)))
+		return rc;
 	if ((v = sub_param(c, "gce_preemptible", "GcePreemptible"))) {
 		bool b;
 		if (!(rc = sub_param_bool(c, "gce_preemptible", "GcePreemptible",
 					  false, &b, err)))
 			classad_insert_bool(ad, "GcePreemptible", b);
+		free(v);
 		if (rc)
-			goto out;
+			return rc;
 	}
-	free(v);
-	v = sub_param(c, "gce_json_file", "GceJsonFile");
-	if (v)
-		rc = put_file(ad, "GceJsonFile", v, checks, &json, err);
-out:
-	free(v);
-	return rc;
+	return put_file_cmd(c, ad, "gce_json_file", "GceJsonFile", checks,
+			    &json, err);
 }
 
 static int set_azure(const struct sub_job_ctx *c, classad *ad,
 		     const char *type, bool checks, struct ks_err *err)
 {
 	static const struct file_kind auth = {"auth", "\nERROR: ", true};
-	char *v = sub_param(c, "azure_auth_file", "AzureAuthFile");
-	int rc = v ? put_file(ad, "AzureAuthFile", v, checks, &auth, err) : 0;
-	free(v);
+	int rc = put_file_cmd(c, ad, "azure_auth_file", "AzureAuthFile",
+			      checks, &auth, err);
 	static const char *const required[][2] = {
 		{"azure_image", "AzureImage"},
 		{"azure_location", "AzureLocation"},
