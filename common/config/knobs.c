@@ -1128,7 +1128,7 @@ const struct ks_knob ks_knobs[] = {
 	{"SUBMIT_ATTRS", KS_KNOB_STRING, "", "knobs condor_submit copies into every job ad"},
 	{"SUBMIT_CONTAINER_NEVER_XFER_ABSOLUTE_CMD", KS_KNOB_BOOL, "false", NULL},
 	{"SUBMIT_DEFAULT_SHOULD_TRANSFER_FILES", KS_KNOB_STRING, "", "should_transfer_files of jobs that set none"},
-	{"SUBMIT_GENERATE_CONDOR_C_REQUIREMENTS", KS_KNOB_BOOL, "true", NULL},
+	{"SUBMIT_GENERATE_CONDOR_C_REQUIREMENTS", KS_KNOB_BOOL, "true", "whether condor_submit gives a grid universe job of type condor the arch, opsys, disk and memory clauses in its Requirements"},
 	{"SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS", KS_KNOB_BOOL, "true", "whether custom resource requests add clauses to the requirements"},
 	{"SUBMIT_PUBLISH_WINDOWS_OSVERSIONINFO", KS_KNOB_BOOL, "false", NULL},
 	{"SUBMIT_REQUEST_MISSING_UNITS", KS_KNOB_STRING, "", "what condor_submit does with a size given without a unit: error, warn (any other value), or nothing when unset"},
