@@ -147,21 +147,14 @@ static int put_more_args(const struct sub_job_ctx *c, classad *ad,
 			classad_insert_string(ad, m->attr1, v);
 		goto out;
 	}
-	char *raw = NULL;
-	struct ks_err e;
-	struct sr_strv words = {0};
-	if (sr_args_unquote_v2(v, &raw, &e) ||
-	    sr_args_parse_v2(raw, &words, &e)) {
+	char *joined;
+	if (sub_args_v2(v, &joined))
 		rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
 				"failed to parse %s: Unterminated "
 				"double-quote.\n%s%s", m->what, m->were, v);
-	} else if (words.n) {
-		char *joined = sr_args_join_v2(&words, 0);
+	else if (joined)
 		classad_insert_string(ad, m->attr2, joined);
-		free(joined);
-	}
-	free(raw);
-	sr_strv_free(&words);
+	free(joined);
 out:
 	free(old);
 	free(ext);

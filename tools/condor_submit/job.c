@@ -208,26 +208,34 @@ static int put_args(const struct sub_job_ctx *c, classad *ad, int universe,
 		sr_strv_free(&words);
 		goto out;
 	}
-	char *raw = NULL;
-	struct ks_err e;
-	struct sr_strv words = {0};
-	if (sr_args_unquote_v2(v, &raw, &e) ||
-	    sr_args_parse_v2(raw, &words, &e)) {
+	char *joined;
+	if (sub_args_v2(v, &joined))
 		rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
 				"Unterminated double-quote.\nThe full "
 				"arguments you specified were: %s", v);
-	} else if (universe == 10 && !words.n) {
+	else if (universe == 10 && !joined)
 		rc = java_needs_class(err);
-	} else {
-		char *joined = sr_args_join_v2(&words, 0);
-		classad_insert_string(ad, "Arguments", joined);
-		free(joined);
-	}
-	free(raw);
-	sr_strv_free(&words);
+	else
+		classad_insert_string(ad, "Arguments", joined ? joined : "");
+	free(joined);
 out:
 	free(v1);
 	free(v2);
+	return rc;
+}
+
+int sub_args_v2(const char *v, char **joined)
+{
+	char *raw = NULL;
+	struct ks_err e;
+	struct sr_strv words = {0};
+	int rc = sr_args_unquote_v2(v, &raw, &e) ||
+			 sr_args_parse_v2(raw, &words, &e)
+		 ? -1
+		 : 0;
+	*joined = !rc && words.n ? sr_args_join_v2(&words, 0) : NULL;
+	free(raw);
+	sr_strv_free(&words);
 	return rc;
 }
 

@@ -310,6 +310,12 @@ bool sub_top_level_op(const char *e, bool oror);
  * HTCondor's submit_param_bool reads it (true, false, 1, 0 or an
  * expression); any other value is an error: 0 or KS_EINVAL with err
  * filled. */
+/* Arguments in the quoted (new) syntax, v with its double quotes, parsed
+ * and written back as HTCondor writes them: *joined is a new string, or
+ * NULL when v holds no word.  Returns 0, or -1 (and *joined NULL) for a
+ * quote left open. */
+int sub_args_v2(const char *v, char **joined);
+
 /* HTCondor's error for a command whose value is not a boolean; returns
  * KS_EINVAL. */
 int sub_bad_bool(struct ks_err *err, const char *key, const char *v);
