@@ -618,8 +618,11 @@ bool sub_size_value(const char *v, long long base, const char *seps,
 		p++;
 	if (*p && !(seps && strchr(seps, *p)))
 		return false;
-	*out = (long long)(((double)whole + frac) * (double)mult + (double)base -
-			   1) / base;
+	double bytes = ((double)whole + frac) * (double)mult + (double)base - 1;
+	/* a size no 64-bit count can hold is no size */
+	if (!(bytes < 9.2e18) || bytes < 0)
+		return false;
+	*out = (long long)bytes / base;
 	if (unit)
 		*unit = u;
 	if (end)
