@@ -2,8 +2,8 @@
  * classad.h: the ClassAd language (libclassad).
  *
  * Values, expressions, ads, the three text forms (new "[a = 1; b = a]",
- * old "a = 1" per line, JSON), evaluation with HTCondor's semantics, and
- * matchmaking between two ads.  See docs/classad.md.
+ * old "a = 1" per line, JSON) and XML output, evaluation with HTCondor's
+ * semantics, and matchmaking between two ads.  See docs/classad.md.
  *
  * Reference counting.  Ads (classad), expressions (classad_expr) and the
  * strings, lists and nested ads held by values are reference counted.
@@ -322,6 +322,20 @@ void classad_unparse_buf(struct classad_buf *b, const classad *ad,
 			 enum classad_format fmt);
 void classad_unparse_json_buf(struct classad_buf *b, const classad *ad,
 			      bool oneline);
+
+/* Appends the ad as HTCondor's XML unparser writes it: <c>, one
+ * <a n="Name"> per attribute, literals as <s> <i> <r> <b v="t"/> <un/>
+ * <er/> <at> <rt>, lists as <l>, nested ads as <c>, any other expression
+ * as <e> holding its new-syntax text.  Unless compact, each attribute is
+ * on its own line, indented 4 spaces a level, and the ad ends with a
+ * newline, as condor_q, condor_status and condor_history print it; compact
+ * is one line without a newline.  Nothing parses this form back. */
+void classad_unparse_xml_buf(struct classad_buf *b, const classad *ad,
+			     bool compact);
+/* What goes before and after the ads of an XML listing: the lines
+ * <?xml ...?>, <!DOCTYPE ...> and <classads>, and </classads>. */
+void classad_xml_header_buf(struct classad_buf *b);
+void classad_xml_footer_buf(struct classad_buf *b);
 
 /* classad_unparse_buf() into a new string; free with free(). */
 char *classad_unparse(const classad *ad, enum classad_format fmt);

@@ -491,6 +491,28 @@ void ca_unparse_ad_attrs(struct classad_buf *b, const classad *ad, bool old);
 /* HTCondor's PrettyPrint layout, as the unparse() function writes. */
 void ca_unparse_pretty(struct classad_buf *b, const classad_expr *e);
 
+/* A walk over an ad for the unparsers that write it as nested markup
+ * (walk.c): each call appends to whatever arg holds.  Literal lists and
+ * ads, and those held by literal values, are walked into; scalar()
+ * receives every other literal value (reltime: a relTime("...")
+ * literal, whose value is a real), expr() every other expression.
+ * attr_close and item may be NULL. */
+struct ca_walk {
+	void (*ad_open)(void *arg);
+	void (*attr_open)(void *arg, const struct ca_str *name, bool first);
+	void (*attr_close)(void *arg);
+	void (*ad_close)(void *arg);
+	void (*list_open)(void *arg);
+	void (*item)(void *arg, bool first);
+	void (*list_close)(void *arg);
+	void (*scalar)(void *arg, const classad_value *v, bool reltime);
+	void (*expr)(void *arg, const classad_expr *e);
+};
+void ca_walk_ad(const struct ca_walk *w, void *arg, const classad *ad);
+/* ca_unparse_expr() in new syntax with HTCondor's 16 digits for reals
+ * even where they lose precision, as HTCondor's own unparser writes. */
+void ca_unparse_expr_lossy(struct classad_buf *b, const classad_expr *e);
+
 /* ---- times ----------------------------------------------------------- */
 
 /* The local time zone's offset from UTC at t, in seconds. */

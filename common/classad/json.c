@@ -62,48 +62,61 @@ static void js_newline(struct js *j)
 		ca_buf_addc(j->b, ' ');
 }
 
-static void js_expr(struct js *j, const classad_expr *e);
-
-static void js_ad(struct js *j, const classad *ad)
+static void js_ad_open(void *arg)
 {
+	struct js *j = arg;
 	ca_buf_addc(j->b, '{');
 	j->indent += 2;
-	bool first = true;
-	for (uint32_t i = 0; i < ad->n; i++) {
-		const struct ca_entry *en = &ad->ents[i];
-		if (!en->name)
-			continue;
-		if (!first)
-			ca_buf_addc(j->b, ',');
-		first = false;
-		js_newline(j);
-		ca_buf_addc(j->b, '"');
-		js_escape(j->b, en->name->s, en->name->len);
-		ca_buf_adds(j->b, "\": ");
-		js_expr(j, en->expr);
-	}
+}
+
+static void js_attr_open(void *arg, const struct ca_str *name, bool first)
+{
+	struct js *j = arg;
+	if (!first)
+		ca_buf_addc(j->b, ',');
+	js_newline(j);
+	ca_buf_addc(j->b, '"');
+	js_escape(j->b, name->s, name->len);
+	ca_buf_adds(j->b, "\": ");
+}
+
+static void js_ad_close(void *arg)
+{
+	struct js *j = arg;
 	j->indent -= 2;
 	js_newline(j);
 	ca_buf_addc(j->b, '}');
 }
 
-static void js_list(struct js *j, const struct ca_list *l)
+static void js_list_open(void *arg)
 {
+	struct js *j = arg;
 	ca_buf_addc(j->b, '[');
 	j->indent += 2;
-	for (uint32_t i = 0; i < l->n; i++) {
-		if (i)
-			ca_buf_addc(j->b, ',');
-		js_newline(j);
-		js_expr(j, l->items[i]);
-	}
+}
+
+static void js_item(void *arg, bool first)
+{
+	struct js *j = arg;
+	if (!first)
+		ca_buf_addc(j->b, ',');
+	js_newline(j);
+}
+
+static void js_list_close(void *arg)
+{
+	struct js *j = arg;
 	j->indent -= 2;
 	js_newline(j);
 	ca_buf_addc(j->b, ']');
 }
 
-static void js_value(struct js *j, const classad_value *v)
+/* A relTime literal is its number of seconds, a real, as HTCondor's JSON
+ * writer sees it. */
+static void js_scalar(void *arg, const classad_value *v, bool reltime)
 {
+	(void)reltime;
+	struct js *j = arg;
 	struct classad_buf *b = j->b;
 	struct classad_buf t = {0};
 	switch (v->type) {
@@ -130,12 +143,6 @@ static void js_value(struct js *j, const classad_value *v)
 	case CLASSAD_UNDEFINED:
 		ca_buf_adds(b, "null");
 		return;
-	case CLASSAD_LIST:
-		js_list(j, ca_as_list(v->u.l.list));
-		return;
-	case CLASSAD_AD:
-		js_ad(j, v->u.ad->ad);
-		return;
 	default: /* error and times: as expressions */
 		ca_unparse_value(&t, v, false);
 		js_quoted_expr(b, t.data, t.len);
@@ -144,28 +151,25 @@ static void js_value(struct js *j, const classad_value *v)
 	}
 }
 
-static void js_expr(struct js *j, const classad_expr *e)
+static void js_expr(void *arg, const classad_expr *e)
 {
-	switch (e->kind) {
-	case CA_K_LIT:
-		/* A relTime literal is its number of seconds, a real. */
-		js_value(j, &ca_as_lit(e)->v);
-		return;
-	case CA_K_LIST:
-		js_list(j, ca_as_list(e));
-		return;
-	case CA_K_AD:
-		js_ad(j, ((const struct ca_adlit *)e)->ad);
-		return;
-	default:
-		js_expr_text(j->b, e);
-		return;
-	}
+	js_expr_text(((struct js *)arg)->b, e);
 }
+
+static const struct ca_walk js_walk = {
+	.ad_open = js_ad_open,
+	.attr_open = js_attr_open,
+	.ad_close = js_ad_close,
+	.list_open = js_list_open,
+	.item = js_item,
+	.list_close = js_list_close,
+	.scalar = js_scalar,
+	.expr = js_expr,
+};
 
 void classad_unparse_json_buf(struct classad_buf *b, const classad *ad,
 			      bool oneline)
 {
 	struct js j = {b, oneline, 0};
-	js_ad(&j, ad);
+	ca_walk_ad(&js_walk, &j, ad);
 }

@@ -405,6 +405,12 @@ void ca_unparse_expr(struct classad_buf *b, const classad_expr *e, bool old)
 	up_expr(&u, e);
 }
 
+void ca_unparse_expr_lossy(struct classad_buf *b, const classad_expr *e)
+{
+	struct up u = {b, false, false, 0, true};
+	up_expr(&u, e);
+}
+
 void ca_unparse_pretty(struct classad_buf *b, const classad_expr *e)
 {
 	struct up u = {b, false, true, 0, false};
