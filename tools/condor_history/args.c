@@ -33,6 +33,7 @@ static void hi_usage(FILE *out, const char *prog)
 	      "\t-limit <number>\t\tLimit the number of jobs displayed\n"
 	      "\t-match <number>\t\tOld name for -limit\n"
 	      "\t-long\t\t\tDisplay entire classads\n"
+	      "\t-xml\t\t\tDisplay classads in XML format\n"
 	      "\t-json\t\t\tDisplay classads in JSON format\n"
 	      "\t-attributes <attr-list>\tDisplay only the given attributes\n"
 	      "\t-wide[:<width>]\t\tDon't truncate fields to fit into 80 columns\n"
@@ -87,7 +88,7 @@ static const struct {
 } hi_unsupported[] = {
 	{"scanlimit", 4}, {"userlog", 1}, {"local", 2}, {"startd", 3},
 	{"epochs", 2}, {"transfer-history", 2}, {"daemon", 3},
-	{"directory", 3}, {"search", 3}, {"extract", 2}, {"print-format", 2}, {"xml", 3}, {"jsonl", 5},
+	{"directory", 3}, {"search", 3}, {"extract", 2}, {"print-format", 2}, {"jsonl", 5},
 	{"schedd", 3}, {"type", 2},
 };
 
@@ -152,6 +153,9 @@ int hi_parse_args(int argc, const char *const *argv, struct hi_opts *o,
 		const char *a = argv[i];
 		bool has = i + 1 < argc;
 		if (tf_flag(a, "long", 1, NULL)) {
+			o->dash_long = true;
+		} else if (tf_flag(a, "xml", 3, NULL)) {
+			o->xml = true;
 			o->dash_long = true;
 		} else if (tf_flag(a, "json", 4, NULL)) {
 			o->json = true;

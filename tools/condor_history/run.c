@@ -2,7 +2,8 @@
  * run.c: condor_history from arguments to output: the jobs come newest
  * first (the schedd keeps its history that way; a -file is read from its
  * end, as HTCondor reads a history file), each is printed as it comes
- * under the table's headings, or as a whole ad with -long and -json.
+ * under the table's headings, or as a whole ad with -long, -json and
+ * -xml.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ struct hi_run {
 	struct hi_opts o;
 	struct tf_mask m;
 	struct tf_names proj;
-	bool whole;       /* -long/-json without -attributes */
+	bool whole;       /* -long/-json/-xml without -attributes */
 	classad **ads;    /* kept only to reverse a -file or -forwards */
 	/* -file with -since: every ad is kept, the constraint and the stop
 	 * applied newest first */
@@ -99,7 +100,9 @@ static void hi_flush(struct hi_run *r)
 static void hi_print(struct hi_run *r, const classad *ad)
 {
 	struct hi_opts *o = &r->o;
-	enum tf_long_form form = o->json ? TF_LONG_JSON : TF_LONG_OLD;
+	enum tf_long_form form = o->xml ? TF_LONG_XML
+				 : o->json ? TF_LONG_JSON
+					   : TF_LONG_OLD;
 	if (o->dash_long) {
 		struct classad_buf t = {0};
 		tf_long_text(&t, form, ad, r->whole ? NULL : o->attrs.v,
@@ -107,6 +110,9 @@ static void hi_print(struct hi_run *r, const classad *ad)
 		if (o->json && r->printed)
 			tf_buf_add(&r->text, ",\n");
 		classad_buf_add(&r->text, tf_buf_str(&t), t.len);
+		/* HTCondor's history prints a newline after each XML ad */
+		if (o->xml)
+			tf_buf_addc(&r->text, '\n');
 		tf_buf_free(&t);
 	} else {
 		struct tf_row row = {0};
@@ -249,6 +255,13 @@ int hi_main(int argc, const char *const *argv, FILE *out, FILE *err)
 		hi_run_free(&r);
 		return 1;
 	}
+	if (r.o.xml && r.o.json) {
+		fprintf(err, "Error: Cannot use more than one of XML and JSON[L]\n");
+		classad_expr_free(cx);
+		free(constraint);
+		hi_run_free(&r);
+		return 1;
+	}
 	hi_columns(&r);
 	if (hi_add_items(&r)) {
 		classad_expr_free(cx);
@@ -259,6 +272,12 @@ int hi_main(int argc, const char *const *argv, FILE *out, FILE *err)
 	if (!r.o.dash_long && r.m.has_headings &&
 	    (r.o.nitems == 0 || r.o.af_headings))
 		tf_mask_headings(&r.m, &r.text);
+	/* HTCondor's history prints the XML header and footer each with a
+	 * blank line after, whether or not any job comes */
+	if (r.o.xml) {
+		classad_xml_header_buf(&r.text);
+		tf_buf_addc(&r.text, '\n');
+	}
 	if (r.o.json)
 		tf_buf_add(&r.text, "[\n");
 	if (r.o.file && r.o.since) {
@@ -275,6 +294,10 @@ int hi_main(int argc, const char *const *argv, FILE *out, FILE *err)
 	hi_print_kept(&r);
 	if (r.o.json)
 		tf_buf_add(&r.text, "]\n");
+	if (r.o.xml) {
+		classad_xml_footer_buf(&r.text);
+		tf_buf_addc(&r.text, '\n');
+	}
 	hi_flush(&r);
 	if (fflush(out) != 0 || ferror(out))
 		rc = 1;

@@ -271,12 +271,8 @@ int cq_main(int argc, const char *const *argv, FILE *out, FILE *err)
 		cq_run_free(&r);
 		return rc;
 	}
-	if (r.o.xml) {
-		fprintf(err, "Error: XML output is not supported by kestrel's "
-			"condor_q; use -long or -json\n");
-		cq_run_free(&r);
-		return 1;
-	}
+	if (r.o.xml)
+		r.o.long_form = TF_LONG_XML;
 	cq_display(&r);
 	if (cq_build_columns(&r)) {
 		cq_run_free(&r);

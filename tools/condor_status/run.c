@@ -353,6 +353,7 @@ static enum tf_long_form st_long_form(enum st_style style)
 {
 	return style == ST_PP_JSON  ? TF_LONG_JSON
 	       : style == ST_PP_NEW ? TF_LONG_NEW
+	       : style == ST_PP_XML ? TF_LONG_XML
 				    : TF_LONG_OLD;
 }
 
@@ -368,6 +369,9 @@ static void st_entry_text(struct st_run *r, struct st_entry *e,
 	tf_long_text(&r->texts, st_long_form(r->o.style), ad,
 		     r->o.nattributes ? r->o.attributes : NULL,
 		     r->o.nattributes);
+	/* HTCondor's printXML() puts a blank line after each ad */
+	if (r->o.style == ST_PP_XML)
+		tf_buf_addc(&r->texts, '\n');
 	e->text_len = r->texts.len - e->text_at;
 }
 
@@ -613,11 +617,6 @@ static int st_prepare(struct st_run *r, int argc, const char *const *argv)
 			o->mode == ST_M_STARTD
 				? "remove -startd from command or use -slot instead"
 				: "");
-		return 1;
-	}
-	if (o->style == ST_PP_XML) {
-		fprintf(r->err, "Error: XML output is not supported by kestrel's "
-			"condor_status; use -long or -json\n");
 		return 1;
 	}
 	st_display_width(r);

@@ -1,7 +1,7 @@
 /*
- * tf_long.c: whole ads, as -long, -json and -long:new print them.  The
- * attributes come sorted without regard to case, private ones (claim
- * ids, capabilities) left out, as HTCondor prints them.
+ * tf_long.c: whole ads, as -long, -json, -xml and -long:new print
+ * them.  The attributes come sorted without regard to case, private ones
+ * (claim ids, capabilities) left out, as HTCondor prints them.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -120,12 +120,18 @@ void tf_long_text(struct classad_buf *out, enum tf_long_form form,
 		free(list);
 		return;
 	}
-	/* JSON and new syntax print an ad holding the chosen attributes in
-	 * their order */
+	/* JSON, XML and new syntax print an ad holding the chosen
+	 * attributes in their order */
 	classad *sel = classad_new();
 	for (size_t i = 0; i < n; i++)
 		classad_insert(sel, list[i].name, classad_expr_ref(list[i].e));
 	free(list);
+	if (form == TF_LONG_XML) {
+		/* already ends with its newline */
+		classad_unparse_xml_buf(out, sel, false);
+		classad_free(sel);
+		return;
+	}
 	if (form == TF_LONG_JSON)
 		classad_unparse_json_buf(out, sel, false);
 	else
@@ -179,14 +185,24 @@ bool tf_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
 void tf_print_long_ad(struct classad_buf *out, enum tf_long_form form,
 		      const char *text, size_t len, size_t index)
 {
-	if (form != TF_LONG_OLD)
+	if (form == TF_LONG_XML) {
+		if (index == 0)
+			classad_xml_header_buf(out);
+	} else if (form != TF_LONG_OLD) {
 		tf_buf_add(out, index == 0 ? (form == TF_LONG_JSON ? "[\n" : "{\n")
 					   : ",\n");
+	}
 	classad_buf_add(out, text, len);
 }
 
 void tf_print_long_end(struct classad_buf *out, enum tf_long_form form, size_t count)
 {
+	if (form == TF_LONG_XML) {
+		if (count == 0)
+			classad_xml_header_buf(out);
+		classad_xml_footer_buf(out);
+		return;
+	}
 	if (count == 0)
 		return;
 	if (form == TF_LONG_JSON)

@@ -282,7 +282,7 @@ int tf_af_add(struct tf_mask *m, const char *opts, int argc,
 
 /* ---- whole ads (tf_long.c) ------------------------------------------- */
 
-enum tf_long_form { TF_LONG_OLD, TF_LONG_JSON, TF_LONG_NEW };
+enum tf_long_form { TF_LONG_OLD, TF_LONG_JSON, TF_LONG_NEW, TF_LONG_XML };
 
 /* Appends the text of one ad in a long form (attrs, if not NULL, are the
  * only attributes shown), sorted by name without regard to case, private
@@ -295,10 +295,13 @@ void tf_long_text(struct classad_buf *out, enum tf_long_form form,
 bool tf_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
 		   char *const *attrs, size_t nattrs);
 /* Appends one ad's text from tf_long_text(), with what goes before it
- * in the listing; index 0 is the first ad written. */
+ * in the listing (JSON's "[", XML's header); index 0 is the first ad
+ * written. */
 void tf_print_long_ad(struct classad_buf *out, enum tf_long_form form,
 		      const char *text, size_t len, size_t index);
-/* Closes the list a JSON or new-syntax output opened. */
+/* Closes the list a JSON or new-syntax output opened.  XML, as
+ * HTCondor's tools print it, always has its header and footer: with no
+ * ads, the header comes here. */
 void tf_print_long_end(struct classad_buf *out, enum tf_long_form form,
 		       size_t count);
 
