@@ -10,7 +10,9 @@
  *   'o'  the same for an old-syntax expression (classad_parse_expr_old).
  *   'a'  an ad, parsed as new syntax, old syntax and JSON (each with and
  *        without a classad_cache): unparse it in all three forms, re-parse
- *        each and check that nothing was lost; evaluate its attributes.
+ *        each and check that nothing was lost; check that its XML (which
+ *        nothing reads back) is well formed in both layouts; evaluate its
+ *        attributes.
  *   'r'  a sequence of ads through classad_reader_* in each format.
  *   'm'  two ads (the text split at the first NUL or newline) as a match:
  *        symmetric match, ranks, evaluations from both sides.
@@ -491,11 +493,123 @@ static bool eval_attrs(const classad *ad)
 	return true;
 }
 
+/* An entity at p, as the XML unparser writes them: its length, or 0. */
+static size_t xml_entity(const char *p)
+{
+	static const char *const ents[] = {"&amp;", "&lt;", "&gt;"};
+	for (int i = 0; i < 3; i++)
+		if (strncmp(p, ents[i], strlen(ents[i])) == 0)
+			return strlen(ents[i]);
+	return 0;
+}
+
+/* x, the XML of an ad, must be well formed: one <c> element, tags that
+ * nest and close, '&' only in entities, no '<' or '>' in text or in the
+ * n="..." of a name (where HTCondor's own \" stands for a quote). */
+static void check_xml_well_formed(const char *x)
+{
+	size_t len = strlen(x), depth = 0;
+	const char **open = malloc((len / 3 + 1) * sizeof *open);
+	size_t *open_len = malloc((len / 3 + 1) * sizeof *open_len);
+	if (!open || !open_len)
+		abort();
+	if (strncmp(x, "<c>", 3) != 0)
+		fail("the XML of an ad does not start with <c>", x, NULL);
+	for (const char *p = x; *p;) {
+		if (*p == '&') {
+			size_t n = xml_entity(p);
+			if (!n)
+				fail("the XML of an ad has a bare '&'", x, p);
+			p += n;
+			continue;
+		}
+		if (*p == '>')
+			fail("the XML of an ad has a bare '>'", x, p);
+		if (*p != '<') {
+			p++;
+			continue;
+		}
+		bool end = p[1] == '/';
+		const char *name = p + 1 + end;
+		size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz");
+		const char *q = name + n;
+		if (n == 0)
+			fail("the XML of an ad has a '<' that starts no tag", x, p);
+		if (*q == ' ' && !end) {
+			q++;
+			q += strspn(q, "abcdefghijklmnopqrstuvwxyz");
+			if (q[0] != '=' || q[1] != '"')
+				fail("the XML of an ad has a bad tag attribute", x, p);
+			for (q += 2; *q && *q != '"'; q++) {
+				if (*q == '<' || *q == '>')
+					fail("the XML of an ad has markup in a tag "
+					     "attribute", x, p);
+				if (*q == '\\' && q[1])
+					q++;
+			}
+			if (*q++ != '"')
+				fail("the XML of an ad has an unended tag attribute",
+				     x, p);
+		}
+		bool empty = *q == '/';
+		q += empty;
+		if (*q != '>')
+			fail("the XML of an ad has an unended tag", x, p);
+		if (end) {
+			if (empty || depth == 0 || open_len[depth - 1] != n ||
+			    strncmp(open[depth - 1], name, n) != 0)
+				fail("the XML of an ad closes a tag it did not "
+				     "open", x, p);
+			depth--;
+			if (depth == 0 && q[1] != '\0' &&
+			    strcmp(q + 1, "\n") != 0)
+				fail("the XML of an ad goes on after its </c>", x,
+				     q + 1);
+		} else if (!empty) {
+			open[depth] = name;
+			open_len[depth++] = n;
+		}
+		p = q + 1;
+	}
+	if (depth)
+		fail("the XML of an ad leaves a tag open", x, NULL);
+	free(open);
+	free(open_len);
+}
+
+/* Both XML layouts are well formed, and the tools' layout is the compact
+ * one with its line breaks and indentation added (strings hold no raw
+ * newline). */
+static void check_xml(const classad *ad)
+{
+	struct classad_buf c = {0}, l = {0};
+	classad_unparse_xml_buf(&c, ad, true);
+	classad_unparse_xml_buf(&l, ad, false);
+	check_xml_well_formed(c.data);
+	check_xml_well_formed(l.data);
+	size_t k = 0;
+	for (size_t i = 0; i < l.len; i++) {
+		if (l.data[i] == '\n') {
+			while (i + 1 < l.len && l.data[i + 1] == ' ')
+				i++;
+			continue;
+		}
+		l.data[k++] = l.data[i];
+	}
+	l.data[k] = '\0';
+	if (strcmp(c.data, l.data) != 0)
+		fail("the XML layouts of an ad differ in more than layout",
+		     c.data, l.data);
+	free(c.data);
+	free(l.data);
+}
+
 /* Unparses ad in each form and re-parses it. */
 static void round_trip_ad(const classad *ad)
 {
 	struct facts f = {0};
 	ad_facts(ad, &f);
+	check_xml(ad);
 	static const enum classad_format fmts[] = {
 		CLASSAD_FMT_NEW, CLASSAD_FMT_OLD, CLASSAD_FMT_JSON};
 	for (int i = 0; i < 3; i++) {
