@@ -17,10 +17,11 @@
 #include "ks_commands.h"
 #include "ks_mem.h"
 #include "ks_token.h"
+#include "ks_version.h"
 #include "ks_wire.h"
 
-#define KS_VERSION_STRING "$CondorVersion: 25.14.0 2026-11-01 kestrel $"
-#define KS_PLATFORM_STRING "$CondorPlatform: x86_64_Debian12 $"
+#define KS_VERSION_STRING KS_CONDOR_VERSION
+#define KS_PLATFORM_STRING KS_CONDOR_PLATFORM
 
 long ks_daemon_int(const ks_daemon *d, const char *name, long def)
 {

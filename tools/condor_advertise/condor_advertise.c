@@ -16,6 +16,7 @@
 #include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_version.h"
 #include "ks_wire.h"
 
 static void usage(const char *prog, bool commands)
@@ -300,8 +301,7 @@ int main(int argc, char **argv)
 			usage(argv[0], true);
 			return 0;
 		} else if (strcmp(a, "-version") == 0) {
-			printf("$CondorVersion: 25.14.0 2026-11-01 kestrel $\n"
-			       "$CondorPlatform: x86_64_Debian12 $\n");
+			fputs(KS_CONDOR_VERSION_LINES, stdout);
 			return 0;
 		} else if (strcmp(a, "-pool") == 0) {
 			if (++i >= argc) {

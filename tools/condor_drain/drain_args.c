@@ -9,11 +9,11 @@
 
 #include "classad.h"
 #include "drain.h"
+#include "ks_version.h"
 #include "sdt.h"
 
-/* The version kestrel's daemons advertise (common/daemon/daemon.c). */
-#define DRN_VERSION "$CondorVersion: 25.14.0 2026-11-01 kestrel $\n" \
-		    "$CondorPlatform: x86_64_Debian12 $\n"
+/* The version kestrel's daemons advertise (ks_version.h). */
+#define DRN_VERSION KS_CONDOR_VERSION_LINES
 
 /* HTCondor's drain usage(): always on stderr, always exit status 1,
  * even for -help. */

@@ -13,6 +13,7 @@
 #include "ks_commands.h"
 #include "ks_mem.h"
 #include "ks_text.h"
+#include "ks_version.h"
 #include "ks_wire.h"
 #include "sdt.h"
 
@@ -35,8 +36,7 @@ int main(int argc, char **argv)
 			usage(argv[0]);
 			return 0;
 		} else if (sdt_dash_prefix(argv[i], "version", 0)) {
-			printf("$CondorVersion: 25.14.0 2026-11-01 kestrel $\n"
-			       "$CondorPlatform: x86_64_Debian12 $\n");
+			fputs(KS_CONDOR_VERSION_LINES, stdout);
 			return 0;
 		} else if (sdt_dash_prefix(argv[i], "pool", 0) ||
 			   sdt_dash_prefix(argv[i], "name", 0)) {

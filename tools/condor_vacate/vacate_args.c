@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "ks_mem.h"
+#include "ks_version.h"
 #include "sdt.h"
 #include "vacate.h"
 
-/* The version kestrel's daemons advertise (common/daemon/daemon.c). */
-#define VAC_VERSION "$CondorVersion: 25.14.0 2026-11-01 kestrel $\n" \
-		    "$CondorPlatform: x86_64_Debian12 $\n"
+/* The version kestrel's daemons advertise (ks_version.h). */
+#define VAC_VERSION KS_CONDOR_VERSION_LINES
 
 /* HTCondor's usage(NULL): the short hint, exit 1. */
 static int hint(FILE *err)
