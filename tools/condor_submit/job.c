@@ -59,6 +59,8 @@ static const char *lookup(const struct sub_job_ctx *c, const char *name,
 			return num;
 		}
 	const struct sub_file *f = c->file;
+	if (!sub_names_may_hold(f->names, name, len))
+		return NULL;
 	for (size_t i = q->nvars_set; i-- > 0;)
 		if (!f->vars[i].attr && same_name(f->vars[i].name, name, len))
 			return f->vars[i].value;

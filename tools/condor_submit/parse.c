@@ -14,9 +14,39 @@
 #include "ks_text.h"
 #include "submit.h"
 
+/* Two bits for a name, from its length and three of its letters (case
+ * folded with 0x20, enough for the ASCII of names): a look-up must cost
+ * less than the walk it saves, some hundred million times a submission. */
+static void name_bits(const char *name, size_t len, unsigned *a, unsigned *b)
+{
+	unsigned first = (unsigned char)name[0] | 0x20;
+	unsigned mid = (unsigned char)name[len / 2] | 0x20;
+	unsigned last = (unsigned char)name[len - 1] | 0x20;
+	*a = (first * 7 + (unsigned)len * 13) & 255;
+	*b = (last * 11 + mid * 5 + (unsigned)len) & 255;
+}
+
+void sub_names_add(uint64_t names[4], const char *name, size_t len)
+{
+	unsigned a, b;
+	name_bits(name, len, &a, &b);
+	names[a / 64] |= 1ULL << (a % 64);
+	names[b / 64] |= 1ULL << (b % 64);
+}
+
+bool sub_names_may_hold(const uint64_t names[4], const char *name,
+			size_t len)
+{
+	unsigned a, b;
+	name_bits(name, len, &a, &b);
+	return (names[a / 64] >> (a % 64) & 1) &&
+	       (names[b / 64] >> (b % 64) & 1);
+}
+
 static void add_var(struct sub_file *f, const char *name, const char *value,
 		    bool attr, int line)
 {
+	sub_names_add(f->names, name, strlen(name));
 	f->vars = ks_xrealloc(f->vars, (f->nvars + 1) * sizeof(*f->vars));
 	f->vars[f->nvars++] = (struct sub_var){ks_xstrdup(name),
 					       ks_xstrdup(value), attr, line};
@@ -468,6 +498,7 @@ static int read_text(struct reader *r, const char *text, size_t len,
 
 static void add_def(struct sub_file *f, const char *name, const char *value)
 {
+	sub_names_add(f->names, name, strlen(name));
 	f->defs = ks_xrealloc(f->defs, (f->ndefs + 1) * sizeof(*f->defs));
 	f->defs[f->ndefs++] = (struct sub_var){ks_xstrdup(name),
 					       ks_xstrdup(value), false, 0};

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "classad.h"
 #include "config.h"
@@ -55,7 +56,17 @@ struct sub_file {
 	size_t ndefs;
 	struct sub_queue *queues;
 	size_t nqueues;
+	/* every name in vars and defs, as bits of a filter: a job's ad asks
+	 * for some three hundred commands, most of them absent, and a miss
+	 * should not cost a walk over every variable (sub_names_add()) */
+	uint64_t names[4];
 };
+
+/* Notes name (len bytes, letter case aside) in a filter of names. */
+void sub_names_add(uint64_t names[4], const char *name, size_t len);
+/* False when name (len bytes) was certainly never added to names. */
+bool sub_names_may_hold(const uint64_t names[4], const char *name,
+			size_t len);
 
 /* Reads a description (name is how errors name it; dir is where "from
  * FILE", "matching" and "include" look), its if / elif / else / endif
