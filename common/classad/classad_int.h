@@ -71,6 +71,11 @@ static inline void ca_buf_addc(struct classad_buf *b, char c)
 	b->data[b->len++] = c;
 	b->data[b->len] = '\0';
 }
+/* How new syntax writes the byte c inside a quoted literal (besides its
+ * delimiter): an escape (a constant, or tmp for an octal one), or NULL
+ * for c itself. */
+const char *ca_char_escape(char c, char tmp[8]);
+
 static inline void ca_buf_adds(struct classad_buf *b, const char *s)
 {
 	classad_buf_add(b, s, strlen(s));

@@ -76,6 +76,28 @@ void ca_unparse_real(struct classad_buf *b, double r, bool old)
 	ca_format_real(b, r, old, true);
 }
 
+const char *ca_char_escape(char c, char tmp[8])
+{
+	switch (c) {
+	case '\a': return "\\a";
+	case '\b': return "\\b";
+	case '\f': return "\\f";
+	case '\n': return "\\n";
+	case '\r': return "\\r";
+	case '\t': return "\\t";
+	case '\v': return "\\v";
+	case '\\': return "\\\\";
+	default:
+		/* isprint() of a plain char: bytes over 127 are negative and
+		 * not printable. */
+		if (c < 32 || c == 127 || (signed char)c < 0) {
+			snprintf(tmp, 8, "\\%03o", (unsigned char)c);
+			return tmp;
+		}
+		return NULL;
+	}
+}
+
 /* A quoted literal with HTCondor's escaping, delimited by delim. */
 static void quote(struct classad_buf *b, const char *s, size_t len, char delim,
 		  bool old)
@@ -90,27 +112,8 @@ static void quote(struct classad_buf *b, const char *s, size_t len, char delim,
 			continue;
 		}
 		if (!old) {
-			const char *esc = NULL;
-			switch (c) {
-			case '\a': esc = "\\a"; break;
-			case '\b': esc = "\\b"; break;
-			case '\f': esc = "\\f"; break;
-			case '\n': esc = "\\n"; break;
-			case '\r': esc = "\\r"; break;
-			case '\t': esc = "\\t"; break;
-			case '\v': esc = "\\v"; break;
-			case '\\': esc = "\\\\"; break;
-			default:
-				/* isprint() of a plain char: bytes over 127
-				 * are negative and not printable. */
-				if (c < 32 || c == 127 || (signed char)c < 0) {
-					char tmp[8];
-					snprintf(tmp, sizeof(tmp), "\\%03o",
-						 (unsigned char)c);
-					ca_buf_adds(b, tmp);
-					continue;
-				}
-			}
+			char tmp[8];
+			const char *esc = ca_char_escape(c, tmp);
 			if (esc) {
 				ca_buf_adds(b, esc);
 				continue;

@@ -34,29 +34,15 @@ static void xml_text(struct classad_buf *b, const char *s, size_t len,
 			ca_buf_adds(b, delim == '"' ? "\\\"" : "\\'");
 			continue;
 		}
+		/* new syntax's escapes (UTF-8 as octal, as HTCondor's
+		 * isprint() of a signed char makes it), and the three
+		 * entities */
+		char tmp[8];
 		switch (c) {
-		case '\a': esc = "\\a"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		case '\v': esc = "\\v"; break;
-		case '\\': esc = "\\\\"; break;
 		case '&': esc = "&amp;"; break;
 		case '<': esc = "&lt;"; break;
 		case '>': esc = "&gt;"; break;
-		default:
-			/* HTCondor asks isprint() of a plain char: bytes
-			 * over 127 are negative there, so UTF-8 comes out
-			 * as octal escapes */
-			if (c < 32 || c == 127 || (signed char)c < 0) {
-				char tmp[8];
-				snprintf(tmp, sizeof tmp, "\\%03o",
-					 (unsigned char)c);
-				ca_buf_adds(b, tmp);
-				continue;
-			}
+		default: esc = ca_char_escape(c, tmp);
 		}
 		if (esc)
 			ca_buf_adds(b, esc);
