@@ -1,11 +1,14 @@
 /*
  * wait_log.c: waits until a job event log holds COUNT events of one code.
  *
- *   wait_log LOG CODE COUNT SECONDS
+ *   wait_log LOG CODE COUNT SECONDS [FIRST]
  *
  * Exits 0 once LOG has COUNT lines beginning "CODE " (e.g. "005 "), 1 with
  * a message when SECONDS pass first, 2 on a bad command line.  LOG need not
- * exist yet.
+ * exist yet.  With FIRST (e.g. 001) it prints, at the end, the time of day
+ * (seconds since 1970, as bash's EPOCHREALTIME) when it saw the first line
+ * beginning "FIRST ": pool_bench.sh splits a run's time at the first job's
+ * start that way.
  *
  * Why a program: pool_bench.sh times jobs by their events, and whatever
  * waits for them shares the two cores with the jobs.  This one sleeps in
@@ -53,30 +56,46 @@ static void scan_bytes(struct scan *s, const char *buf, size_t n)
 	}
 }
 
-static double now(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double now(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
+}
+
+/* A scanner for the lines beginning "code " (code at most 13 bytes). */
+static void scan_init(struct scan *s, char buf[16], const char *code)
+{
+	snprintf(buf, 16, "%s ", code);
+	*s = (struct scan){buf, strlen(buf), 0, 1, 0};
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 5) {
-		fprintf(stderr, "usage: %s LOG CODE COUNT SECONDS\n", argv[0]);
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: %s LOG CODE COUNT SECONDS [FIRST]\n",
+			argv[0]);
 		return 2;
 	}
 	const char *log = argv[1];
-	char code[16];
+	char code[16], first_code[16];
 	char *end;
 	long want = strtol(argv[3], &end, 10);
 	double limit = strtod(argv[4], NULL);
-	if (*end || want < 0 || strlen(argv[2]) + 2 > sizeof(code)) {
-		fprintf(stderr, "%s: bad COUNT or CODE\n", argv[0]);
+	if (*end || want < 0 || strlen(argv[2]) > 13 ||
+	    (argc == 6 && strlen(argv[5]) > 13)) {
+		fprintf(stderr, "%s: bad COUNT, CODE or FIRST\n", argv[0]);
 		return 2;
 	}
-	snprintf(code, sizeof(code), "%s ", argv[2]);
-	struct scan s = {code, strlen(code), 0, 1, 0};
+	struct scan s, first;
+	scan_init(&s, code, argv[2]);
+	scan_init(&first, first_code, argc == 6 ? argv[5] : "");
+	double first_seen = 0;
 
 	char *copy = strdup(log);
 	const char *dir = dirname(copy);
@@ -99,11 +118,18 @@ int main(int argc, char **argv)
 			fd = open(log, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {
 			ssize_t r;
-			while ((r = read(fd, buf, sizeof(buf))) > 0)
+			while ((r = read(fd, buf, sizeof(buf))) > 0) {
 				scan_bytes(&s, buf, (size_t)r);
+				scan_bytes(&first, buf, (size_t)r);
+			}
 		}
-		if (s.found >= want)
+		if (argc == 6 && first.found && !first_seen)
+			first_seen = clock_s(CLOCK_REALTIME);
+		if (s.found >= want) {
+			if (argc == 6)
+				printf("%.6f\n", first_seen);
 			return 0;
+		}
 		double left = deadline - now();
 		if (left <= 0) {
 			fprintf(stderr, "%s: %ld of %ld '%s' events in %s\n",
