@@ -719,6 +719,26 @@ static char *local_schedd_name(const ks_config *cfg)
 	return name;
 }
 
+int ks_conn_reschedule(ks_conn *c, struct ks_err *err)
+{
+	int code = 0;
+	classad **in = NULL;
+	size_t n = 0;
+	bool more = false;
+	int rc = ks_conn_send(c, KS_RESCHEDULE, NULL, 0, 0, err);
+	if (rc == 0)
+		rc = ks_conn_recv(c, &code, &in, &n, &more, err);
+	if (rc == 0 && code < 0) {
+		char *why = n ? ad_string(in[0], "ErrorString") : NULL;
+		rc = ks_err_set(err, code == KS_REPLY_DENIED ? KS_EPERM
+							      : KS_EPROTO,
+				0, 0, 0, "%s", why ? why : "no reason given");
+		free(why);
+	}
+	ks_ads_free(in, n);
+	return rc;
+}
+
 int ks_schedd_addr(const ks_config *cfg, const char *name, const char *pool,
 		   char **addr, char **found_name, struct ks_err *err)
 {

@@ -105,6 +105,15 @@ int ks_collector_addr(const ks_config *cfg, const char *pool, char **addr,
 int ks_schedd_addr(const ks_config *cfg, const char *name, const char *pool,
 		   char **addr, char **found_name, struct ks_err *err);
 
+/* Asks the schedd at the other end of c for a negotiation cycle soon
+ * (RESCHEDULE: it updates its submitter ads and wakes the negotiator),
+ * as condor_submit does after queueing jobs and condor_reschedule does
+ * on request, and reads the schedd's acknowledgement.  Returns 0;
+ * KS_EPERM when the schedd refused (the peer lacks WRITE), KS_EPROTO for
+ * another error reply, both with its ErrorString in err; or the
+ * connection's error. */
+int ks_conn_reschedule(ks_conn *c, struct ks_err *err);
+
 /* Sends a query to the collector and collects the whole answer.  command
  * is a QUERY_*_ADS code (ks_commands.h); query is the query ad as
  * HTCondor's tools send it: MyType = "Query", TargetType = "Machine"

@@ -246,14 +246,7 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 		       (long long)cluster);
 	/* the schedd passes it on to the negotiator: a cycle now rather
 	 * than at the next interval */
-	if (ks_conn_send(c, KS_RESCHEDULE, NULL, 0, 0, &err) == 0) {
-		int code;
-		classad **in = NULL;
-		size_t nin = 0;
-		bool more;
-		if (ks_conn_recv(c, &code, &in, &nin, &more, &err) == 0)
-			ks_ads_free(in, nin);
-	}
+	(void)ks_conn_reschedule(c, &err); /* the jobs are queued anyway */
 	status = 0;
 out:
 	for (size_t i = 0; i < g.n; i++)

@@ -1,0 +1,352 @@
+/*
+ * reschedule.c: condor_reschedule, as HTCondor 25's (built there from
+ * src/condor_tools/tool.cpp with the schedd as its target): asks each
+ * target schedd for a negotiation cycle and says so with
+ *
+ *   Sent "Reschedule" command to local schedd
+ *   Sent "Reschedule" command to schedd NAME
+ *
+ * Targets: none (this host's schedd), names (bare or -name), addresses
+ * (bare "<...>" or -addr), -all or -constraint (schedd ads from the
+ * collector).  The daemon and shutdown flags of the other tool.cpp
+ * tools are refused with HTCondor's messages.  Exit status 0 when every
+ * command was sent, else 1.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_addr.h"
+#include "ks_client.h"
+#include "ks_commands.h"
+#include "ks_mem.h"
+#include "ks_version.h"
+#include "qtool.h"
+#include "sdt.h"
+
+struct opts {
+	const char *prog;
+	const char *pool;
+	const char *constraint;
+	bool all;
+	bool debug;
+	const char **targets; /* argv's strings */
+	size_t ntargets;
+};
+
+static int hint(void)
+{
+	fprintf(stderr, "Use \"-help\" to see usage information\n");
+	return 1;
+}
+
+static int usage(const char *prog, int status)
+{
+	fprintf(stderr,
+		"Usage: %s [general-options] [targets]\n"
+		"\n"
+		"where [general-options] can be zero or more of:\n"
+		"    -help\t\tgives this usage information\n"
+		"    -version\t\tprints the version\n"
+		"    -pool <hostname>\tuse the given central manager to find "
+		"daemons\n"
+		"    -debug\t\tsay why a command could not be sent\n"
+		"\n"
+		"where [targets] can be zero or more of:\n"
+		"    -all\t\tevery schedd of the pool (overrides other "
+		"targets)\n"
+		"    hostname\t\tthe schedd of that name\n"
+		"    <ip.address:port>\tthe schedd at that \"sinful string\"\n"
+		"  (as in other HTCondor tools, also:)\n"
+		"    -name name\t\ta schedd's name\n"
+		"    -constraint constraint\tthe schedds whose ads satisfy it\n"
+		"    -addr <addr:port>\ta schedd's address\n"
+		"  (with no target, the schedd of this host)\n"
+		"\n"
+		"  %s causes the condor_schedd to update the central manager\n"
+		"  and initiate a new negotiation cycle.\n"
+		"\n",
+		prog, prog);
+	return status;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse(int argc, char **argv, struct opts *o)
+{
+	o->targets = ks_xcalloc((size_t)argc + 1, sizeof(*o->targets));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		if (a[0] != '-') {
+			o->targets[o->ntargets++] = a;
+		} else if (sdt_dash_prefix(a, "version", 0)) {
+			fputs(KS_CONDOR_VERSION_LINES, stdout);
+			return 0;
+		} else if (sdt_dash_prefix(a, "help", 0)) {
+			return usage(o->prog, 0);
+		} else if (sdt_dash_prefix(a, "pool", 1)) {
+			if (!next) {
+				fprintf(stderr, "ERROR: -pool requires another "
+						"argument\n");
+				return hint();
+			}
+			o->pool = argv[++i];
+		} else if (sdt_dash_colon_prefix(a, "debug", 1, NULL)) {
+			o->debug = true;
+		} else if (sdt_dash_prefix(a, "peaceful", 2) ||
+			   sdt_dash_prefix(a, "fast", 2) ||
+			   sdt_dash_prefix(a, "force-graceful", 2) ||
+			   sdt_dash_prefix(a, "full", 2)) {
+			const char *w = sdt_dash_prefix(a, "peaceful", 2) ? "peaceful"
+					: sdt_dash_prefix(a, "fast", 2)   ? "fast"
+					: sdt_dash_prefix(a, "full", 2)   ? "full"
+									  : "force-graceful";
+			fprintf(stderr, "ERROR: \"-%s\" is not valid with %s\n",
+				w, o->prog);
+			return hint();
+		} else if (sdt_dash_prefix(a, "addr", 2) ||
+			   sdt_dash_prefix(a, "name", 2)) {
+			if (!next || next[0] == '-') {
+				fprintf(stderr, "ERROR: -%s requires another "
+						"argument\n",
+					sdt_dash_prefix(a, "addr", 2) ? "addr"
+								      : "name");
+				return hint();
+			}
+			o->targets[o->ntargets++] = argv[++i];
+		} else if (sdt_dash_prefix(a, "all", 2)) {
+			o->all = true;
+		} else if (sdt_dash_prefix(a, "a", -1)) {
+			fprintf(stderr, "ERROR: ambiguous parameter: \"-a\"\n"
+					"Please specify \"-addr\" or \"-all\"\n");
+			return hint();
+		} else if (sdt_dash_prefix(a, "n", -1)) {
+			fprintf(stderr, "ERROR: ambiguous parameter: \"-n\"\n"
+					"Please specify \"-name\" or \"-negotiator\"\n");
+			return hint();
+		} else if (sdt_dash_prefix(a, "constraint", 3)) {
+			if (o->constraint) {
+				fprintf(stderr, "ERROR: only one -constraint "
+						"argument is allowed\n");
+				return 1;
+			}
+			if (!next) {
+				fprintf(stderr, "ERROR: -constraint requires "
+						"another argument\n");
+				return hint();
+			}
+			o->constraint = argv[++i];
+		} else if (sdt_dash_prefix(a, "daemon", 2) ||
+			   sdt_dash_prefix(a, "subsystem", 2) ||
+			   sdt_dash_prefix(a, "master", 1) ||
+			   sdt_dash_prefix(a, "schedd", 2) ||
+			   sdt_dash_prefix(a, "startd", 2) ||
+			   sdt_dash_prefix(a, "collector", 3) ||
+			   sdt_dash_prefix(a, "negotiator", 2) ||
+			   sdt_dash_prefix(a, "kbdd", 1)) {
+			fprintf(stderr, "ERROR: Can't specify a daemon flag "
+					"with %s.\n", o->prog);
+			return usage(o->prog, 1);
+		} else {
+			fprintf(stderr, "ERROR: invalid argument \"%s\"\n", a);
+			return usage(o->prog, 1);
+		}
+	}
+	if (o->constraint && o->ntargets) {
+		fprintf(stderr,
+			"ERROR: use of -constraint or -annex conflicts with "
+			"other arguments containing names or addresses.\n"
+			"You can change the constraint to select daemons by "
+			"name by adding\n"
+			"  (NAME == \"daemon-name\" || MACHINE == "
+			"\"daemon-name\")\n"
+			"to your constraint.\n");
+		return hint();
+	}
+	return -1;
+}
+
+/* Sends RESCHEDULE to addr; who is how HTCondor names the target. */
+static bool send_to(const ks_config *cfg, const struct opts *o,
+		    const char *addr, const char *who)
+{
+	struct ks_err err = {0};
+	ks_conn *c = NULL;
+	int rc = ks_conn_open(cfg, addr, 0, &c, &err);
+	if (rc) {
+		if (o->debug)
+			fprintf(stderr, "%s\n", err.msg);
+		fprintf(stderr, "Can't connect to %s\n", who);
+		return false;
+	}
+	rc = ks_conn_reschedule(c, &err);
+	ks_conn_close(c);
+	if (rc) {
+		fprintf(stderr, "ERROR\n%s\n", err.msg);
+		fprintf(stderr, "Can't send Reschedule command to %s\n", who);
+		return false;
+	}
+	printf("Sent \"Reschedule\" command to %s\n", who);
+	return true;
+}
+
+/* -all and -constraint: every schedd ad the collector has. */
+static int send_all(const ks_config *cfg, const struct opts *o)
+{
+	classad *q = classad_new();
+	classad_insert_string(q, "MyType", "Query");
+	classad_insert_string(q, "TargetType", "Scheduler");
+	struct ks_err err = {0};
+	if (classad_insert_text(q, "Requirements",
+				o->constraint ? o->constraint : "true",
+				&err)) {
+		fprintf(stderr, "ERROR: Failed to find daemons matching the "
+				"constraint\n");
+		classad_free(q);
+		return 1;
+	}
+	classad **ads = NULL;
+	size_t n = 0;
+	int rc = ks_collector_query(cfg, o->pool, KS_QUERY_SCHEDD_ADS, q, &ads,
+				    &n, &err);
+	classad_free(q);
+	if (rc || n == 0) {
+		if (rc) {
+			fprintf(stderr, "%s\n", err.msg);
+			fprintf(stderr, "ERROR: can't connect to %s\n",
+				o->pool ? o->pool : "local collector");
+		} else {
+			fprintf(stderr, "Found no ClassAds when querying pool "
+					"(%s)\n", o->pool ? o->pool : "local");
+		}
+		if (o->constraint)
+			fprintf(stderr, "Can't find addresses for schedd's for "
+					"constraint '%s'\n", o->constraint);
+		else
+			fprintf(stderr, "Can't find addresses for schedd's for "
+					"-all\n");
+		fprintf(stderr, "Perhaps you need to query another pool.\n");
+		ks_ads_free(ads, n);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *name = NULL, *addr = NULL;
+		classad_eval_string(ads[i], "Name", NULL, &name);
+		if (classad_eval_string(ads[i], "MyAddress", NULL, &addr)) {
+			char who[512];
+			snprintf(who, sizeof who, "schedd %s",
+				 name ? name : addr);
+			/* as HTCondor's, -all ends 0 once the collector
+			 * answered, whatever each send did */
+			(void)send_to(cfg, o, addr, who);
+		}
+		free(name);
+		free(addr);
+	}
+	ks_ads_free(ads, n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {0};
+	const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
+	o.prog = slash ? slash + 1 : argc > 0 ? argv[0] : "condor_reschedule";
+	int st = parse(argc, argv, &o);
+	if (st >= 0) {
+		free(o.targets);
+		return st;
+	}
+	struct ks_err e = {0};
+	ks_config *cfg = ks_config_load_new("TOOL", NULL, &e);
+	if (!cfg) {
+		fprintf(stderr, "ERROR: %s\n", e.msg);
+		free(o.targets);
+		return 1;
+	}
+	int status = 0;
+	if (o.all || o.constraint) {
+		status = send_all(cfg, &o);
+	} else if (o.ntargets == 0) {
+		if (o.pool) {
+			fprintf(stderr,
+				"ERROR: You have asked to find a machine in "
+				"another pool (with\n"
+				"the -pool option) but you have not specified "
+				"which machine.\n"
+				"Please also use -addr, -name, or list the "
+				"name(s).\n"
+				"For more information, use -help.\n");
+			status = 1;
+		} else {
+			struct qt_schedd s;
+			if (qt_schedd_find(cfg, NULL, NULL, &s, &e) != 0) {
+				if (o.debug)
+					fprintf(stderr, "%s\n", e.msg);
+				fprintf(stderr, "Can't find address for local "
+						"schedd\n"
+						"Perhaps you need to query "
+						"another pool.\n");
+				status = 1;
+			} else {
+				status = send_to(cfg, &o, s.addr,
+						 "local schedd") ? 0 : 1;
+				qt_schedd_free(&s);
+			}
+		}
+	} else {
+		bool unresolved = false;
+		for (size_t i = 0; i < o.ntargets; i++) {
+			const char *t = o.targets[i];
+			char who[512];
+			if (t[0] == '<') {
+				struct ks_addr a;
+				if (t[strlen(t) - 1] != '>' ||
+				    ks_addr_parse(t, 0, &a, NULL) != 0 ||
+				    a.port == 0) {
+					fprintf(stderr,
+						"Address %s is not valid.\n"
+						"Should be of the form "
+						"<ip.address.here:port>.\n"
+						"For example: "
+						"<123.456.789.123:6789>\n",
+						t);
+					status = 1;
+					continue;
+				}
+				/* HTCondor names an address target as a daemon
+				 * of any type, without the address's options */
+				snprintf(who, sizeof who, "daemon at %.*s>",
+					 (int)strcspn(t, "?>"), t);
+				if (!send_to(cfg, &o, t, who))
+					status = 1;
+				continue;
+			}
+			struct qt_schedd s;
+			if (qt_schedd_find(cfg, o.pool, t, &s, &e) != 0) {
+				if (o.debug)
+					fprintf(stderr, "%s\n", e.msg);
+				fprintf(stderr, "Can't find address for schedd "
+						"%s\n", t);
+				fprintf(stderr, "Can't find address for %s\n",
+					t);
+				unresolved = true;
+				continue;
+			}
+			snprintf(who, sizeof who, "schedd %s",
+				 s.name ? s.name : t);
+			if (!send_to(cfg, &o, s.addr, who))
+				status = 1;
+			qt_schedd_free(&s);
+		}
+		if (unresolved) {
+			fprintf(stderr, "Perhaps you need to query another "
+					"pool.\n");
+			status = 1;
+		}
+	}
+	ks_config_free(cfg);
+	free(o.targets);
+	return status;
+}
