@@ -45,10 +45,11 @@ struct qe_run {
 	bool set_any; /* some job has changed already */
 };
 
-/* One SetAttribute; the reply's counts in *ok and *missing. */
-static int qe_set(struct qe_run *r, const struct qe_edit *e, const char *ids,
-		  const char *constraint, classad **result, struct ks_err *err)
+int qe_set_attr(ks_conn *c, const char *ids, const char *constraint,
+		const char *attr, const char *value, classad **result,
+		struct ks_err *err)
 {
+	*result = NULL;
 	classad *cmd = classad_new();
 	classad_insert_string(cmd, "Op", "SetAttribute");
 	if (ids)
@@ -58,13 +59,12 @@ static int qe_set(struct qe_run *r, const struct qe_edit *e, const char *ids,
 		classad_free(cmd);
 		return KS_EPARSE;
 	}
-	classad_insert_string(cmd, "Attribute", e->attr);
-	classad_insert_string(cmd, "Value", *e->value ? e->value : "undefined");
+	classad_insert_string(cmd, "Attribute", attr);
+	classad_insert_string(cmd, "Value", *value ? value : "undefined");
 	classad **reply = NULL;
 	size_t n = 0;
-	int rc = qt_call(r->c, KS_QMGMT_WRITE_CMD, &cmd, 1, &reply, &n, err);
+	int rc = qt_call(c, KS_QMGMT_WRITE_CMD, &cmd, 1, &reply, &n, err);
 	classad_free(cmd);
-	*result = NULL;
 	if (rc == 0 && n) {
 		*result = reply[0];
 		reply[0] = NULL;
@@ -74,6 +74,14 @@ static int qe_set(struct qe_run *r, const struct qe_edit *e, const char *ids,
 	}
 	ks_ads_free(reply, n);
 	return rc;
+}
+
+/* One SetAttribute of an edit. */
+static int qe_set(struct qe_run *r, const struct qe_edit *e, const char *ids,
+		  const char *constraint, classad **result, struct ks_err *err)
+{
+	return qe_set_attr(r->c, ids, constraint, e->attr, e->value, result,
+			   err);
 }
 
 static bool qe_edit_one(struct qe_run *r, const struct qe_edit *e,

@@ -43,6 +43,17 @@ char *qe_constraint(const struct qe_opts *o);
 /* Is name one of the space- or comma-separated names of list? */
 bool qe_in_list(const char *list, const char *name);
 
+/* One SetAttribute on the schedd c is connected to (QMGMT_WRITE_CMD):
+ * attr = value (ClassAd text; "" means undefined) for the jobs of ids
+ * ("1.0,2": qt_idlist_text()) or of constraint (one of the two non-NULL).
+ * condor_qedit and condor_prio edit jobs with it.  Returns 0 with
+ * *result the schedd's result ad (new, classad_free()): TotalSuccess,
+ * and job_<c>_<p> = 1 for each id set); or KS_EPARSE (bad constraint),
+ * or qt_call()'s errors, with *result NULL. */
+int qe_set_attr(ks_conn *c, const char *ids, const char *constraint,
+		const char *attr, const char *value, classad **result,
+		struct ks_err *err);
+
 int qe_main(int argc, const char *const *argv, FILE *out, FILE *err);
 
 #endif
