@@ -16,10 +16,10 @@
 #include "config.h"
 #include "ks_client.h"
 #include "ks_err.h"
+#include "ks_version.h"
 
 /* What -version prints, as kestrel's daemons advertise themselves. */
-#define QT_VERSION "$CondorVersion: 25.14.0 2026-11-01 kestrel $\n" \
-		   "$CondorPlatform: x86_64_Debian12 $\n"
+#define QT_VERSION KS_CONDOR_VERSION_LINES
 
 /* ---- job ids (qt_ids.c) ------------------------------------------------ */
 
