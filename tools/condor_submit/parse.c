@@ -19,6 +19,10 @@
  * less than the walk it saves, some hundred million times a submission. */
 static void name_bits(const char *name, size_t len, unsigned *a, unsigned *b)
 {
+	if (!len) { /* ($() names nothing, and may still be asked for) */
+		*a = *b = 0;
+		return;
+	}
 	unsigned first = (unsigned char)name[0] | 0x20;
 	unsigned mid = (unsigned char)name[len / 2] | 0x20;
 	unsigned last = (unsigned char)name[len - 1] | 0x20;
