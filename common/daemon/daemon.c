@@ -20,9 +20,6 @@
 #include "ks_version.h"
 #include "ks_wire.h"
 
-#define KS_VERSION_STRING KS_CONDOR_VERSION
-#define KS_PLATFORM_STRING KS_CONDOR_PLATFORM
-
 long ks_daemon_int(const ks_daemon *d, const char *name, long def)
 {
 	int64_t v;
@@ -70,8 +67,8 @@ static void write_address_file(ks_daemon *d)
 	char tmp[4200];
 	snprintf(tmp, sizeof(tmp), "%s.new", d->priv->address_file);
 	FILE *f = fopen(tmp, "w");
-	if (!f || fprintf(f, "%s\n%s\n%s\n", d->sinful, KS_VERSION_STRING,
-			  KS_PLATFORM_STRING) < 0 || fclose(f) != 0 ||
+	if (!f || fprintf(f, "%s\n%s\n%s\n", d->sinful, KS_CONDOR_VERSION,
+			  KS_CONDOR_PLATFORM) < 0 || fclose(f) != 0 ||
 	    rename(tmp, d->priv->address_file) != 0)
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "cannot write address file %s: %s",
@@ -89,8 +86,8 @@ static void common_attrs(ks_daemon *d, classad *ad)
 	classad_insert_string(ad, "MyAddress", d->sinful);
 	classad_insert_int(ad, "DaemonStartTime", d->start_time);
 	classad_insert_int(ad, "MyCurrentTime", (int64_t)time(NULL));
-	classad_insert_string(ad, "CondorVersion", KS_VERSION_STRING);
-	classad_insert_string(ad, "CondorPlatform", KS_PLATFORM_STRING);
+	classad_insert_string(ad, "CondorVersion", KS_CONDOR_VERSION);
+	classad_insert_string(ad, "CondorPlatform", KS_CONDOR_PLATFORM);
 }
 
 /* Sends ads in one message (flags: KS_WIRE_PAIRED or 0).  Returns 0 or

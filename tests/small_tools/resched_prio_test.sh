@@ -15,18 +15,6 @@ for d in "$B"/tools/*/; do PATH=$d:$PATH; done
 export PATH
 
 pool_dir resched_prio_test
-# ends the pool by the master's pid only (it takes its daemons with it)
-pool_cleanup() {
-	if [ -n "$MASTER_PID" ]; then
-		kill -QUIT "$MASTER_PID" 2>/dev/null
-		local n=0
-		while kill -0 "$MASTER_PID" 2>/dev/null && [ $n -lt 100 ]; do
-			sleep 0.1; n=$((n + 1))
-		done
-		kill -KILL "$MASTER_PID" 2>/dev/null
-	fi
-	[ -n "${KEEP:-}" ] || rm -rf "$T"
-}
 chmod 755 "$T"
 J=$T/jobs
 mkdir -p "$J" && chmod 1777 "$J"

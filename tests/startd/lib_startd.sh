@@ -13,8 +13,16 @@ pool_dir() {
 	mkdir -p "$T/execute"
 }
 pool_cleanup() {
-	[ -n "$MASTER_PID" ] && kill -QUIT "$MASTER_PID" 2>/dev/null
-	sleep 0.2 # the daemons' own fast exit, before the hard kill
+	# the daemons' own fast exit (the master takes them with it), then
+	# the hard kill of whatever is left
+	if [ -n "$MASTER_PID" ]; then
+		kill -QUIT "$MASTER_PID" 2>/dev/null
+		local n=0
+		while kill -0 "$MASTER_PID" 2>/dev/null && [ $n -lt 50 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+	fi
 	pkill -9 -f "$T" 2>/dev/null
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
