@@ -24,6 +24,10 @@ struct jobq {
 	const classad_expr *req;
 	struct ks_projection proj;
 	bool proj_private; /* the projection names ClaimId */
+	/* each job gets the schedd's clock as ServerTime (HTCondor's
+	 * SendServerTime, true unless the query says not): the whole ad,
+	 * or a projection naming it */
+	bool server_time;
 	int64_t limit;
 	char *me; /* whose jobs are the "My" counts */
 	/* where the walk is: the cluster index and proc in the queue may
@@ -87,7 +91,7 @@ static int walk_job(struct sc_job *j, void *arg)
 	if (q->limit >= 0 && q->sent >= q->limit)
 		return 0;
 	q->sent++;
-	if (q->proj.n && !q->proj_private) {
+	if (q->proj.n && !q->proj_private && !q->server_time) {
 		/* the projected attributes are looked up through the chain:
 		 * no whole copy of the job */
 		ks_projection_encode(w->out, j->ad, &q->proj);
@@ -96,6 +100,8 @@ static int walk_job(struct sc_job *j, void *arg)
 	classad *flat = sc_job_flat(j);
 	/* a capability, as HTCondor keeps it private */
 	classad_delete(flat, "ClaimId");
+	if (q->server_time)
+		classad_insert_int(flat, "ServerTime", (int64_t)time(NULL));
 	ks_projection_encode(w->out, flat, &q->proj);
 	classad_free(flat);
 	return 0;
@@ -144,9 +150,16 @@ static struct jobq *start_query(struct sc_schedd *s, struct ks_request *req)
 	q->limit = -1;
 	classad_eval_int(q->query, "LimitResults", NULL, &q->limit);
 	ks_projection_read(q->query, &q->proj);
-	for (size_t k = 0; k < q->proj.n; k++)
+	bool names_time = !q->proj.n;
+	for (size_t k = 0; k < q->proj.n; k++) {
 		if (strcasecmp(q->proj.names[k], "ClaimId") == 0)
 			q->proj_private = true;
+		if (strcasecmp(q->proj.names[k], "ServerTime") == 0)
+			names_time = true;
+	}
+	q->server_time = true;
+	classad_eval_bool(q->query, "SendServerTime", NULL, &q->server_time);
+	q->server_time = q->server_time && names_time;
 	return q;
 }
 

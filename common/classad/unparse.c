@@ -98,28 +98,45 @@ const char *ca_char_escape(char c, char tmp[8])
 	}
 }
 
-/* A quoted literal with HTCondor's escaping, delimited by delim. */
+/* Whether the byte c is written as it is inside a literal delimited by
+ * delim: in old syntax all but the delimiter, in new syntax printable
+ * ASCII but the delimiter and the backslash. */
+static bool plain_char(char c, char delim, bool old)
+{
+	if (c == delim)
+		return false;
+	return old || (c >= 32 && c < 127 && c != '\\');
+}
+
+/* A quoted literal with HTCondor's escaping, delimited by delim.  Runs
+ * of plain bytes are copied at once: most values have no escape. */
 static void quote(struct classad_buf *b, const char *s, size_t len, char delim,
 		  bool old)
 {
 	classad_buf_reserve(b, len + 2);
 	ca_buf_addc(b, delim);
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i];
+	size_t i = 0;
+	while (i < len) {
+		size_t run = i;
+		while (run < len && plain_char(s[run], delim, old))
+			run++;
+		if (run > i) {
+			classad_buf_add(b, s + i, run - i);
+			i = run;
+			continue;
+		}
+		char c = s[i++];
 		if (c == delim) {
 			ca_buf_addc(b, '\\');
 			ca_buf_addc(b, c);
 			continue;
 		}
-		if (!old) {
-			char tmp[8];
-			const char *esc = ca_char_escape(c, tmp);
-			if (esc) {
-				ca_buf_adds(b, esc);
-				continue;
-			}
-		}
-		ca_buf_addc(b, c);
+		char tmp[8];
+		const char *esc = ca_char_escape(c, tmp);
+		if (esc)
+			ca_buf_adds(b, esc);
+		else
+			ca_buf_addc(b, c);
 	}
 	ca_buf_addc(b, delim);
 }
@@ -140,6 +157,9 @@ static bool reserved(const char *s, size_t n)
 {
 	static const char *const words[] = {"error", "false", "is", "isnt",
 					    "parent", "true", "undefined"};
+	/* most names are longer than any of these */
+	if (n > 9)
+		return false;
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (strlen(words[i]) == n && strncasecmp(words[i], s, n) == 0)
 			return true;

@@ -315,6 +315,17 @@ wait_for 20 cycles_reach $(( $(cycles) + 2 )) || fail "no more negotiation cycle
 # the negotiator's reason reaches the job its request stood for
 [ "$(condor_q -allusers "$C.1" -af LastRejMatchReason)" = "no match found" ] ||
 	fail "LastRejMatchReason: $(condor_q -allusers "$C.1" -af LastRejMatchReason LastRejMatchTime)"
+# condor_q -long prints a schedd's jobs from their records as they came;
+# a saved listing read back with -jobads is parsed and printed: the two
+# agree, and the schedd put its clock in each job (SendServerTime)
+condor_q -allusers -l "$C" > "$T/q_long.txt" || fail "condor_q -l failed"
+[ "$(grep -c '^ServerTime = ' "$T/q_long.txt")" = 2 ] && [ "$(grep -c '^ClusterId = ' "$T/q_long.txt")" = 2 ] ||
+	fail "condor_q -l: $(grep -c '^ServerTime = ' "$T/q_long.txt") ServerTime in $(grep -c '^ClusterId = ' "$T/q_long.txt") jobs"
+condor_q -jobads "$T/q_long.txt" -l > "$T/q_long_again.txt" &&
+	cmp -s "$T/q_long.txt" "$T/q_long_again.txt" ||
+	fail "condor_q -l and the same ads through -jobads differ: $(diff "$T/q_long.txt" "$T/q_long_again.txt" | head -5)"
+[ "$(condor_q -allusers -l "$C.1" -attributes ProcId,KsNoStart)" = "$(printf 'KsNoStart = true\nProcId = 1')" ] ||
+	fail "condor_q -l -attributes: $(condor_q -allusers -l "$C.1" -attributes ProcId,KsNoStart)"
 ana=$(condor_q -allusers -better-analyze "$C.1")
 grep -q "^No successful match recorded\.$" <<<"$ana" && grep -q "^Last failed match: " <<<"$ana" &&
 	grep -q "^Reason for last match failure: no match found$" <<<"$ana" ||

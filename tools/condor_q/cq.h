@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "classad.h"
+#include "ks_wire.h"
 #include "tfmt.h"
 
 /* Runs condor_q with argv (argv[0] names the program in messages),
@@ -100,6 +101,7 @@ enum { CQ_R_COOKED = 0x01, CQ_R_SKIP = 0x02, CQ_R_FOLDED = 0x04,
 struct cq_job {
 	int cluster, proc;
 	classad *ad;         /* kept for -long and -better-analyze */
+	size_t text_at, text_len; /* or its -long text in the run's texts */
 	struct tf_row row;
 	/* batch view */
 	unsigned flags;
@@ -124,6 +126,9 @@ classad *cq_counts_ad(const struct cq_counts *c);
 
 struct cq_sink {
 	int (*job)(classad *ad, void *arg); /* owns ad; returns 0 to go on */
+	/* optional: a schedd's answer comes here unparsed instead, each
+	 * record to be given to cq_sink_take() or taken otherwise */
+	ks_wire_record_fn record;
 	void *arg;
 	classad *summary; /* the schedd's summary ad, when it sent one */
 	char *label;      /* "Schedd: NAME : ADDR" or "Jobads: FILE" (new) */
@@ -131,6 +136,11 @@ struct cq_sink {
 			   * for a file) */
 };
 
+/* Whether ad is the schedd's summary ad (MyType "Summary"). */
+bool cq_is_summary(const classad *ad);
+/* Keeps ad as the summary when it is the schedd's summary ad, else
+ * hands it to sink->job; returns what that returned. */
+int cq_sink_take(struct cq_sink *sink, classad *ad);
 /* Hands every job of the -jobads file, or of the schedd's answer, to
  * sink->job.  Returns 0, or 1 with HTCondor's message on err. */
 int cq_fetch(const struct cq_opts *o, const struct tf_names *proj,

@@ -52,23 +52,27 @@ static int cq_locate(const struct cq_opts *o, const ks_config *cfg,
 	return 1;
 }
 
-/* Routes the stream: the summary ad is kept, every other ad is a job. */
-struct cq_route {
-	struct cq_sink *sink;
-};
-
-static int cq_route_ad(classad *ad, void *arg)
+bool cq_is_summary(const classad *ad)
 {
-	struct cq_route *r = arg;
 	char *type = tf_ad_string(ad, "MyType");
 	bool summary = type && strcasecmp(type, "Summary") == 0;
 	free(type);
-	if (summary) {
-		classad_free(r->sink->summary);
-		r->sink->summary = ad;
+	return summary;
+}
+
+int cq_sink_take(struct cq_sink *sink, classad *ad)
+{
+	if (cq_is_summary(ad)) {
+		classad_free(sink->summary);
+		sink->summary = ad;
 		return 0;
 	}
-	return r->sink->job(ad, r->sink->arg);
+	return sink->job(ad, sink->arg);
+}
+
+static int cq_route_ad(classad *ad, void *arg)
+{
+	return cq_sink_take(arg, ad);
 }
 
 static int cq_fetch_schedd(const struct cq_opts *o, const struct tf_names *proj,
@@ -126,10 +130,17 @@ static int cq_fetch_schedd(const struct cq_opts *o, const struct tf_names *proj,
 		}
 		if (o->limit > 0)
 			classad_insert_int(q, "LimitResults", o->limit);
+		/* as HTCondor's: the schedd's clock in each job for -long
+		 * (a listing saved for -jobads keeps its run times) */
+		classad_insert_bool(q, "SendServerTime",
+				    o->dash_long ||
+					    (proj && tf_names_has(proj, "ServerTime")));
 		classad_insert_string(q, "Owner", sink->user);
-		struct cq_route route = {sink};
-		if (rc == 0)
-			rc = qt_stream(c, KS_QUERY_JOB_ADS, q, cq_route_ad, &route,
+		if (rc == 0 && sink->record)
+			rc = qt_stream_records(c, KS_QUERY_JOB_ADS, q,
+					       sink->record, sink->arg, &e);
+		else if (rc == 0)
+			rc = qt_stream(c, KS_QUERY_JOB_ADS, q, cq_route_ad, sink,
 				       &e);
 		classad_free(q);
 		if (rc < 0)
@@ -164,9 +175,8 @@ int cq_fetch(const struct cq_opts *o, const struct tf_names *proj,
 		}
 	}
 	free(cons);
-	struct cq_route route = {sink};
 	int rc = tf_read_ads(o->jobads, o->jobads_format, true, c, cq_route_ad,
-			     &route, "-jobads", err);
+			     sink, "-jobads", err);
 	classad_expr_free(c);
 	return rc;
 }

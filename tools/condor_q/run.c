@@ -34,6 +34,8 @@ struct cq_run {
 	struct cq_job qtime_of;
 	struct cq_batch *batch;
 	struct cq_sink sink;
+	struct classad_buf texts; /* the -long texts taken from records */
+	struct tf_names pick;     /* what a job's text needs parsed */
 	FILE *out, *err;
 };
 
@@ -168,6 +170,38 @@ static long long cq_queue_time(const struct cq_run *r)
 	return r->have_qtime ? r->qtime : (long long)time(NULL);
 }
 
+/* A record of the schedd's answer for -long in old syntax: its lines
+ * are the job's listing already, so only what the sort reads is parsed
+ * (the listing prints no summary: counts and rows need no more). */
+static int cq_take_record(const struct ks_wire_record *rec, void *arg)
+{
+	struct cq_run *r = arg;
+	size_t at = r->texts.len;
+	classad *ad = NULL;
+	if (tf_long_lines(&r->texts, rec, r->whole_ads ? NULL : r->o.attrs.v,
+			  r->whole_ads ? 0 : r->o.attrs.n))
+		ad = tf_record_pick(rec, &r->pick);
+	if (ad && !cq_is_summary(ad)) {
+		int rc = cq_take_job(ad, r);
+		struct cq_job *j = &r->jobs[r->n - 1];
+		classad_free(j->ad);
+		j->ad = NULL;
+		j->text_at = at;
+		j->text_len = r->texts.len - at;
+		return rc;
+	}
+	/* a summary, or a job whose id is not plain: the whole ad */
+	classad_free(ad);
+	r->texts.len = at;
+	struct ks_err e = {0};
+	ad = ks_wire_record_parse(rec, NULL, &e);
+	if (!ad) {
+		fprintf(r->err, "Error: %s\n", e.msg);
+		return KS_EPARSE;
+	}
+	return cq_sink_take(&r->sink, ad);
+}
+
 static void cq_flush(struct cq_run *r, struct classad_buf *out)
 {
 	if (out->len)
@@ -180,8 +214,15 @@ static void cq_print_long(struct cq_run *r, struct classad_buf *out)
 	size_t written = 0;
 	struct classad_buf text = {0};
 	for (size_t i = 0; i < r->n; i++) {
+		const struct cq_job *j = &r->jobs[i];
+		if (!j->ad) {
+			tf_print_long_ad(out, r->o.long_form,
+					 r->texts.data + j->text_at,
+					 j->text_len, written++);
+			continue;
+		}
 		tf_buf_truncate(&text, 0);
-		tf_long_text(&text, r->o.long_form, r->jobs[i].ad,
+		tf_long_text(&text, r->o.long_form, j->ad,
 			     r->whole_ads ? NULL : r->o.attrs.v,
 			     r->whole_ads ? 0 : r->o.attrs.n);
 		tf_print_long_ad(out, r->o.long_form, tf_buf_str(&text),
@@ -245,6 +286,8 @@ static void cq_run_free(struct cq_run *r)
 	free(r->sink.user);
 	tf_mask_free(&r->m);
 	tf_names_clear(&r->proj);
+	tf_names_clear(&r->pick);
+	tf_buf_free(&r->texts);
 	cq_opts_free(&r->o);
 }
 
@@ -282,6 +325,14 @@ int cq_main(int argc, const char *const *argv, FILE *out, FILE *err)
 		r.batch = cq_batch_new();
 	r.sink.job = cq_take_job;
 	r.sink.arg = &r;
+	if (r.o.view == CQ_V_NOTSET && r.o.long_form == TF_LONG_OLD) {
+		r.sink.record = cq_take_record;
+		for (const char *const *n = (const char *const[]){
+			     "MyType", "ClusterId", "ProcId", "ServerTime",
+			     NULL};
+		     *n; n++)
+			tf_names_add(&r.pick, *n);
+	}
 	rc = cq_fetch(&r.o, r.whole_ads ? NULL : &r.proj, &r.sink, err);
 	if (rc == 0) {
 		cq_order(&r);

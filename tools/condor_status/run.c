@@ -389,46 +389,6 @@ static int st_ingest_ad(classad *ad, void *arg)
 	return 0;
 }
 
-/* The part of an ad the sort needs, from the lines of its record: NULL
- * when one of them is not a plain value (it might need other attributes
- * then) or does not parse. */
-static classad *st_sort_ad(const struct st_run *r,
-			   const struct ks_wire_record *rec)
-{
-	classad *ad = classad_new();
-	const char *p = rec->text, *end = rec->text + rec->len;
-	while (p < end && ad) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		const char *eq = memchr(p, '=', (size_t)(eol - p));
-		const char *name_end = eq;
-		while (name_end && name_end > p && name_end[-1] == ' ')
-			name_end--;
-		size_t len = name_end ? (size_t)(name_end - p) : 0;
-		bool wanted = false;
-		for (size_t i = 0; i < r->sort_names.proj.n && len; i++)
-			if (strlen(r->sort_names.proj.v[i]) == len &&
-			    strncasecmp(r->sort_names.proj.v[i], p, len) == 0)
-				wanted = true;
-		if (wanted) {
-			const char *v = eq + 1;
-			classad_expr *x = classad_parse_expr_old(
-				v, (size_t)(eol - v), NULL);
-			char *name = ks_xstrndup(p, len);
-			if (x && classad_expr_is_literal(x, NULL)) {
-				classad_insert(ad, name, x);
-			} else {
-				classad_expr_free(x);
-				classad_free(ad);
-				ad = NULL;
-			}
-			free(name);
-		}
-		p = eol + 1;
-	}
-	return ad;
-}
-
 /* An ad from the collector.  For -long its record's lines are the
  * listing already, and only what the sort needs is parsed. */
 static int st_ingest_record(const struct ks_wire_record *rec, void *arg)
@@ -444,7 +404,7 @@ static int st_ingest_record(const struct ks_wire_record *rec, void *arg)
 				     r->o.nattributes);
 		e->text_len = r->texts.len - e->text_at;
 	}
-	classad *ad = text ? st_sort_ad(r, rec) : NULL;
+	classad *ad = text ? tf_record_pick(rec, &r->sort_names.proj) : NULL;
 	if (!ad)
 		/* no expression cache: each ad is let go at once, so one
 		 * would cost more than it shares */

@@ -89,3 +89,43 @@ int qt_stream(ks_conn *c, int code, const classad *query,
 	}
 	return rc;
 }
+
+struct qt_records {
+	int rcode;	     /* of the message being read */
+	classad *refusal;    /* an error answer's first ad */
+	ks_wire_record_fn each;
+	void *arg;
+};
+
+static int qt_take_record(const struct ks_wire_record *rec, void *arg)
+{
+	struct qt_records *s = arg;
+	if (s->rcode < 0) {
+		if (!s->refusal)
+			s->refusal = ks_wire_record_parse(rec, NULL, NULL);
+		return 0;
+	}
+	return s->each(rec, s->arg);
+}
+
+int qt_stream_records(ks_conn *c, int code, const classad *query,
+		      ks_wire_record_fn each, void *arg, struct ks_err *err)
+{
+	classad *q = (classad *)query;
+	int rc = ks_conn_send(c, code, &q, 1, 0, err);
+	struct qt_records s = {.each = each, .arg = arg};
+	bool more = true;
+	while (rc == 0 && more) {
+		rc = ks_conn_recv_records(c, &s.rcode, &more, qt_take_record,
+					  &s, err);
+		if (rc == KS_ECANCELED)
+			rc = ks_err_set(err, KS_ECANCELED, 0, 0, 0,
+					"query abandoned");
+		if (rc == 0 && s.rcode < 0) {
+			rc = qt_refused(s.rcode, &s.refusal, s.refusal ? 1 : 0,
+					err);
+			classad_free(s.refusal);
+		}
+	}
+	return rc;
+}

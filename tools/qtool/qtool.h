@@ -110,4 +110,9 @@ int qt_stream(ks_conn *c, int code, const classad *query,
 	      int (*each)(classad *ad, void *arg), void *arg,
 	      struct ks_err *err);
 
+/* qt_stream() handing each() the records of the answer unparsed (the
+ * record is the callback's only while it runs). */
+int qt_stream_records(ks_conn *c, int code, const classad *query,
+		      ks_wire_record_fn each, void *arg, struct ks_err *err);
+
 #endif

@@ -3,7 +3,6 @@
  * them.  The attributes come sorted without regard to case, private ones
  * (claim ids, capabilities) left out, as HTCondor prints them.
  */
-#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +11,21 @@
 #include "ks_mem.h"
 #include "tfmt.h"
 
+/* Attribute names are ASCII: comparing them needs none of the locale
+ * handling of strncasecmp(), which a long listing would call some ten
+ * million times. */
+static int tf_lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
 static bool tf_same_name(const char *a, const char *b, size_t blen)
 {
-	return strncasecmp(a, b, blen) == 0 && a[blen] == '\0';
+	for (size_t i = 0; i < blen; i++)
+		if (!a[i] || tf_lower((unsigned char)a[i]) !=
+				     tf_lower((unsigned char)b[i]))
+			return false;
+	return a[blen] == '\0';
 }
 
 /* Attributes HTCondor never shows (ClassAdPrivateAttrs and the
@@ -24,8 +35,11 @@ static bool tf_private(const char *name, size_t len)
 	static const char *const priv[] = {"Capability", "ChildClaimIds",
 					   "ClaimId", "ClaimIdList", "ClaimIds",
 					   "TransferKey", NULL};
-	if (len >= 12 && strncasecmp(name, "_condor_priv", 12) == 0)
-		return true;
+	int first = len ? tf_lower((unsigned char)name[0]) : 0;
+	if (first == '_')
+		return len >= 12 && strncasecmp(name, "_condor_priv", 12) == 0;
+	if (first != 'c' && first != 't')
+		return false;
 	for (int i = 0; priv[i]; i++)
 		if (tf_same_name(priv[i], name, len))
 			return true;
@@ -48,9 +62,8 @@ static uint64_t tf_name_key(const char *name, size_t len)
 {
 	uint64_t k = 0;
 	for (size_t i = 0; i < 8; i++)
-		k = k << 8 | (i < len ? (unsigned char)tolower(
-						 (unsigned char)name[i])
-				      : 0);
+		k = k << 8 | (uint64_t)(i < len ? tf_lower((unsigned char)name[i])
+					       : 0);
 	return k;
 }
 
@@ -60,8 +73,14 @@ static int tf_attr_cmp(const void *a, const void *b)
 	const struct tf_attr *x = a, *y = b;
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
-	int c = strncasecmp(x->name, y->name, x->len < y->len ? x->len : y->len);
-	return c ? c : (x->len > y->len) - (x->len < y->len);
+	size_t n = x->len < y->len ? x->len : y->len;
+	for (size_t i = 8; i < n; i++) {
+		int c = tf_lower((unsigned char)x->name[i]) -
+			tf_lower((unsigned char)y->name[i]);
+		if (c)
+			return c;
+	}
+	return (x->len > y->len) - (x->len < y->len);
 }
 
 static bool tf_wanted(const char *name, size_t len, char *const *attrs,
@@ -209,4 +228,41 @@ void tf_print_long_end(struct classad_buf *out, enum tf_long_form form, size_t c
 		tf_buf_add(out, "]\n");
 	else if (form == TF_LONG_NEW)
 		tf_buf_add(out, "}\n");
+}
+
+classad *tf_record_pick(const struct ks_wire_record *rec,
+			const struct tf_names *names)
+{
+	if (!rec || rec->new_syntax)
+		return NULL;
+	classad *ad = classad_new();
+	const char *p = rec->text, *end = rec->text + rec->len;
+	while (p < end && ad) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *eq = memchr(p, '=', (size_t)(eol - p));
+		const char *name_end = eq;
+		while (name_end && name_end > p && name_end[-1] == ' ')
+			name_end--;
+		size_t len = name_end ? (size_t)(name_end - p) : 0;
+		bool wanted = false;
+		for (size_t i = 0; i < names->n && len && !wanted; i++)
+			wanted = tf_same_name(names->v[i], p, len);
+		if (wanted) {
+			const char *v = eq + 1;
+			classad_expr *x = classad_parse_expr_old(
+				v, (size_t)(eol - v), NULL);
+			char *name = ks_xstrndup(p, len);
+			if (x && classad_expr_is_literal(x, NULL)) {
+				classad_insert(ad, name, x);
+			} else {
+				classad_expr_free(x);
+				classad_free(ad);
+				ad = NULL;
+			}
+			free(name);
+		}
+		p = eol + 1;
+	}
+	return ad;
 }

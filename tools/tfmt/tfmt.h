@@ -294,6 +294,13 @@ void tf_long_text(struct classad_buf *out, enum tf_long_form form,
  * is NULL or not in old syntax. */
 bool tf_long_lines(struct classad_buf *out, const struct ks_wire_record *rec,
 		   char *const *attrs, size_t nattrs);
+/* The attributes of names (and no others) from the lines of an
+ * old-syntax wire record, for what must read an ad whose -long text
+ * comes from tf_long_lines(): a new ad, or NULL when the record is not
+ * in old syntax or one of them is not a plain value (it might need
+ * other attributes then) or does not parse. */
+classad *tf_record_pick(const struct ks_wire_record *rec,
+			const struct tf_names *names);
 /* Appends one ad's text from tf_long_text(), with what goes before it
  * in the listing (JSON's "[", XML's header); index 0 is the first ad
  * written. */
