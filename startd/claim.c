@@ -935,6 +935,8 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 		ks_reply_error(req, "the claim on %s is older than its "
 			       "CLAIM_WORKLIFE: it takes no more jobs",
 			       s->short_name);
+		/* its policy ends the claim now */
+		s->unevaluated = true;
 		sd_reevaluate_changed(d);
 		return;
 	}

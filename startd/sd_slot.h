@@ -90,6 +90,8 @@ struct sd_slot {
 	int last_sub;           /* a partitionable slot's last M given */
 	bool dead;              /* a dynamic slot whose claim has ended */
 	bool dirty;             /* its ad changed since the collector had it */
+	bool unevaluated;       /* it changed since its policy was last
+				 * evaluated */
 	double left_cpus;       /* a partitionable slot's resources not */
 	int left_memory;        /* given to dynamic slots: its Cpus, */
 	int64_t left_disk;      /* Memory and Disk, */

@@ -54,12 +54,17 @@ static char *full_hostname(void)
 static void host_facts(ks_daemon *d, struct sd_host *h)
 {
 	struct startd *sd = d->ctx;
+	int64_t now = sd_now();
+	if (sd->load_read_at != now) {
+		sd->load = sd_load_average();
+		sd->load_read_at = now;
+	}
 	*h = (struct sd_host){.cfg = d->cfg,
 			      .hostname = sd->hostname,
 			      .sinful = d->sinful,
-			      .now = sd_now(),
+			      .now = now,
 			      .start_time = d->start_time,
-			      .load = sd_load_average(),
+			      .load = sd->load,
 			      .machine = &sd->machine,
 			      .platform = &sd->platform,
 			      .nslots = sd->nslots,
@@ -136,7 +141,7 @@ bool sd_event(ks_daemon *d, struct sd_slot *s, enum sd_event ev)
 }
 
 /* Rounds of policy for every slot (all) or for those that changed
- * since the collector last had their ads: each makes the transitions
+ * since their policy was last evaluated: each makes the transitions
  * its expressions call for, seeing its own ad as it is after each one.
  * (HTCondor's startd too evaluates a slot when it changes, and every slot
  * on its polling timer.) */
@@ -153,13 +158,15 @@ static void evaluate(ks_daemon *d, bool all)
 		classad **ads = ks_xmalloc(n * sizeof(*ads));
 		bool *want = ks_xcalloc(n, sizeof(*want));
 		for (size_t i = 0; i < sd->nslots; i++)
-			want[i] = all || sd->slots[i]->dirty;
+			want[i] = all || sd->slots[i]->unevaluated;
 		host_facts(d, &h); /* a transition may have changed them */
 		sd_slot_ads(&h, sd->slots, ads, want);
 		for (size_t i = 0; i < sd->nslots; i++) {
 			struct sd_slot *s = sd->slots[i];
 			if (!ads[i])
 				continue;
+			/* a transition below marks it again */
+			s->unevaluated = false;
 			struct ask_ctx c = {s, ads[i]};
 			struct sd_timers t = {0};
 			sd_claim_timers(d, s, ads[i], &t);
@@ -216,18 +223,18 @@ void sd_reevaluate_changed(ks_daemon *d)
 void sd_slot_changed(ks_daemon *d, struct sd_slot *s)
 {
 	struct startd *sd = d->ctx;
-	s->dirty = true;
+	s->dirty = s->unevaluated = true;
 	for (size_t i = 0; s->parent && i < sd->nslots; i++)
 		if (sd->slots[i]->spec.partitionable &&
 		    sd->slots[i]->id == s->parent)
-			sd->slots[i]->dirty = true;
+			sd->slots[i]->dirty = sd->slots[i]->unevaluated = true;
 }
 
 void sd_all_changed(ks_daemon *d)
 {
 	struct startd *sd = d->ctx;
 	for (size_t i = 0; i < sd->nslots; i++)
-		sd->slots[i]->dirty = true;
+		sd->slots[i]->dirty = sd->slots[i]->unevaluated = true;
 }
 
 /* The ads of the slots where want[i] (all of them without want), cron
