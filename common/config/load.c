@@ -109,10 +109,6 @@ static int global_file(char **path, struct ks_err *err)
 		return 0;
 	}
 	char buf[4096];
-	const char *home = NULL;
-	struct passwd *pw = getpwnam("condor");
-	if (pw)
-		home = pw->pw_dir;
 	const char *cands[] = {"/etc/condor/condor_config",
 			       "/usr/local/etc/condor_config", NULL};
 	for (size_t i = 0; cands[i]; i++)
@@ -120,6 +116,10 @@ static int global_file(char **path, struct ks_err *err)
 			*path = ks_xstrdup(cands[i]);
 			return 0;
 		}
+	/* the password database last: looking in it costs more than the
+	 * rest of a tool's start */
+	struct passwd *pw = getpwnam("condor");
+	const char *home = pw ? pw->pw_dir : NULL;
 	if (home) {
 		snprintf(buf, sizeof(buf), "%s/condor_config", home);
 		if (exists(buf)) {
