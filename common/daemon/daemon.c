@@ -188,13 +188,18 @@ static void send_update(ks_daemon *d, classad **ads, size_t n)
 		classad_insert_int(ads[i], "UpdateSequenceNumber", d->priv->seq);
 	}
 	/* At start-up the collector may not be listening yet (the master
-	 * starts it): try again soon rather than a whole interval later. */
+	 * starts it a moment before the others): try again soon rather than
+	 * a whole interval later, after 25 ms and then twice as long each
+	 * time up to a second (a flat second made one start in ten list its
+	 * slots a second late). */
 	if (send_to_collector(d, d->ops->update_code, ads, n,
 			      d->ops->paired_ads ? KS_WIRE_PAIRED : 0) == 0) {
 		d->priv->retries = 0;
 	} else if (d->priv->retries < 30 && !d->priv->retry_timer) {
+		int64_t wait = d->priv->retries < 6 ? 25 << d->priv->retries
+						    : 1000;
 		d->priv->retries++;
-		d->priv->retry_timer = ks_loop_timer(d->loop, 1000, 0,
+		d->priv->retry_timer = ks_loop_timer(d->loop, wait, 0,
 						     on_retry, d);
 	}
 	free_ads(ads, n);
