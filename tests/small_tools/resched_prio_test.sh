@@ -42,6 +42,16 @@ out=$(condor_reschedule -pool 127.0.0.1 2>&1); rc=$?
 out=$(condor_reschedule -schedd 2>&1); rc=$?
 [ "$rc" = 1 ] && grep -qx "ERROR: Can't specify a daemon flag with condor_reschedule." <<<"$out" ||
 	fail "-schedd: $rc '$out'"
+# tool.cpp's command line, shared with condor_vacate: -graceful is taken
+# by every such tool, -fast only by those that stop or vacate
+out=$(condor_reschedule -graceful 2>&1) || fail "condor_reschedule -graceful: $? '$out'"
+[ "$out" = 'Sent "Reschedule" command to local schedd' ] || fail "-graceful: '$out'"
+out=$(condor_reschedule -fast 2>&1); rc=$?
+[ "$rc" = 1 ] && [ "$out" = "$(printf 'ERROR: "-fast" is not valid with condor_reschedule\nUse "-help" to see usage information')" ] ||
+	fail "-fast: $rc '$out'"
+out=$(condor_reschedule -exec /bin/true 2>&1); rc=$?
+[ "$rc" = 1 ] && grep -qx 'ERROR: "-exec" is not valid with condor_reschedule without -drain' <<<"$out" ||
+	fail "-exec: $rc '$out'"
 echo "ok: condor_reschedule"
 
 # --- condor_prio -------------------------------------------------------------

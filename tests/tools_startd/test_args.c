@@ -54,7 +54,7 @@ static struct run *prepare(const char *line, FILE **out, FILE **err)
 	return r;
 }
 
-static struct run *vacate(const char *line, struct vac_opts *o)
+static struct run *vacate(const char *line, struct ct_opts *o)
 {
 	FILE *out, *err;
 	struct run *r = prepare(line, &out, &err);
@@ -136,10 +136,10 @@ static void test_daemon_name(void **state)
 static void test_vacate_targets(void **state)
 {
 	(void)state;
-	struct vac_opts o;
+	struct ct_opts o;
 	struct run *r = vacate("condor_vacate host1 -name slot2@host2 -addr "
 			      "<127.0.0.1:5>", &o);
-	assert_int_equal(r->status, VAC_GO);
+	assert_int_equal(r->status, CT_GO);
 	assert_int_equal(o.ntargets, 3);
 	assert_string_equal(o.targets[0], "host1");
 	assert_string_equal(o.targets[1], "slot2@host2");
@@ -147,11 +147,11 @@ static void test_vacate_targets(void **state)
 	assert_false(o.fast);
 	assert_string_equal(o.prog, "condor_vacate");
 	run_free(r);
-	vac_opts_free(&o);
+	ct_opts_free(&o);
 
 	/* the program name is the path's last part; later speeds win */
 	r = vacate("/usr/bin/condor_vacate -fa -g -fast -d -p cm -all", &o);
-	assert_int_equal(r->status, VAC_GO);
+	assert_int_equal(r->status, CT_GO);
 	assert_string_equal(o.prog, "condor_vacate");
 	assert_true(o.fast);
 	assert_true(o.debug);
@@ -159,19 +159,19 @@ static void test_vacate_targets(void **state)
 	assert_non_null(o.pool);
 	assert_int_equal(o.ntargets, 0);
 	run_free(r);
-	vac_opts_free(&o);
+	ct_opts_free(&o);
 
 	r = vacate("condor_vacate -annex-name a1", &o);
-	assert_int_equal(r->status, VAC_GO);
+	assert_int_equal(r->status, CT_GO);
 	assert_string_equal(o.constraint, "AnnexName =?= \"a1\"");
 	run_free(r);
-	vac_opts_free(&o);
+	ct_opts_free(&o);
 
 	r = vacate("condor_vacate -constraint x -annex-slots", &o);
-	assert_int_equal(r->status, VAC_GO);
+	assert_int_equal(r->status, CT_GO);
 	assert_string_equal(o.constraint, "(x) && (IsAnnex)");
 	run_free(r);
-	vac_opts_free(&o);
+	ct_opts_free(&o);
 }
 
 static void test_vacate_refused(void **state)
@@ -217,7 +217,7 @@ static void test_vacate_refused(void **state)
 		{"condor_vacate -help", 0, "Usage: condor_vacate "},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct vac_opts o;
+		struct ct_opts o;
 		struct run *r = vacate(cases[i].line, &o);
 		if (r->status != cases[i].status ||
 		    strncmp(r->err, cases[i].err, strlen(cases[i].err)) != 0)
@@ -234,20 +234,20 @@ static void test_vacate_refused(void **state)
 		    !strstr(r->err, "only one -constraint"))
 			fail_msg("%s: no hint: %s", cases[i].line, r->err);
 		run_free(r);
-		vac_opts_free(&o);
+		ct_opts_free(&o);
 	}
 }
 
 static void test_vacate_version(void **state)
 {
 	(void)state;
-	struct vac_opts o;
+	struct ct_opts o;
 	struct run *r = vacate("condor_vacate -version", &o);
 	assert_int_equal(r->status, 0);
 	assert_non_null(strstr(r->out, "$CondorVersion: 25."));
 	assert_int_equal(r->nerr, 0);
 	run_free(r);
-	vac_opts_free(&o);
+	ct_opts_free(&o);
 }
 
 /* ---- condor_drain ----------------------------------------------------- */

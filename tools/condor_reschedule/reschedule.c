@@ -8,42 +8,24 @@
  *
  * Targets: none (this host's schedd), names (bare or -name), addresses
  * (bare "<...>" or -addr), -all or -constraint (schedd ads from the
- * collector).  The daemon and shutdown flags of the other tool.cpp
- * tools are refused with HTCondor's messages.  Exit status 0 when every
- * command was sent, else 1.
+ * collector).  The command line is tool.cpp's (ctool.h): the daemon and
+ * shutdown flags of the other tools are refused with HTCondor's
+ * messages.  Exit status 0 when every command was sent, else 1.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctool.h"
 #include "ks_addr.h"
 #include "ks_client.h"
 #include "ks_commands.h"
-#include "ks_mem.h"
-#include "ks_version.h"
 #include "qtool.h"
-#include "sdt.h"
 
-struct opts {
-	const char *prog;
-	const char *pool;
-	const char *constraint;
-	bool all;
-	bool debug;
-	const char **targets; /* argv's strings */
-	size_t ntargets;
-};
-
-static int hint(void)
+static int usage(const char *prog, FILE *err, int status)
 {
-	fprintf(stderr, "Use \"-help\" to see usage information\n");
-	return 1;
-}
-
-static int usage(const char *prog, int status)
-{
-	fprintf(stderr,
+	fprintf(err,
 		"Usage: %s [general-options] [targets]\n"
 		"\n"
 		"where [general-options] can be zero or more of:\n"
@@ -71,104 +53,8 @@ static int usage(const char *prog, int status)
 	return status;
 }
 
-/* Returns -1 to go on, else the exit status. */
-static int parse(int argc, char **argv, struct opts *o)
-{
-	o->targets = ks_xcalloc((size_t)argc + 1, sizeof(*o->targets));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-		if (a[0] != '-') {
-			o->targets[o->ntargets++] = a;
-		} else if (sdt_dash_prefix(a, "version", 0)) {
-			fputs(KS_CONDOR_VERSION_LINES, stdout);
-			return 0;
-		} else if (sdt_dash_prefix(a, "help", 0)) {
-			return usage(o->prog, 0);
-		} else if (sdt_dash_prefix(a, "pool", 1)) {
-			if (!next) {
-				fprintf(stderr, "ERROR: -pool requires another "
-						"argument\n");
-				return hint();
-			}
-			o->pool = argv[++i];
-		} else if (sdt_dash_colon_prefix(a, "debug", 1, NULL)) {
-			o->debug = true;
-		} else if (sdt_dash_prefix(a, "peaceful", 2) ||
-			   sdt_dash_prefix(a, "fast", 2) ||
-			   sdt_dash_prefix(a, "force-graceful", 2) ||
-			   sdt_dash_prefix(a, "full", 2)) {
-			const char *w = sdt_dash_prefix(a, "peaceful", 2) ? "peaceful"
-					: sdt_dash_prefix(a, "fast", 2)   ? "fast"
-					: sdt_dash_prefix(a, "full", 2)   ? "full"
-									  : "force-graceful";
-			fprintf(stderr, "ERROR: \"-%s\" is not valid with %s\n",
-				w, o->prog);
-			return hint();
-		} else if (sdt_dash_prefix(a, "addr", 2) ||
-			   sdt_dash_prefix(a, "name", 2)) {
-			if (!next || next[0] == '-') {
-				fprintf(stderr, "ERROR: -%s requires another "
-						"argument\n",
-					sdt_dash_prefix(a, "addr", 2) ? "addr"
-								      : "name");
-				return hint();
-			}
-			o->targets[o->ntargets++] = argv[++i];
-		} else if (sdt_dash_prefix(a, "all", 2)) {
-			o->all = true;
-		} else if (sdt_dash_prefix(a, "a", -1)) {
-			fprintf(stderr, "ERROR: ambiguous parameter: \"-a\"\n"
-					"Please specify \"-addr\" or \"-all\"\n");
-			return hint();
-		} else if (sdt_dash_prefix(a, "n", -1)) {
-			fprintf(stderr, "ERROR: ambiguous parameter: \"-n\"\n"
-					"Please specify \"-name\" or \"-negotiator\"\n");
-			return hint();
-		} else if (sdt_dash_prefix(a, "constraint", 3)) {
-			if (o->constraint) {
-				fprintf(stderr, "ERROR: only one -constraint "
-						"argument is allowed\n");
-				return 1;
-			}
-			if (!next) {
-				fprintf(stderr, "ERROR: -constraint requires "
-						"another argument\n");
-				return hint();
-			}
-			o->constraint = argv[++i];
-		} else if (sdt_dash_prefix(a, "daemon", 2) ||
-			   sdt_dash_prefix(a, "subsystem", 2) ||
-			   sdt_dash_prefix(a, "master", 1) ||
-			   sdt_dash_prefix(a, "schedd", 2) ||
-			   sdt_dash_prefix(a, "startd", 2) ||
-			   sdt_dash_prefix(a, "collector", 3) ||
-			   sdt_dash_prefix(a, "negotiator", 2) ||
-			   sdt_dash_prefix(a, "kbdd", 1)) {
-			fprintf(stderr, "ERROR: Can't specify a daemon flag "
-					"with %s.\n", o->prog);
-			return usage(o->prog, 1);
-		} else {
-			fprintf(stderr, "ERROR: invalid argument \"%s\"\n", a);
-			return usage(o->prog, 1);
-		}
-	}
-	if (o->constraint && o->ntargets) {
-		fprintf(stderr,
-			"ERROR: use of -constraint or -annex conflicts with "
-			"other arguments containing names or addresses.\n"
-			"You can change the constraint to select daemons by "
-			"name by adding\n"
-			"  (NAME == \"daemon-name\" || MACHINE == "
-			"\"daemon-name\")\n"
-			"to your constraint.\n");
-		return hint();
-	}
-	return -1;
-}
-
 /* Sends RESCHEDULE to addr; who is how HTCondor names the target. */
-static bool send_to(const ks_config *cfg, const struct opts *o,
+static bool send_to(const ks_config *cfg, const struct ct_opts *o,
 		    const char *addr, const char *who)
 {
 	struct ks_err err = {0};
@@ -192,7 +78,7 @@ static bool send_to(const ks_config *cfg, const struct opts *o,
 }
 
 /* -all and -constraint: every schedd ad the collector has. */
-static int send_all(const ks_config *cfg, const struct opts *o)
+static int send_all(const ks_config *cfg, const struct ct_opts *o)
 {
 	classad *q = classad_new();
 	classad_insert_string(q, "MyType", "Query");
@@ -250,19 +136,18 @@ static int send_all(const ks_config *cfg, const struct opts *o)
 
 int main(int argc, char **argv)
 {
-	struct opts o = {0};
-	const char *slash = argc > 0 ? strrchr(argv[0], '/') : NULL;
-	o.prog = slash ? slash + 1 : argc > 0 ? argv[0] : "condor_reschedule";
-	int st = parse(argc, argv, &o);
-	if (st >= 0) {
-		free(o.targets);
+	struct ct_opts o;
+	int st = ct_parse(argc, argv, CT_RESCHEDULE, "condor_reschedule",
+			  usage, &o, stdout, stderr);
+	if (st != CT_GO) {
+		ct_opts_free(&o);
 		return st;
 	}
 	struct ks_err e = {0};
 	ks_config *cfg = ks_config_load_new("TOOL", NULL, &e);
 	if (!cfg) {
 		fprintf(stderr, "ERROR: %s\n", e.msg);
-		free(o.targets);
+		ct_opts_free(&o);
 		return 1;
 	}
 	int status = 0;
@@ -347,6 +232,6 @@ int main(int argc, char **argv)
 		}
 	}
 	ks_config_free(cfg);
-	free(o.targets);
+	ct_opts_free(&o);
 	return status;
 }

@@ -36,7 +36,7 @@ struct vac_target {
 /* One run: what every target's send needs. */
 struct vac_run {
 	const ks_config *cfg;
-	const struct vac_opts *o;
+	const struct ct_opts *o;
 	FILE *out, *err;
 	char **sent; /* addresses sent a machine-wide command already */
 	size_t nsent;
@@ -84,7 +84,7 @@ static void id_str(const struct vac_target *t, char *buf, size_t size)
 /* HTCondor's doCommand() for one target. */
 static void send_one(struct vac_run *r, const struct vac_target *t)
 {
-	const struct vac_opts *o = r->o;
+	const struct ct_opts *o = r->o;
 	/* one slot only when it was named as one: never for -all, an
 	 * address or the local startd */
 	bool one = !o->all && t->kind == VAC_STARTD && t->name &&
@@ -144,7 +144,7 @@ static void send_one(struct vac_run *r, const struct vac_target *t)
 static int query_failed(struct vac_run *r, int rc, const struct ks_err *e,
 			const char *const *names, size_t nnames)
 {
-	const struct vac_opts *o = r->o;
+	const struct ct_opts *o = r->o;
 	if (rc) {
 		fprintf(r->err, "%s\n", e->msg);
 		if (o->pool)
@@ -196,7 +196,7 @@ static int run_all(struct vac_run *r)
 /* No target: this host's startd. */
 static int run_local(struct vac_run *r)
 {
-	const struct vac_opts *o = r->o;
+	const struct ct_opts *o = r->o;
 	if (o->pool) {
 		fprintf(r->err,
 			"ERROR: You have asked to find a machine in another "
@@ -241,7 +241,7 @@ static bool matches(const struct sdt_startd *s, const char *want)
  * addresses, as HTCondor orders them. */
 static int run_named(struct vac_run *r)
 {
-	const struct vac_opts *o = r->o;
+	const struct ct_opts *o = r->o;
 	size_t nt = o->ntargets;
 	char **names = ks_xcalloc(nt + 1, sizeof(*names));
 	const char **addrs = ks_xcalloc(nt + 1, sizeof(*addrs));
@@ -334,7 +334,7 @@ out:
 	return status;
 }
 
-int vac_run(const ks_config *cfg, const struct vac_opts *o, FILE *out,
+int vac_run(const ks_config *cfg, const struct ct_opts *o, FILE *out,
 	    FILE *err)
 {
 	struct vac_run r = {cfg, o, out, err, NULL, 0, true};
@@ -363,21 +363,21 @@ int vac_run(const ks_config *cfg, const struct vac_opts *o, FILE *out,
 
 int vac_main(int argc, char **argv, FILE *out, FILE *err)
 {
-	struct vac_opts o;
+	struct ct_opts o;
 	int status = vac_parse(argc, argv, &o, out, err);
-	if (status != VAC_GO) {
-		vac_opts_free(&o);
+	if (status != CT_GO) {
+		ct_opts_free(&o);
 		return status;
 	}
 	struct ks_err e = {0};
 	ks_config *cfg = ks_config_load_new("TOOL", NULL, &e);
 	if (!cfg) {
 		fprintf(err, "ERROR: %s\n", e.msg);
-		vac_opts_free(&o);
+		ct_opts_free(&o);
 		return 1;
 	}
 	status = vac_run(cfg, &o, out, err);
 	ks_config_free(cfg);
-	vac_opts_free(&o);
+	ct_opts_free(&o);
 	return status;
 }

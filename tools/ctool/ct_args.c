@@ -1,0 +1,227 @@
+/*
+ * ct_args.c: tool.cpp's command line (ctool.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "classad.h"
+#include "ctool.h"
+#include "ks_mem.h"
+#include "ks_version.h"
+#include "sdt.h"
+
+/* HTCondor's usage(NULL): the short hint, exit 1. */
+static int hint(FILE *err)
+{
+	fprintf(err, "Use \"-help\" to see usage information\n");
+	return 1;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+void ct_opts_free(struct ct_opts *o)
+{
+	if (!o)
+		return;
+	free(o->annex);
+	free(o->targets);
+	o->annex = NULL;
+	o->targets = NULL;
+	o->ntargets = 0;
+}
+
+/* An -annex* flag: a constraint on AnnexName or IsAnnex, joined to an
+ * earlier -constraint; returns how many arguments it used. */
+static int annex(struct ct_opts *o, int argc, char **argv, int i, FILE *err,
+		 int *status)
+{
+	const char *flag = argv[i];
+	const char *arg = i + 1 < argc ? argv[i + 1] : NULL;
+	char *what = NULL;
+	int used = 1;
+	*status = CT_GO;
+	if (strcmp(flag, "-annex-name") == 0) {
+		if (!arg) {
+			fprintf(err, "ERROR: -annex-name requires an annex "
+				     "name\n");
+			*status = hint(err);
+			return used;
+		}
+		used = 2;
+	} else if (strcmp(flag, "-annex-slots") == 0 || !arg ||
+		   arg[0] == '-') {
+		arg = NULL;
+	} else {
+		used = 2;
+	}
+	if (arg) {
+		struct classad_buf b = {0};
+		classad_buf_printf(&b, "AnnexName =?= ");
+		classad_quote_string_buf(&b, arg, strlen(arg));
+		what = b.data;
+	} else {
+		what = ks_xstrdup("IsAnnex");
+	}
+	if (o->constraint) {
+		size_t n = strlen(o->constraint) + strlen(what) + 16;
+		char *both = ks_xmalloc(n);
+		snprintf(both, n, "(%s) && (%s)", o->constraint, what);
+		free(what);
+		what = both;
+	}
+	free(o->annex);
+	o->annex = what;
+	o->constraint = what;
+	return used;
+}
+
+/* "-FLAG" is not valid with this command: HTCondor's message and exit. */
+static int not_valid(const char *flag, const char *prog, FILE *err)
+{
+	fprintf(err, "ERROR: \"-%s\" is not valid with %s\n", flag, prog);
+	return hint(err);
+}
+
+int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
+	     ct_usage_fn usage, struct ct_opts *o, FILE *out, FILE *err)
+{
+	*o = (struct ct_opts){0};
+	o->prog = base_name(argc > 0 ? argv[0] : fallback);
+	o->targets = ks_xcalloc((size_t)argc + 1, sizeof(*o->targets));
+	const char *prog = o->prog;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		if (a[0] != '-') {
+			o->targets[o->ntargets++] = a;
+			continue;
+		}
+		if (sdt_dash_prefix(a, "version", 0)) {
+			fputs(KS_CONDOR_VERSION_LINES, out);
+			return 0;
+		} else if (sdt_dash_prefix(a, "help", 0)) {
+			return usage(prog, err, 0);
+		} else if (sdt_dash_prefix(a, "peaceful", 2)) {
+			/* condor_off and condor_restart only */
+			return not_valid("peaceful", prog, err);
+		} else if (sdt_dash_prefix(a, "pool", 1)) {
+			if (!next) {
+				fprintf(err, "ERROR: -pool requires another "
+					     "argument\n");
+				return hint(err);
+			}
+			o->pool = argv[++i];
+		} else if (sdt_dash_prefix(a, "preen", -1)) {
+			goto daemon;
+		} else if (sdt_dash_prefix(a, "full", 2)) {
+			/* condor_reconfig's, long gone */
+			return not_valid("full", prog, err);
+		} else if (sdt_dash_prefix(a, "fast", 2)) {
+			if (cmd != CT_VACATE)
+				return not_valid("fast", prog, err);
+			o->fast = true;
+		} else if (sdt_dash_prefix(a, "force-graceful", 2)) {
+			/* condor_off only */
+			return not_valid("force-graceful", prog, err);
+		} else if (sdt_dash_prefix(a, "f", -1)) {
+			fprintf(err, "ERROR: ambiguous parameter: \"-f\"\n"
+				     "Please specify \"-full\" or \"-fast\"\n");
+			return hint(err);
+		} else if (sdt_dash_colon_prefix(a, "debug", 1, NULL)) {
+			o->debug = true;
+		} else if (sdt_dash_prefix(a, "daemon", 2)) {
+			goto daemon;
+		} else if (sdt_dash_prefix(a, "exec", 2)) {
+			/* only with -drain, which these commands lack */
+			fprintf(err, "ERROR: \"-exec\" is not valid with %s "
+				     "without -drain\n", prog);
+			return hint(err);
+		} else if (sdt_dash_prefix(a, "graceful", 1)) {
+			o->fast = false;
+		} else if (sdt_dash_prefix(a, "addr", 2) ||
+			   sdt_dash_prefix(a, "name", 2)) {
+			bool addr = sdt_dash_prefix(a, "addr", 2);
+			if (!next || next[0] == '-') {
+				fprintf(err, "ERROR: -%s requires another "
+					     "argument\n",
+					addr ? "addr" : "name");
+				return hint(err);
+			}
+			o->targets[o->ntargets++] = argv[++i];
+		} else if (sdt_dash_prefix(a, "all", 2)) {
+			o->all = true;
+		} else if (sdt_dash_prefix(a, "a", -1)) {
+			fprintf(err, "ERROR: ambiguous parameter: \"-a\"\n"
+				     "Please specify \"-addr\" or \"-all\"\n");
+			return hint(err);
+		} else if (strncmp(a, "-annex", 6) == 0) {
+			int status;
+			i += annex(o, argc, argv, i, err, &status) - 1;
+			if (status != CT_GO)
+				return status;
+		} else if (sdt_dash_prefix(a, "negotiator", 2)) {
+			goto daemon;
+		} else if (sdt_dash_prefix(a, "n", -1)) {
+			fprintf(err, "ERROR: ambiguous parameter: \"-n\"\n"
+				     "Please specify \"-name\" or "
+				     "\"-negotiator\"\n");
+			return hint(err);
+		} else if (sdt_dash_prefix(a, "master", 1)) {
+			goto daemon;
+		} else if (sdt_dash_prefix(a, "constraint", 3)) {
+			if (o->constraint) {
+				fprintf(err, "ERROR: only one -constraint "
+					     "argument is allowed\n");
+				return 1;
+			}
+			if (!next) {
+				fprintf(err, "ERROR: -constraint requires "
+					     "another argument\n");
+				return hint(err);
+			}
+			o->constraint = argv[++i];
+		} else if (sdt_dash_prefix(a, "collector", 3)) {
+			goto daemon;
+		} else if (sdt_dash_prefix(a, "co", -1)) {
+			/* sic: HTCondor's spelling */
+			fprintf(err, "ERROR: ambigous parameter: \"-co\"\n"
+				     "Please specify \"-collector\" or "
+				     "\"-constraint\"\n");
+			return hint(err);
+		} else if (sdt_dash_prefix(a, "kbdd", 1) ||
+			   sdt_dash_prefix(a, "schedd", 2) ||
+			   sdt_dash_prefix(a, "startd", 2) ||
+			   sdt_dash_prefix(a, "subsystem", 2)) {
+			goto daemon;
+		} else if (sdt_dash_prefix(a, "s", -1)) {
+			fprintf(err, "ERROR: ambiguous argument \"-s\"\n"
+				     "Please specify \"-subsystem\", "
+				     "\"-startd\" or \"-schedd\"\n");
+			return hint(err);
+		} else {
+			fprintf(err, "ERROR: invalid argument \"%s\"\n", a);
+			return usage(prog, err, 1);
+		}
+		continue;
+	daemon: /* the flags that pick another daemon: these take none */
+		fprintf(err, "ERROR: Can't specify a daemon flag with %s.\n",
+			prog);
+		return usage(prog, err, 1);
+	}
+	if (o->constraint && o->ntargets) {
+		fprintf(err,
+			"ERROR: use of -constraint or -annex conflicts with "
+			"other arguments containing names or addresses.\n"
+			"You can change the constraint to select daemons by "
+			"name by adding\n"
+			"  (NAME == \"daemon-name\" || MACHINE == "
+			"\"daemon-name\")\n"
+			"to your constraint.\n");
+		return hint(err);
+	}
+	return CT_GO;
+}

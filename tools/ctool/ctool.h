@@ -1,0 +1,53 @@
+/*
+ * ctool.h: the command line of HTCondor's tool.cpp, the one program
+ * behind condor_vacate, condor_reschedule, condor_off and the like.  Its
+ * flags are tried in tool.cpp's order, each with its shortest prefix,
+ * because that order decides what an abbreviation ("-d", "-p") means; a
+ * flag the command does not take is refused with HTCondor's message for
+ * that command.  Prefix: ct_.
+ */
+#ifndef KS_CTOOL_H
+#define KS_CTOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* The commands whose command lines are parsed here. */
+enum ct_command {
+	CT_VACATE,     /* condor_vacate: -fast and -graceful */
+	CT_RESCHEDULE, /* condor_reschedule: -graceful only (a no-op) */
+};
+
+/* What the command line asks for. */
+struct ct_opts {
+	const char *prog;       /* argv[0]'s last part, for messages */
+	bool fast;              /* -fast (else -graceful) */
+	bool all;               /* -all */
+	bool debug;             /* -debug: also say why a send failed */
+	const char *pool;       /* -pool, or NULL */
+	const char *constraint; /* -constraint / -annex*, or NULL */
+	char *annex;            /* owned text behind an -annex constraint */
+	const char **targets;   /* names and addresses in the order given;
+				   the array is owned, the strings are argv's */
+	size_t ntargets;
+};
+
+/* ct_parse()'s answer when the command should go on. */
+#define CT_GO (-1)
+
+/* The command's whole usage text on err (HTCondor's usage(MyName)),
+ * returning status. */
+typedef int (*ct_usage_fn)(const char *prog, FILE *err, int status);
+
+/* Parses argv for cmd into *o (zeroed first; prog is argv[0]'s last
+ * part, or fallback without one).  Returns CT_GO, or the exit status the
+ * command ends with (0 for -help and -version) after writing what
+ * HTCondor writes to out and err.  Free *o with ct_opts_free() either
+ * way. */
+int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
+	     ct_usage_fn usage, struct ct_opts *o, FILE *out, FILE *err);
+
+void ct_opts_free(struct ct_opts *o);
+
+#endif
