@@ -49,6 +49,7 @@ void cq_usage(FILE *out, const char *prog)
 	      "\t       new     'new' classad form without newlines\n"
 	      "\t       xml     XML form, the same as -xml (-long only)\n"
 	      "\t       auto    guess the format from the first characters\n"
+	      "\t-userlog <file>\t\t Read queue from a user log file\n"
 	      "\n    [restriction-list] each restriction may be one of\n"
 	      "\t<cluster>\t\t Get information about specific cluster\n"
 	      "\t<cluster>.<proc>\t Get information about specific job\n"
@@ -131,7 +132,7 @@ static const struct {
 	{"unmatchable", 5},   {"dry-run", 3},    {"capture-raw-results", 7},
 	{"verbose", 4},       {"hold-codes", 6}, {"holdcodes", 5},
 	{"cputime", 2},       {"cumulative-time", 3}, {"grid", 2},
-	{"io", 2},            {"dag", 2},        {"userlog", 1},
+	{"io", 2},            {"dag", 2},
 	{"userprios", 5},     {"nouserprios", 7}, {"profile", 4},
 	{"stream-results", 2}, {"machine", 2},   {"global", 1},
 };
@@ -487,6 +488,13 @@ int cq_parse_args(int argc, const char *const *argv, struct cq_opts *o,
 			}
 			o->jobads = argv[++i];
 			o->jobads_format = tf_ads_format_of(c, TF_ADS_LONG);
+		} else if (tf_flag(a, "userlog", 1, NULL)) {
+			if (!has) {
+				fprintf(err, "Error: -userlog requires a filename\n");
+				rc = 1;
+				break;
+			}
+			o->userlog = argv[++i];
 		} else if (tf_flag(a, "slotads", 1, &c) ||
 			   tf_flag(a, "machineads", 10, &c)) {
 			if (!has) {

@@ -1,5 +1,6 @@
 /*
  * fetch.c: where condor_q's jobs come from: a file of job ads (-jobads),
+ * a job event log (-userlog, userlog.c),
  * or the schedd (QUERY_JOB_ADS, docs/schedd.md), found through the
  * collector; and the slot ads -better-analyze compares them with.
  */
@@ -156,13 +157,43 @@ static int cq_fetch_schedd(const struct cq_opts *o, const struct tf_names *proj,
 	return rc == 0 ? 0 : 1;
 }
 
+struct cq_filtered {
+	const classad_expr *c;
+	struct cq_sink *sink;
+};
+
+static int cq_take_if(classad *ad, void *arg)
+{
+	struct cq_filtered *f = arg;
+	if (!tf_constraint_true(ad, f->c)) {
+		classad_free(ad);
+		return 0;
+	}
+	return f->sink->job(ad, f->sink->arg);
+}
+
+static int cq_fetch_userlog(const char *path, const classad_expr *c,
+			    struct cq_sink *sink, FILE *err)
+{
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		fprintf(err, "\nCan't open user log: %s\n", path);
+		return 1;
+	}
+	struct cq_filtered filter = {c, sink};
+	int rc = cq_userlog_each(f, path, cq_take_if, &filter, err);
+	fclose(f);
+	return rc;
+}
+
 int cq_fetch(const struct cq_opts *o, const struct tf_names *proj,
 	     struct cq_sink *sink, FILE *err)
 {
-	if (!o->jobads)
+	if (!o->jobads && !o->userlog)
 		return cq_fetch_schedd(o, proj, sink, err);
 	struct classad_buf label = {0};
-	classad_buf_printf(&label, "Jobads: %s", o->jobads);
+	classad_buf_printf(&label, "%s: %s", o->jobads ? "Jobads" : "Userlog",
+			   o->jobads ? o->jobads : o->userlog);
 	sink->label = label.data;
 	char *cons = cq_constraint(o);
 	classad_expr *c = NULL;
@@ -175,8 +206,9 @@ int cq_fetch(const struct cq_opts *o, const struct tf_names *proj,
 		}
 	}
 	free(cons);
-	int rc = tf_read_ads(o->jobads, o->jobads_format, true, c, cq_route_ad,
-			     sink, "-jobads", err);
+	int rc = o->jobads ? tf_read_ads(o->jobads, o->jobads_format, true, c,
+					 cq_route_ad, sink, "-jobads", err)
+			   : cq_fetch_userlog(o->userlog, c, sink, err);
 	classad_expr_free(c);
 	return rc;
 }

@@ -121,7 +121,7 @@ static int cq_take_job(classad *ad, void *arg)
 	/* run times are measured by the schedd's clock, which HTCondor's
 	 * schedd puts in each job it sends (ServerTime); when a schedd does
 	 * not, this host's clock stands in for it */
-	if (!r->o.jobads && !classad_lookup(ad, "ServerTime"))
+	if (!r->o.jobads && !r->o.userlog && !classad_lookup(ad, "ServerTime"))
 		classad_insert_int(ad, "ServerTime", (int64_t)time(NULL));
 	if (tf_ad_int(ad, "ServerTime", &v) &&
 	    (!r->have_qtime || cq_job_cmp(j, &r->qtime_of) < 0)) {
