@@ -82,6 +82,11 @@ want=$(sed '/^500$/,$d' <<<"$all")
 [ "$(condor_history -af ProcId -since "$C.500" -constraint "ClusterId == $C")" = "$want" ] ||
 	fail "condor_history -since $C.500: $(condor_history -af ProcId -since "$C.500" | head -3)"
 grep -q '(1) Normal termination (return value 6)' "$J/exit.log" || fail "return value 6"
+# condor_q -userlog reads the same jobs back from their event log
+bad=$(condor_q -userlog "$J/exit.log" -af ProcId ExitCode NumJobStarts JobStatus LastJobStatus |
+	awk '$2 != $1 % 7 || $3 != 1 || $4 != 4 || $5 != 2')
+[ -z "$bad" ] && [ "$(condor_q -userlog "$J/exit.log" -af ProcId | wc -l)" = 1000 ] ||
+	fail "condor_q -userlog: $(head -3 <<<"$bad")"
 [ "$(cat "$J/out.13")" = "job 13" ] || fail "output of job 13"
 [ "$(stat -c %U "$J/out.0")" = "$A" ] || fail "job ran as $(stat -c %U "$J/out.0"), not $A"
 # what each job keeps of its slot, as HTCondor's schedd records it
@@ -155,6 +160,8 @@ wait_for 20 in_history "$C" 1 || fail "removed job not in history"
 [ "$(condor_history -af JobStatus -constraint "ClusterId == $C")" = 3 ] || fail "not Removed"
 grep -q '^009 ' "$J/sleep.log" || fail "no aborted event"
 grep -q '^013 ' "$J/sleep.log" || fail "no released event"
+[ "$(condor_q -userlog "$J/sleep.log" -af JobStatus NumJobStarts HoldReasonCode NumSystemHolds)" = "3 2 1 0" ] ||
+	fail "condor_q -userlog of a held, released, removed job: $(condor_q -userlog "$J/sleep.log" -af JobStatus NumJobStarts HoldReasonCode NumSystemHolds)"
 echo "ok: hold, release, rm"
 
 # --- a running job's news: suspended, continued, its memory ---------------
