@@ -423,6 +423,15 @@ wait_for 10 sh -c "[ -n \"\$(pgrep -P $MASTER_PID -f condor_collector | grep -vx
 [ "$(grep -c "restarting COLLECTOR in" "$T/log/MasterLog")" = "$backoffs" ] ||
 	fail "a commanded restart waited for a back-off"
 "$BT/condor_off" -bogus >/dev/null 2>&1 && fail "bad flag accepted"
+# tool.cpp's command line (tools/ctool), shared with condor_vacate
+out=$("$BT/condor_on" -fast 2>&1) && fail "condor_on -fast accepted"
+[ "$(head -1 <<<"$out")" = 'ERROR: "-fast" is not valid with condor_on' ] || fail "condor_on -fast said: $out"
+out=$("$BT/condor_off" -sc -st 2>&1) && fail "two daemon flags accepted"
+[ "$(head -1 <<<"$out")" = "ERROR: can only specify one daemon flag." ] || fail "two daemon flags: $out"
+out=$("$BT/condor_reconfig" -full) || fail "condor_reconfig -full: $out"
+[ "$out" = 'Sent "Reconfig" command to local master' ] || fail "condor_reconfig -full said: $out"
+out=$("$BT/condor_off" -constraint 'Name == "no.such.master"' 2>&1) && fail "no master matched, yet 0"
+grep -q "^Can't find addresses for masters for Name == \"no.such.master\"$" <<<"$out" || fail "condor_off -constraint said: $out"
 out=$("$BT/condor_off" -name no.such.master 2>&1) && fail "unknown master accepted"
 echo "$out" | grep -q "Can't find address for master no.such.master" || fail "condor_off -name said: $out"
 

@@ -144,7 +144,7 @@ static void test_vacate_targets(void **state)
 	assert_string_equal(o.targets[0], "host1");
 	assert_string_equal(o.targets[1], "slot2@host2");
 	assert_string_equal(o.targets[2], "<127.0.0.1:5>");
-	assert_false(o.fast);
+	assert_int_equal(o.mode, CT_GRACEFUL);
 	assert_string_equal(o.prog, "condor_vacate");
 	run_free(r);
 	ct_opts_free(&o);
@@ -153,7 +153,7 @@ static void test_vacate_targets(void **state)
 	r = vacate("/usr/bin/condor_vacate -fa -g -fast -d -p cm -all", &o);
 	assert_int_equal(r->status, CT_GO);
 	assert_string_equal(o.prog, "condor_vacate");
-	assert_true(o.fast);
+	assert_int_equal(o.mode, CT_FAST);
 	assert_true(o.debug);
 	assert_true(o.all);
 	assert_non_null(o.pool);

@@ -4,9 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistd.h>
 
+#include "ctool.h"
 #include "ks_addr.h"
 #include "ks_client.h"
 #include "ks_commands.h"
@@ -17,48 +16,68 @@ enum action { ACT_OFF, ACT_ON, ACT_RESTART, ACT_RECONFIG };
 
 struct opts {
 	enum action act;
-	const char *prog;
-	const char *daemon; /* -daemon: a subsystem */
-	const char *name;   /* -name */
-	const char *addr;   /* -addr */
-	const char *pool;
-	bool all;
-	int speed;          /* 0 graceful, 1 fast, 2 peaceful */
+	struct ct_opts c;   /* tool.cpp's command line (ctool.h) */
 };
 
-static int usage(const struct opts *o, const char *bad)
+static int usage(const char *prog, FILE *err, int status)
 {
-	if (bad)
-		fprintf(stderr, "%s: unknown or incomplete option '%s'\n",
-			o->prog, bad);
-	fprintf(stderr,
-		"Usage: %s [-graceful | -fast | -peaceful] [-daemon SUBSYSTEM]\n"
-		"       [-name NAME | -addr \"<ip:port>\" | -all] [-pool HOST]\n"
-		"  with no NAME, acts on the master of this machine\n",
-		o->prog);
-	return bad ? 1 : 0;
+	fprintf(err,
+		"Usage: %s [general-options] [targets] [daemon]\n"
+		"\n"
+		"where [general-options] can be zero or more of:\n"
+		"    -help\t\tgives this usage information\n"
+		"    -version\t\tprints the version\n"
+		"    -pool <hostname>\tuse the given central manager to find "
+		"daemons\n"
+		"    -graceful\t\tgraceful shutdown (the default)\n"
+		"    -fast\t\tquickly shutdown daemons\n"
+		"    -peaceful\t\twait indefinitely for jobs to finish\n"
+		"    -debug\t\tsay why a command could not be sent\n"
+		"\n"
+		"where [targets] can be zero or more of:\n"
+		"    -all\t\tall hosts in your pool (overrides other targets)\n"
+		"    hostname\t\tthe master of that name\n"
+		"    <ip.address:port>\tthe master at that \"sinful string\"\n"
+		"  (as in other HTCondor tools, also:)\n"
+		"    -name name\t\ta master's name\n"
+		"    -constraint constraint\tthe masters whose ads satisfy it\n"
+		"    -addr <addr:port>\ta master's address\n"
+		"  (with no target, the master of this host)\n"
+		"\n"
+		"where [daemon] can be one of:\n"
+		"    -master\n    -startd\n    -schedd\n    -collector\n"
+		"    -negotiator\n    -kbdd\n"
+		"    -daemon <subsystem>\n"
+		"  (with no daemon, every daemon of the master)\n"
+		"\n",
+		prog);
+	return status;
 }
 
 /* The command code and the name HTCondor's tools print for it. */
 static int command(const struct opts *o, const char **label)
 {
-	bool one = o->daemon && strcasecmp(o->daemon, "MASTER") != 0;
+	const char *daemon = o->c.daemon;
+	/* -force-graceful is -graceful here: kestrel's daemons keep no
+	 * peaceful setting from an earlier command for it to override */
+	int speed = o->c.mode == CT_FAST ? 1 : o->c.mode == CT_PEACEFUL ? 2 : 0;
+	bool one = daemon && strcmp(daemon, "master") != 0;
 	switch (o->act) {
 	case ACT_OFF:
-		if (!one && o->daemon) { /* the master itself */
-			*label = o->speed == 1	 ? "Kill-Daemon-Fast"
-				 : o->speed == 2 ? "Kill-Daemon-Peacefully"
+		if (!one && daemon) { /* the master itself */
+			*label = speed == 1	 ? "Kill-Daemon-Fast"
+				 : speed == 2 ? "Kill-Daemon-Peacefully"
 						 : "Kill-Daemon";
-			return o->speed == 1   ? KS_DC_OFF_FAST
-			       : o->speed == 2 ? KS_DC_OFF_PEACEFUL
+			return speed == 1   ? KS_DC_OFF_FAST
+			       : speed == 2 ? KS_DC_OFF_PEACEFUL
 					       : KS_DC_OFF_GRACEFUL;
 		}
-		if (o->speed == 1) {
+		if (speed == 1) {
 			*label = one ? "Kill-Daemon-Fast"
 				     : "Kill-All-Daemons-Fast";
 			return one ? KS_DAEMON_OFF_FAST : KS_DAEMONS_OFF_FAST;
 		}
-		if (o->speed == 2) {
+		if (speed == 2) {
 			*label = one ? "Kill-Daemon-Peacefully"
 				     : "Kill-All-Daemons-Peacefully";
 			return one ? KS_DAEMON_OFF_PEACEFUL
@@ -70,9 +89,9 @@ static int command(const struct opts *o, const char **label)
 		*label = one ? "Spawn-Daemon" : "Spawn-All-Daemons";
 		return one ? KS_DAEMON_ON : KS_DAEMONS_ON;
 	case ACT_RESTART:
-		*label = o->speed == 1 ? "Restart-Fast"
-			 : o->speed == 2 ? "Restart-Peaceful" : "Restart";
-		return o->speed == 2 ? KS_RESTART_PEACEFUL : KS_RESTART;
+		*label = speed == 1 ? "Restart-Fast"
+			 : speed == 2 ? "Restart-Peaceful" : "Restart";
+		return speed == 2 ? KS_RESTART_PEACEFUL : KS_RESTART;
 	default:
 		*label = "Reconfig";
 		return KS_DC_RECONFIG_FULL;
@@ -88,25 +107,31 @@ static char *local_master(const ks_config *cfg)
 }
 
 /* Masters named in the collector: by Name, or all of them. */
-static int masters(const ks_config *cfg, const struct opts *o, char ***out,
-		   char ***names, size_t *n, struct ks_err *err)
+static int masters(const ks_config *cfg, const struct opts *o,
+		   const char *name, char ***out, char ***names, size_t *n,
+		   struct ks_err *err)
 {
 	classad *q = classad_new();
 	classad_insert_string(q, "MyType", "Query");
 	classad_insert_string(q, "TargetType", "DaemonMaster");
 	classad_insert_string(q, "Projection", "Name MyAddress");
-	if (o->name) {
+	if (name) {
 		struct classad_buf b = {0};
-		classad_quote_string_buf(&b, o->name, strlen(o->name));
-		char *req = ks_xmalloc(b.len + 16);
-		sprintf(req, "Name == %s", b.data);
-		classad_insert_text(q, "Requirements", req, NULL);
-		free(req);
+		classad_buf_add(&b, "Name == ", 8);
+		classad_quote_string_buf(&b, name, strlen(name));
+		classad_insert_text(q, "Requirements", b.data, NULL);
 		free(b.data);
+	} else if (o->c.constraint &&
+		   classad_insert_text(q, "Requirements", o->c.constraint,
+				       NULL)) {
+		classad_free(q);
+		return ks_err_set(err, KS_EPARSE, 0, 0, 0,
+				  "the constraint '%s' does not parse",
+				  o->c.constraint);
 	}
 	classad **ads;
 	size_t nads;
-	int rc = ks_collector_query(cfg, o->pool, KS_QUERY_MASTER_ADS, q, &ads,
+	int rc = ks_collector_query(cfg, o->c.pool, KS_QUERY_MASTER_ADS, q, &ads,
 				    &nads, err);
 	classad_free(q);
 	if (rc)
@@ -134,9 +159,10 @@ static int send_one(const ks_config *cfg, const struct opts *o,
 	struct ks_err err;
 	ks_conn *c = NULL;
 	classad *ad = classad_new();
-	if (o->daemon && strcasecmp(o->daemon, "MASTER") != 0) {
+	const char *daemon = o->c.daemon;
+	if (daemon && strcmp(daemon, "master") != 0) {
 		char sub[64];
-		snprintf(sub, sizeof(sub), "%s", o->daemon);
+		snprintf(sub, sizeof(sub), "%s", daemon);
 		for (char *s = sub; *s; s++)
 			*s = (char)(*s >= 'a' && *s <= 'z' ? *s - 32 : *s);
 		classad_insert_string(ad, "Subsystem", sub);
@@ -169,71 +195,89 @@ static int send_one(const ks_config *cfg, const struct opts *o,
 	ks_ads_free(got, ngot);
 	/* HTCondor names the daemon for a daemon's off and on (and the
 	 * master's own off), and not for the rest */
-	bool named = o->daemon &&
+	bool named = daemon &&
 		     (code == KS_DAEMON_OFF || code == KS_DAEMON_OFF_FAST ||
 		      code == KS_DAEMON_ON || code == KS_DC_OFF_GRACEFUL ||
 		      code == KS_DC_OFF_FAST);
 	if (named)
 		printf("Sent \"%s\" command for \"%s\" to %s\n", label,
-		       o->daemon, who);
+		       daemon, who);
 	else
 		printf("Sent \"%s\" command to %s\n", label, who);
 	return 0;
 }
 
+/* The masters named, or those the collector has (all of them, or those
+ * of -constraint), each sent the command. */
+static int send_collected(const ks_config *cfg, const struct opts *o,
+			  const char *name)
+{
+	char **addrs = NULL, **names = NULL;
+	size_t n = 0;
+	struct ks_err err = {0};
+	int status = 0;
+	if (masters(cfg, o, name, &addrs, &names, &n, &err)) {
+		fprintf(stderr, "Error: %s\n", err.msg);
+		return 1;
+	}
+	if (n == 0) {
+		if (name)
+			fprintf(stderr, "Can't find address for master %s\n",
+				name);
+		else
+			fprintf(stderr, "Can't find addresses for masters "
+					"for %s\n",
+				o->c.constraint ? o->c.constraint : "-all");
+		fprintf(stderr, "Perhaps you need to query another pool.\n");
+		status = 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char who[600];
+		snprintf(who, sizeof(who), "master %s", names[i]);
+		status |= send_one(cfg, o, addrs[i], who);
+		free(addrs[i]);
+		free(names[i]);
+	}
+	free(addrs);
+	free(names);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {0};
-	const char *base = strrchr(argv[0], '/');
-	o.prog = base ? base + 1 : argv[0];
-	if (strstr(o.prog, "condor_on"))
+	const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
+	const char *prog = base ? base + 1 : argc > 0 ? argv[0] : "condor_off";
+	enum ct_command cmd = CT_OFF;
+	if (strstr(prog, "condor_on")) {
 		o.act = ACT_ON;
-	else if (strstr(o.prog, "restart"))
+		cmd = CT_ON;
+	} else if (strstr(prog, "restart")) {
 		o.act = ACT_RESTART;
-	else if (strstr(o.prog, "reconfig"))
+		cmd = CT_RESTART;
+	} else if (strstr(prog, "reconfig")) {
 		o.act = ACT_RECONFIG;
-	else
+		cmd = CT_RECONFIG;
+	} else {
 		o.act = ACT_OFF;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool has = i + 1 < argc;
-		if (!strcmp(a, "-help") || !strcmp(a, "-h"))
-			return usage(&o, NULL);
-		else if (!strcmp(a, "-graceful"))
-			o.speed = 0;
-		else if (!strcmp(a, "-fast"))
-			o.speed = 1;
-		else if (!strcmp(a, "-peaceful"))
-			o.speed = 2;
-		else if (!strcmp(a, "-all"))
-			o.all = true;
-		else if (!strcmp(a, "-master") || !strcmp(a, "-collector") ||
-			 !strcmp(a, "-negotiator") || !strcmp(a, "-schedd") ||
-			 !strcmp(a, "-startd"))
-			o.daemon = a + 1; /* HTCondor's shorthands for -daemon */
-		else if (!strcmp(a, "-daemon") && has)
-			o.daemon = argv[++i];
-		else if (!strcmp(a, "-name") && has)
-			o.name = argv[++i];
-		else if (!strcmp(a, "-addr") && has)
-			o.addr = argv[++i];
-		else if (!strcmp(a, "-pool") && has)
-			o.pool = argv[++i];
-		else if (a[0] != '-' && !o.name)
-			o.name = a;
-		else
-			return usage(&o, a);
+	}
+	int st = ct_parse(argc, argv, cmd, "condor_off", usage, &o.c, stdout,
+			  stderr);
+	if (st != CT_GO) {
+		ct_opts_free(&o.c);
+		return st;
 	}
 	struct ks_err err;
 	ks_config *cfg = ks_config_load_new("TOOL", NULL, &err);
 	if (!cfg) {
 		fprintf(stderr, "ERROR: %s\n", err.msg);
+		ct_opts_free(&o.c);
 		return 1;
 	}
 	int status = 0;
-	if (o.addr) {
-		status = send_one(cfg, &o, o.addr, o.addr);
-	} else if (!o.name && !o.all) {
+	if (o.c.all || o.c.constraint) {
+		status = send_collected(cfg, &o, NULL);
+	} else if (o.c.ntargets == 0) {
 		char *addr = local_master(cfg);
 		if (!addr) {
 			fprintf(stderr, "Can't find address for local master\n"
@@ -244,26 +288,13 @@ int main(int argc, char **argv)
 		}
 		free(addr);
 	} else {
-		char **addrs = NULL, **names = NULL;
-		size_t n = 0;
-		if (masters(cfg, &o, &addrs, &names, &n, &err)) {
-			fprintf(stderr, "Error: %s\n", err.msg);
-			status = 1;
-		} else if (n == 0) {
-			fprintf(stderr, "Can't find address for master %s\n",
-				o.name ? o.name : "(any)");
-			status = 1;
+		for (size_t i = 0; i < o.c.ntargets; i++) {
+			const char *t = o.c.targets[i];
+			status |= t[0] == '<' ? send_one(cfg, &o, t, t)
+					      : send_collected(cfg, &o, t);
 		}
-		for (size_t i = 0; i < n; i++) {
-			char who[600];
-			snprintf(who, sizeof(who), "master %s", names[i]);
-			status |= send_one(cfg, &o, addrs[i], who);
-			free(addrs[i]);
-			free(names[i]);
-		}
-		free(addrs);
-		free(names);
 	}
 	ks_config_free(cfg);
+	ct_opts_free(&o.c);
 	return status;
 }

@@ -98,8 +98,9 @@ static void send_one(struct vac_run *r, const struct vac_target *t)
 				      (r->nsent + 1) * sizeof(*r->sent));
 		r->sent[r->nsent++] = ks_xstrdup(t->addr);
 	}
-	int code = one ? (o->fast ? KS_VACATE_CLAIM_FAST : KS_VACATE_CLAIM)
-		       : (o->fast ? KS_VACATE_ALL_FAST : KS_VACATE_ALL_CLAIMS);
+	bool fast = o->mode == CT_FAST;
+	int code = one ? (fast ? KS_VACATE_CLAIM_FAST : KS_VACATE_CLAIM)
+		       : (fast ? KS_VACATE_ALL_FAST : KS_VACATE_ALL_CLAIMS);
 	classad *ad = NULL;
 	if (one) {
 		ad = classad_new();

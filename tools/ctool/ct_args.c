@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "classad.h"
 #include "ctool.h"
@@ -86,6 +87,48 @@ static int not_valid(const char *flag, const char *prog, FILE *err)
 	return hint(err);
 }
 
+/* What HTCondor's tool.cpp lets each command take. */
+static bool takes_daemon(enum ct_command cmd)
+{
+	return cmd == CT_OFF || cmd == CT_ON || cmd == CT_RESTART ||
+	       cmd == CT_RECONFIG;
+}
+
+static bool can_drain(enum ct_command cmd)
+{
+	return cmd == CT_OFF || cmd == CT_RESTART || cmd == CT_RECONFIG;
+}
+
+/* The name HTCondor's daemonString() gives a daemon type it knows
+ * (stringToDaemonType() takes any case), else the name as given. */
+static const char *daemon_name(const char *given)
+{
+	static const char *const known[] = {"master", "schedd", "startd",
+					    "collector", "negotiator", "kbdd"};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (strcasecmp(given, known[i]) == 0)
+			return known[i];
+	return given;
+}
+
+/* tool.cpp's subsys_check() and the flag's daemon: CT_GO, or the exit
+ * status after the message. */
+static int pick_daemon(struct ct_opts *o, enum ct_command cmd,
+		       const char *name, ct_usage_fn usage, FILE *err)
+{
+	if (!takes_daemon(cmd)) {
+		fprintf(err, "ERROR: Can't specify a daemon flag with %s.\n",
+			o->prog);
+		return usage(o->prog, err, 1);
+	}
+	if (o->daemon) {
+		fprintf(err, "ERROR: can only specify one daemon flag.\n");
+		return usage(o->prog, err, 1);
+	}
+	o->daemon = daemon_name(name);
+	return CT_GO;
+}
+
 int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 	     ct_usage_fn usage, struct ct_opts *o, FILE *out, FILE *err)
 {
@@ -96,6 +139,7 @@ int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *daemon = NULL; /* a flag that names one */
 		if (a[0] != '-') {
 			o->targets[o->ntargets++] = a;
 			continue;
@@ -106,8 +150,9 @@ int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 		} else if (sdt_dash_prefix(a, "help", 0)) {
 			return usage(prog, err, 0);
 		} else if (sdt_dash_prefix(a, "peaceful", 2)) {
-			/* condor_off and condor_restart only */
-			return not_valid("peaceful", prog, err);
+			if (cmd != CT_OFF && cmd != CT_RESTART)
+				return not_valid("peaceful", prog, err);
+			o->mode = CT_PEACEFUL;
 		} else if (sdt_dash_prefix(a, "pool", 1)) {
 			if (!next) {
 				fprintf(err, "ERROR: -pool requires another "
@@ -116,17 +161,20 @@ int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 			}
 			o->pool = argv[++i];
 		} else if (sdt_dash_prefix(a, "preen", -1)) {
-			goto daemon;
+			daemon = "preen";
 		} else if (sdt_dash_prefix(a, "full", 2)) {
-			/* condor_reconfig's, long gone */
-			return not_valid("full", prog, err);
+			/* condor_reconfig's, long a no-op */
+			if (cmd != CT_RECONFIG)
+				return not_valid("full", prog, err);
 		} else if (sdt_dash_prefix(a, "fast", 2)) {
-			if (cmd != CT_VACATE)
+			if (cmd != CT_OFF && cmd != CT_RESTART &&
+			    cmd != CT_VACATE)
 				return not_valid("fast", prog, err);
-			o->fast = true;
+			o->mode = CT_FAST;
 		} else if (sdt_dash_prefix(a, "force-graceful", 2)) {
-			/* condor_off only */
-			return not_valid("force-graceful", prog, err);
+			if (cmd != CT_OFF)
+				return not_valid("force-graceful", prog, err);
+			o->mode = CT_FORCE_GRACEFUL;
 		} else if (sdt_dash_prefix(a, "f", -1)) {
 			fprintf(err, "ERROR: ambiguous parameter: \"-f\"\n"
 				     "Please specify \"-full\" or \"-fast\"\n");
@@ -134,14 +182,27 @@ int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 		} else if (sdt_dash_colon_prefix(a, "debug", 1, NULL)) {
 			o->debug = true;
 		} else if (sdt_dash_prefix(a, "daemon", 2)) {
-			goto daemon;
+			if (takes_daemon(cmd) && !next) {
+				fprintf(err, "ERROR: -daemon requires another "
+					     "argument\n");
+				return hint(err);
+			}
+			daemon = takes_daemon(cmd) ? argv[++i] : a;
+		} else if ((sdt_dash_prefix(a, "drain", 2) ||
+			    sdt_dash_prefix(a, "quick", 1)) &&
+			   can_drain(cmd)) {
+			/* HTCondor drains the startd first: not kestrel yet */
+			fprintf(err, "ERROR: \"%s\" (draining before %s) is not "
+				     "supported by kestrel; use condor_drain "
+				     "first\n", a, prog);
+			return 1;
 		} else if (sdt_dash_prefix(a, "exec", 2)) {
-			/* only with -drain, which these commands lack */
+			/* only with -drain */
 			fprintf(err, "ERROR: \"-exec\" is not valid with %s "
 				     "without -drain\n", prog);
 			return hint(err);
 		} else if (sdt_dash_prefix(a, "graceful", 1)) {
-			o->fast = false;
+			o->mode = CT_GRACEFUL;
 		} else if (sdt_dash_prefix(a, "addr", 2) ||
 			   sdt_dash_prefix(a, "name", 2)) {
 			bool addr = sdt_dash_prefix(a, "addr", 2);
@@ -159,19 +220,26 @@ int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 				     "Please specify \"-addr\" or \"-all\"\n");
 			return hint(err);
 		} else if (strncmp(a, "-annex", 6) == 0) {
+			/* condor_off's annex flags address its masters */
+			if (cmd == CT_OFF) {
+				int st = pick_daemon(o, cmd, "master", usage,
+						     err);
+				if (st != CT_GO)
+					return st;
+			}
 			int status;
 			i += annex(o, argc, argv, i, err, &status) - 1;
 			if (status != CT_GO)
 				return status;
 		} else if (sdt_dash_prefix(a, "negotiator", 2)) {
-			goto daemon;
+			daemon = "negotiator";
 		} else if (sdt_dash_prefix(a, "n", -1)) {
 			fprintf(err, "ERROR: ambiguous parameter: \"-n\"\n"
 				     "Please specify \"-name\" or "
 				     "\"-negotiator\"\n");
 			return hint(err);
 		} else if (sdt_dash_prefix(a, "master", 1)) {
-			goto daemon;
+			daemon = "master";
 		} else if (sdt_dash_prefix(a, "constraint", 3)) {
 			if (o->constraint) {
 				fprintf(err, "ERROR: only one -constraint "
@@ -185,18 +253,26 @@ int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 			}
 			o->constraint = argv[++i];
 		} else if (sdt_dash_prefix(a, "collector", 3)) {
-			goto daemon;
+			daemon = "collector";
 		} else if (sdt_dash_prefix(a, "co", -1)) {
 			/* sic: HTCondor's spelling */
 			fprintf(err, "ERROR: ambigous parameter: \"-co\"\n"
 				     "Please specify \"-collector\" or "
 				     "\"-constraint\"\n");
 			return hint(err);
-		} else if (sdt_dash_prefix(a, "kbdd", 1) ||
-			   sdt_dash_prefix(a, "schedd", 2) ||
-			   sdt_dash_prefix(a, "startd", 2) ||
-			   sdt_dash_prefix(a, "subsystem", 2)) {
-			goto daemon;
+		} else if (sdt_dash_prefix(a, "kbdd", 1)) {
+			daemon = "kbdd";
+		} else if (sdt_dash_prefix(a, "schedd", 2)) {
+			daemon = "schedd";
+		} else if (sdt_dash_prefix(a, "startd", 2)) {
+			daemon = "startd";
+		} else if (sdt_dash_prefix(a, "subsystem", 2)) {
+			if (takes_daemon(cmd) && !next) {
+				fprintf(err, "ERROR: -subsystem requires "
+					     "another argument\n");
+				return hint(err);
+			}
+			daemon = takes_daemon(cmd) ? argv[++i] : a;
 		} else if (sdt_dash_prefix(a, "s", -1)) {
 			fprintf(err, "ERROR: ambiguous argument \"-s\"\n"
 				     "Please specify \"-subsystem\", "
@@ -206,11 +282,11 @@ int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 			fprintf(err, "ERROR: invalid argument \"%s\"\n", a);
 			return usage(prog, err, 1);
 		}
-		continue;
-	daemon: /* the flags that pick another daemon: these take none */
-		fprintf(err, "ERROR: Can't specify a daemon flag with %s.\n",
-			prog);
-		return usage(prog, err, 1);
+		if (daemon) {
+			int st = pick_daemon(o, cmd, daemon, usage, err);
+			if (st != CT_GO)
+				return st;
+		}
 	}
 	if (o->constraint && o->ntargets) {
 		fprintf(err,

@@ -17,12 +17,24 @@
 enum ct_command {
 	CT_VACATE,     /* condor_vacate: -fast and -graceful */
 	CT_RESCHEDULE, /* condor_reschedule: -graceful only (a no-op) */
+	CT_OFF,        /* condor_off: every mode, a daemon flag */
+	CT_ON,         /* condor_on: a daemon flag */
+	CT_RESTART,    /* condor_restart: -fast, -peaceful, a daemon flag */
+	CT_RECONFIG,   /* condor_reconfig: a daemon flag, -full (a no-op) */
 };
+
+/* How a daemon is stopped (or a job vacated): -graceful (the default),
+ * -fast, -peaceful, -force-graceful. */
+enum ct_mode { CT_GRACEFUL, CT_FAST, CT_PEACEFUL, CT_FORCE_GRACEFUL };
 
 /* What the command line asks for. */
 struct ct_opts {
 	const char *prog;       /* argv[0]'s last part, for messages */
-	bool fast;              /* -fast (else -graceful) */
+	enum ct_mode mode;
+	const char *daemon;     /* a daemon flag's daemon: "master",
+				   "collector", ... (HTCondor's names of the
+				   types it knows), else as given (-daemon,
+				   -subsystem); NULL without one */
 	bool all;               /* -all */
 	bool debug;             /* -debug: also say why a send failed */
 	const char *pool;       /* -pool, or NULL */
