@@ -1,6 +1,6 @@
 /*
  * fuzz_cq_userlog.c: a libFuzzer target for condor_q -userlog's reading
- * of a job event log into job ads (tools/condor_q/userlog.c): any bytes
+ * of a job event log into job ads (tools/qtool/qt_userlog.c): any bytes
  * as the log.  Every ad handed out has a ClusterId and a ProcId, comes in
  * job id order, has a JobStatus HTCondor knows, and its old-syntax text
  * parses back to as many attributes; nothing may crash, leak or read out
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cq.h"
+#include "qtool.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f || !err)
 		abort();
 	struct seen s = {0};
-	cq_userlog_each(f, "fuzz.log", check, &s, err);
+	qt_userlog_each(f, "fuzz.log", check, &s, err);
 	fclose(f);
 	fclose(err);
 	return 0;

@@ -15,6 +15,7 @@ static void hi_usage(FILE *out, const char *prog)
 	fprintf(out, "Usage: %s [source] [restriction-list] [options]\n", prog);
 	fputs("\n   where [source] is one of\n"
 	      "\t-file <file>\t\tRead history data from specified file\n"
+	      "\t-userlog <file>\t\tRead job data specified userlog file\n"
 	      "\t-name <schedd-name>\tRemote schedd to read from\n"
 	      "\t-pool <collector-name>\tPool remote schedd lives in.\n"
 	      "   Without -file, the history of the schedd is read: this host's,\n"
@@ -86,7 +87,7 @@ static const struct {
 	const char *name;
 	int min;
 } hi_unsupported[] = {
-	{"scanlimit", 4}, {"userlog", 1}, {"local", 2}, {"startd", 3},
+	{"scanlimit", 4}, {"local", 2}, {"startd", 3},
 	{"epochs", 2}, {"transfer-history", 2}, {"daemon", 3},
 	{"directory", 3}, {"search", 3}, {"extract", 2}, {"print-format", 2}, {"jsonl", 5},
 	{"schedd", 3}, {"type", 2},
@@ -205,6 +206,12 @@ int hi_parse_args(int argc, const char *const *argv, struct hi_opts *o,
 			if (!has || o->file)
 				break;
 			o->file = argv[++i];
+		} else if (tf_flag(a, "userlog", 1, NULL)) {
+			/* as HTCondor's: a second file ends the arguments */
+			if (!has || o->file)
+				break;
+			o->file = argv[++i];
+			o->userlog = true;
 		} else if (tf_flag(a, "attributes", 2, NULL)) {
 			if (!has || argv[i + 1][0] == '-')
 				return hi_arg_error(err, "Error: Argument -attributes must be followed by a list of attributes\n", a);

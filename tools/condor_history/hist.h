@@ -27,7 +27,8 @@ struct hi_opts {
 	bool dash_long, json, xml, jsonl;
 	bool forwards;
 	int limit;                 /* -limit/-match, 0: none */
-	const char *file;          /* -file */
+	const char *file;          /* -file, or -userlog's */
+	bool userlog;              /* file is a job event log (-userlog) */
 	const char *name, *pool;
 	struct tf_names attrs;     /* -attributes */
 	struct hi_item *items;     /* -af, -format */

@@ -167,6 +167,29 @@ static void hi_print_kept(struct hi_run *r)
 	}
 }
 
+/* -userlog: each job the log tells of, in job id order, as HTCondor's
+ * condor_history prints them (no -limit, no -since). */
+static int hi_userlog_job(classad *ad, void *arg)
+{
+	struct hi_run *r = arg;
+	if (!r->cx || hi_true(ad, r->cx))
+		hi_print(r, ad);
+	classad_free(ad);
+	return 0;
+}
+
+static int hi_from_userlog(struct hi_run *r)
+{
+	FILE *f = fopen(r->o.file, "re");
+	if (!f) {
+		fprintf(r->err, "Error: Can't open userlog %s\n", r->o.file);
+		return 1;
+	}
+	int rc = qt_userlog_each(f, r->o.file, hi_userlog_job, r, r->err);
+	fclose(f);
+	return rc;
+}
+
 static int hi_from_schedd(struct hi_run *r, const char *constraint)
 {
 	struct hi_opts *o = &r->o;
@@ -280,7 +303,10 @@ int hi_main(int argc, const char *const *argv, FILE *out, FILE *err)
 	}
 	if (r.o.json)
 		tf_buf_add(&r.text, "[\n");
-	if (r.o.file && r.o.since) {
+	if (r.o.userlog) {
+		r.cx = cx;
+		rc = hi_from_userlog(&r);
+	} else if (r.o.file && r.o.since) {
 		/* checked by hi_parse_args */
 		r.since = classad_parse_expr(r.o.since, strlen(r.o.since), NULL);
 		r.cx = cx;

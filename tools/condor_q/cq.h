@@ -146,13 +146,6 @@ int cq_sink_take(struct cq_sink *sink, classad *ad);
  * sink->job.  Returns 0, or 1 with HTCondor's message on err. */
 int cq_fetch(const struct cq_opts *o, const struct tf_names *proj,
 	     struct cq_sink *sink, FILE *err);
-/* The jobs of a job event log as HTCondor's condor_q -userlog makes
- * them (userlog.c): an ad per job submitted in the log f (named path),
- * from its events, each handed (new) to each() in job id order.  Returns
- * 0, or 1 when each() did not return 0 or the log could not be read
- * (HTCondor's message on err). */
-int cq_userlog_each(FILE *f, const char *path,
-		    int (*each)(classad *ad, void *arg), void *arg, FILE *err);
 /* The slot ads for -better-analyze: from -slotads, or the collector's
  * (with -mconstraint).  *slots new (ks_ads_free()). */
 int cq_fetch_slots(const struct cq_opts *o, classad ***slots, size_t *n,

@@ -1,6 +1,6 @@
 /*
  * fetch.c: where condor_q's jobs come from: a file of job ads (-jobads),
- * a job event log (-userlog, userlog.c),
+ * a job event log (-userlog, qt_userlog.c),
  * or the schedd (QUERY_JOB_ADS, docs/schedd.md), found through the
  * collector; and the slot ads -better-analyze compares them with.
  */
@@ -181,7 +181,7 @@ static int cq_fetch_userlog(const char *path, const classad_expr *c,
 		return 1;
 	}
 	struct cq_filtered filter = {c, sink};
-	int rc = cq_userlog_each(f, path, cq_take_if, &filter, err);
+	int rc = qt_userlog_each(f, path, cq_take_if, &filter, err);
 	fclose(f);
 	return rc;
 }

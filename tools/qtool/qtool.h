@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "classad.h"
 #include "config.h"
@@ -109,6 +110,15 @@ int qt_call(ks_conn *c, int code, classad *const *ads, size_t n,
 int qt_stream(ks_conn *c, int code, const classad *query,
 	      int (*each)(classad *ad, void *arg), void *arg,
 	      struct ks_err *err);
+
+/* The jobs of a job event log as HTCondor's userlog_to_classads() makes
+ * them for condor_q -userlog and condor_history -userlog (qt_userlog.c):
+ * an ad per job submitted in the log f (named path), from its events,
+ * each handed (new) to each() in job id order.  Returns 0, or 1 when
+ * each() did not return 0 or the log could not be read (a message on
+ * err). */
+int qt_userlog_each(FILE *f, const char *path,
+		    int (*each)(classad *ad, void *arg), void *arg, FILE *err);
 
 /* qt_stream() handing each() the records of the answer unparsed (the
  * record is the callback's only while it runs). */

@@ -1,6 +1,7 @@
 /*
- * userlog.c: condor_q -userlog, the queue a job event log tells of
- * (cq.h).  As HTCondor's userlog_to_classads() makes it: each job
+ * qt_userlog.c: the jobs a job event log tells of (qtool.h), for
+ * condor_q -userlog and condor_history -userlog.  As HTCondor's
+ * userlog_to_classads() makes them: each job
  * submitted in the log gets an ad at its submit event, with made-up
  * values where the log says nothing (Cmd "???", the Owner this tool runs
  * as), and each later event of the job changes it (its status, times,
@@ -16,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cq.h"
+#include "qtool.h"
 #include "ks_mem.h"
 #include "ks_ulogread.h"
 
@@ -472,7 +473,7 @@ static void apply(struct ul_queue *q, const struct ks_ulogread_event *ev)
 	}
 }
 
-int cq_userlog_each(FILE *f, const char *path,
+int qt_userlog_each(FILE *f, const char *path,
 		    int (*each)(classad *ad, void *arg), void *arg, FILE *err)
 {
 	struct ul_queue q = {.path = path};
