@@ -61,6 +61,7 @@ void cq_usage(FILE *out, const char *prog)
 	      "\t-expert\t\t\t Display shorter error messages\n"
 	      "\t-help\t\t\t Display this screen\n"
 	      "\t-hold\t\t\t Get information about jobs on hold\n"
+	      "\t-io\t\t\t Display information regarding I/O\n"
 	      "\t-batch\t\t\t Display batches of similar jobs as a single line\n"
 	      "\t-nobatch\t\t Display one line per job, rather than one line per batch\n"
 	      "\t-idle\t\t\t Get information about idle jobs\n"
@@ -132,7 +133,7 @@ static const struct {
 	{"unmatchable", 5},   {"dry-run", 3},    {"capture-raw-results", 7},
 	{"verbose", 4},       {"hold-codes", 6}, {"holdcodes", 5},
 	{"cputime", 2},       {"cumulative-time", 3}, {"grid", 2},
-	{"io", 2},            {"dag", 2},
+	{"dag", 2},
 	{"userprios", 5},     {"nouserprios", 7}, {"profile", 4},
 	{"stream-results", 2}, {"machine", 2},   {"global", 1},
 };
@@ -465,6 +466,14 @@ int cq_parse_args(int argc, const char *const *argv, struct cq_opts *o,
 			o->partial = true;
 			if (o->view != CQ_V_ANALYZE)
 				o->view = CQ_V_IDLE;
+		} else if (tf_flag(a, "io", 2, NULL)) {
+			/* jobIO_PrintFormat's WHERE, which HTCondor adds to
+			 * the query */
+			cq_and(o, "JobUniverse==1 || TransferQueued=?=true || "
+				  "TransferringOutput=?=true || "
+				  "TransferringInput=?=true");
+			if (o->view != CQ_V_ANALYZE)
+				o->view = CQ_V_IO;
 		} else if (tf_flag(a, "currentrun", 3, NULL)) {
 			/* the default: run times are of the current run */
 		} else if (tf_flag(a, "debug", 3, &c)) {

@@ -35,6 +35,7 @@ enum cq_view {
 	CQ_V_RUN,     /* -run */
 	CQ_V_IDLE,    /* -idle */
 	CQ_V_HOLD,    /* -hold */
+	CQ_V_IO,      /* -io */
 	CQ_V_TOTALS,  /* -totals */
 	CQ_V_BATCH,   /* the default: one line per batch */
 	CQ_V_CUSTOM,  /* -af, -format */

@@ -1,7 +1,7 @@
 /*
  * tables.c: condor_q's tables, from HTCondor 25's print formats
  * (src/condor_q.V6/queue.cpp: jobDefault_, jobRuntime_, jobIdle_,
- * jobHold_, jobProgress_PrintFormat), resolved as HTCondor's
+ * jobHold_, jobIO_, jobProgress_PrintFormat), resolved as HTCondor's
  * print-format parser resolves them (tools/condor_status/tables.c says
  * how): "WIDTH n" is width n without truncation, no WIDTH (or WIDTH
  * AUTO) a column as wide as its heading that grows, "OR ?" a '?' for a
@@ -58,6 +58,26 @@ static const struct tf_coldef cq_idle[] = {
 	COL_END,
 };
 
+/* -io: what each job has moved (the standard universe's file I/O, long
+ * gone, else its transfers); its WHERE is args.c's constraint */
+static const struct tf_coldef cq_io[] = {
+	COL_ID,
+	COL_PROC,
+	COL_OWNER,
+	{"IfThenElse(JobUniverse==1,NumCkpts_RAW,NumJobStarts)", "RUNS", -4,
+	 AUTO, "%4d", NULL, '?', false},
+	{"JobStatus", "ST", -2, AUTO, NULL, "JOB_STATUS", 0, false},
+	{"IfThenElse(JobUniverse==1,FileReadBytes,BytesRecvd)", " INPUT", -6,
+	 AUTO, NULL, "READABLE_BYTES", '?', true},
+	{"IfThenElse(JobUniverse==1,FileWriteBytes,BytesSent)", " OUTPUT", -7,
+	 AUTO, NULL, "READABLE_BYTES", '?', true},
+	{"IfThenElse(JobUniverse==1,FileReadBytes+FileWriteBytes,"
+	 "BytesRecvd+BytesSent)",
+	 " RATE", 10, NT, NULL, "READABLE_BYTES", '?', true},
+	{"JobUniverse", "MISC", -4, AUTO, NULL, "BUFFER_IO_MISC", 0, false},
+	COL_END,
+};
+
 /* -hold: why each job is held.  HoldReasonSubCode is TRUNCATEd, and
  * "OR ' '" shows nothing for a missing subcode. */
 static const struct tf_coldef cq_hold[] = {
@@ -102,6 +122,7 @@ bool cq_table_init(struct tf_mask *m, enum cq_view view,
 	case CQ_V_RUN: t = cq_run; summary = false; break;
 	case CQ_V_IDLE: t = cq_idle; summary = false; break;
 	case CQ_V_HOLD: t = cq_hold; break;
+	case CQ_V_IO: t = cq_io; break;
 	case CQ_V_BATCH: t = cq_batch; break;
 	default: break; /* -totals: no columns */
 	}

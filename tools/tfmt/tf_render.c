@@ -260,16 +260,31 @@ static bool tf_r_version(classad_value *v, const classad *ad,
 	return true;
 }
 
+/* HTCondor's format_readable_*: a number of units, in metric_units()'
+ * form; eight blanks for anything else. */
+static void tf_readable(const classad_value *v, struct classad_buf *out,
+			double unit)
+{
+	if (v->type == CLASSAD_INTEGER)
+		tf_metric_units(out, (double)v->u.i * unit);
+	else if (v->type == CLASSAD_REAL)
+		tf_metric_units(out, v->u.r * unit);
+	else
+		tf_buf_add(out, "        ");
+}
+
 static void tf_f_readable_mb(const classad_value *v, struct classad_buf *out,
 			     const struct tf_col *c)
 {
 	(void)c;
-	if (v->type == CLASSAD_INTEGER)
-		tf_metric_units(out, (double)v->u.i * 1024.0 * 1024.0);
-	else if (v->type == CLASSAD_REAL)
-		tf_metric_units(out, v->u.r * 1024.0 * 1024.0);
-	else
-		tf_buf_add(out, "        ");
+	tf_readable(v, out, 1024.0 * 1024.0);
+}
+
+static void tf_f_readable_bytes(const classad_value *v,
+				struct classad_buf *out, const struct tf_col *c)
+{
+	(void)c;
+	tf_readable(v, out, 1.0);
 }
 
 static bool tf_r_member_count(classad_value *v, const classad *ad,
@@ -445,6 +460,8 @@ static const struct tf_custom tf_customs[] = {
 	{"MEMBER_COUNT", TF_K_VAL_RENDER, tf_r_member_count, NULL, "%d", NULL},
 	{"PLATFORM", TF_K_STR_RENDER, tf_r_platform, NULL, NULL,
 	 "Arch OpSysAndVer OpSysShortName"},
+	{"READABLE_BYTES", TF_K_VAL_FMT, NULL, tf_f_readable_bytes, NULL,
+	 NULL},
 	{"READABLE_MB", TF_K_VAL_FMT, NULL, tf_f_readable_mb, NULL, NULL},
 	{"SLOT_COUNT_TAG", TF_K_VAL_RENDER, tf_r_slot_count_tag, NULL, NULL,
 	 NULL},

@@ -248,9 +248,36 @@ static void tf_f_job_universe(const classad_value *v, struct classad_buf *out,
 		tf_buf_add(out, "Unknown");
 }
 
+/* HTCondor's render_buffer_io_misc(): which transfers are under way. */
+static bool tf_r_buffer_io_misc(classad_value *v, const classad *ad,
+				const struct tf_col *c)
+{
+	(void)c;
+	static const char *const names[] = {"TransferringInput",
+					    "TransferringOutput",
+					    "TransferQueued"};
+	static const char *const what[] = {
+		"in", "out", "in,out", "queued", "in,queued", "out,queued",
+		"in,out,queued"};
+	int ix = 0;
+	for (int i = 0; i < 3; i++) {
+		bool b = false;
+		if (classad_eval_bool(ad, names[i], NULL, &b) && b)
+			ix |= 1 << i;
+	}
+	struct classad_buf b = {0};
+	if (ix)
+		classad_buf_printf(&b, " transfer=%s", what[ix - 1]);
+	tf_set_str(v, ix ? b.data : "");
+	tf_buf_free(&b);
+	return true;
+}
+
 static const struct tf_custom tf_job_table[] = {
 	{"BATCH_NAME", TF_K_STR_RENDER, tf_r_batch_name, NULL, NULL,
 	 "JobBatchName Cmd DAGManJobId DAGNodeName JobUniverse ClusterId"},
+	{"BUFFER_IO_MISC", TF_K_STR_RENDER, tf_r_buffer_io_misc, NULL, NULL,
+	 "TransferringInput TransferringOutput TransferQueued"},
 	{"CPU_TIME", TF_K_FLT_RENDER, tf_r_cpu_time, NULL, "%T",
 	 "JobStatus ServerTime ShadowBday JobCurrentStartDate "
 	 "RemoteWallClockTime LastRemoteWallClockTime"},
