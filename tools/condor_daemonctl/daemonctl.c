@@ -19,41 +19,6 @@ struct opts {
 	struct ct_opts c;   /* tool.cpp's command line (ctool.h) */
 };
 
-static int usage(const char *prog, FILE *err, int status)
-{
-	fprintf(err,
-		"Usage: %s [general-options] [targets] [daemon]\n"
-		"\n"
-		"where [general-options] can be zero or more of:\n"
-		"    -help\t\tgives this usage information\n"
-		"    -version\t\tprints the version\n"
-		"    -pool <hostname>\tuse the given central manager to find "
-		"daemons\n"
-		"    -graceful\t\tgraceful shutdown (the default)\n"
-		"    -fast\t\tquickly shutdown daemons\n"
-		"    -peaceful\t\twait indefinitely for jobs to finish\n"
-		"    -debug\t\tsay why a command could not be sent\n"
-		"\n"
-		"where [targets] can be zero or more of:\n"
-		"    -all\t\tall hosts in your pool (overrides other targets)\n"
-		"    hostname\t\tthe master of that name\n"
-		"    <ip.address:port>\tthe master at that \"sinful string\"\n"
-		"  (as in other HTCondor tools, also:)\n"
-		"    -name name\t\ta master's name\n"
-		"    -constraint constraint\tthe masters whose ads satisfy it\n"
-		"    -addr <addr:port>\ta master's address\n"
-		"  (with no target, the master of this host)\n"
-		"\n"
-		"where [daemon] can be one of:\n"
-		"    -master\n    -startd\n    -schedd\n    -collector\n"
-		"    -negotiator\n    -kbdd\n"
-		"    -daemon <subsystem>\n"
-		"  (with no daemon, every daemon of the master)\n"
-		"\n",
-		prog);
-	return status;
-}
-
 /* The command code and the name HTCondor's tools print for it. */
 static int command(const struct opts *o, const char **label)
 {
@@ -261,8 +226,7 @@ int main(int argc, char **argv)
 	} else {
 		o.act = ACT_OFF;
 	}
-	int st = ct_parse(argc, argv, cmd, "condor_off", usage, &o.c, stdout,
-			  stderr);
+	int st = ct_parse(argc, argv, cmd, "condor_off", &o.c, stdout, stderr);
 	if (st != CT_GO) {
 		ct_opts_free(&o.c);
 		return st;

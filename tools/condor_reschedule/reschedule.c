@@ -23,36 +23,6 @@
 #include "ks_commands.h"
 #include "qtool.h"
 
-static int usage(const char *prog, FILE *err, int status)
-{
-	fprintf(err,
-		"Usage: %s [general-options] [targets]\n"
-		"\n"
-		"where [general-options] can be zero or more of:\n"
-		"    -help\t\tgives this usage information\n"
-		"    -version\t\tprints the version\n"
-		"    -pool <hostname>\tuse the given central manager to find "
-		"daemons\n"
-		"    -debug\t\tsay why a command could not be sent\n"
-		"\n"
-		"where [targets] can be zero or more of:\n"
-		"    -all\t\tevery schedd of the pool (overrides other "
-		"targets)\n"
-		"    hostname\t\tthe schedd of that name\n"
-		"    <ip.address:port>\tthe schedd at that \"sinful string\"\n"
-		"  (as in other HTCondor tools, also:)\n"
-		"    -name name\t\ta schedd's name\n"
-		"    -constraint constraint\tthe schedds whose ads satisfy it\n"
-		"    -addr <addr:port>\ta schedd's address\n"
-		"  (with no target, the schedd of this host)\n"
-		"\n"
-		"  %s causes the condor_schedd to update the central manager\n"
-		"  and initiate a new negotiation cycle.\n"
-		"\n",
-		prog, prog);
-	return status;
-}
-
 /* Sends RESCHEDULE to addr; who is how HTCondor names the target. */
 static bool send_to(const ks_config *cfg, const struct ct_opts *o,
 		    const char *addr, const char *who)
@@ -137,8 +107,8 @@ static int send_all(const ks_config *cfg, const struct ct_opts *o)
 int main(int argc, char **argv)
 {
 	struct ct_opts o;
-	int st = ct_parse(argc, argv, CT_RESCHEDULE, "condor_reschedule",
-			  usage, &o, stdout, stderr);
+	int st = ct_parse(argc, argv, CT_RESCHEDULE, "condor_reschedule", &o,
+			  stdout, stderr);
 	if (st != CT_GO) {
 		ct_opts_free(&o);
 		return st;

@@ -80,13 +80,6 @@ static int annex(struct ct_opts *o, int argc, char **argv, int i, FILE *err,
 	return used;
 }
 
-/* "-FLAG" is not valid with this command: HTCondor's message and exit. */
-static int not_valid(const char *flag, const char *prog, FILE *err)
-{
-	fprintf(err, "ERROR: \"-%s\" is not valid with %s\n", flag, prog);
-	return hint(err);
-}
-
 /* What HTCondor's tool.cpp lets each command take. */
 static bool takes_daemon(enum ct_command cmd)
 {
@@ -97,6 +90,96 @@ static bool takes_daemon(enum ct_command cmd)
 static bool can_drain(enum ct_command cmd)
 {
 	return cmd == CT_OFF || cmd == CT_RESTART || cmd == CT_RECONFIG;
+}
+
+/* What each command does to its targets, and what they are. */
+static const struct {
+	const char *noun;   /* a target's daemon */
+	const char *does;   /* the closing lines, %s the program */
+} ct_words[] = {
+	[CT_VACATE] = {"startd",
+		       "  %s makes the condor_startd evict the jobs it runs on\n"
+		       "  the given machines or slots (slotN@hostname: that slot\n"
+		       "  only); they stay in their queues and run again\n"
+		       "  elsewhere.  -graceful lets each job shut down on its\n"
+		       "  soft kill signal; -fast kills it outright.\n"},
+	[CT_RESCHEDULE] = {"schedd",
+			   "  %s causes the condor_schedd to update the central "
+			   "manager\n  and initiate a new negotiation cycle.\n"},
+	[CT_OFF] = {"master",
+		    "  %s turns off the given daemon; with none, every daemon\n"
+		    "  but the master.\n"},
+	[CT_ON] = {"master",
+		   "  %s turns on the daemons of DAEMON_LIST (or the given "
+		   "one).\n"},
+	[CT_RESTART] = {"master",
+			"  %s makes the given daemon restart; the master\n"
+			"  restarts every daemon of its host.\n"},
+	[CT_RECONFIG] = {"master",
+			 "  %s makes the given daemon read its configuration "
+			 "again;\n  the master makes every daemon of its host "
+			 "do so.\n"},
+};
+
+/* The whole usage text (HTCondor's usage(MyName)) on err. */
+static int ct_usage(const char *prog, enum ct_command cmd, FILE *err,
+		    int status)
+{
+	const char *noun = ct_words[cmd].noun;
+	fprintf(err, "Usage: %s [general-options] [targets]%s\n\n", prog,
+		takes_daemon(cmd) ? " [daemon]" : "");
+	fprintf(err, "where [general-options] can be zero or more of:\n"
+		     "    -help\t\tgives this usage information\n"
+		     "    -version\t\tprints the version\n"
+		     "    -pool <hostname>\tuse the given central manager to "
+		     "find daemons\n");
+	if (cmd == CT_OFF || cmd == CT_RESTART)
+		fprintf(err,
+			"    -graceful\t\tthe default: running jobs get their "
+			"grace period\n"
+			"    -fast\t\tquickly shut down, evicting running jobs "
+			"at once\n"
+			"    -peaceful\t\twait for running jobs to finish, "
+			"however long\n");
+	if (cmd == CT_OFF)
+		fprintf(err, "    -force-graceful\tthe same as -graceful\n");
+	if (cmd == CT_VACATE)
+		fprintf(err, "    -graceful\t\tsoft-kill the jobs, allowing "
+			     "their vacate time (default)\n"
+			     "    -fast\t\thard-kill the jobs at once\n");
+	fprintf(err,
+		"    -debug\t\tsay why a command could not be sent\n\n"
+		"where [targets] can be zero or more of:\n"
+		"    -all\t\tevery %s of the pool (other targets are "
+		"ignored)\n"
+		"    -annex-name <name>\tthose of the named annex\n"
+		"    -annex-slots\tthose of every annex of the pool\n"
+		"    hostname\t\tthe %s of that name\n"
+		"    <ip.address:port>\tthe %s at that \"sinful string\"\n"
+		"  (as in other HTCondor tools, also:)\n"
+		"    -name name\t\tthe %s of that name\n"
+		"    -constraint constraint\tthose whose ads satisfy it\n"
+		"    -addr <addr:port>\tthe %s at that address\n"
+		"  (with no target, the %s of this host)\n",
+		noun, noun, noun, noun, noun, noun);
+	if (takes_daemon(cmd))
+		fprintf(err, "\nwhere [daemon] can be one of:\n"
+			     "    -daemon <name>\tthe daemon of that "
+			     "subsystem\n"
+			     "    -master%s\n    -startd\n    -schedd\n"
+			     "    -collector\n    -negotiator\n    -kbdd\n",
+			cmd == CT_OFF ? "" : "\t\t(the default)");
+	fputc('\n', err);
+	fprintf(err, ct_words[cmd].does, prog);
+	fputc('\n', err);
+	return status;
+}
+
+/* "-FLAG" is not valid with this command: HTCondor's message and exit. */
+static int not_valid(const char *flag, const char *prog, FILE *err)
+{
+	fprintf(err, "ERROR: \"-%s\" is not valid with %s\n", flag, prog);
+	return hint(err);
 }
 
 /* The name HTCondor's daemonString() gives a daemon type it knows
@@ -114,23 +197,23 @@ static const char *daemon_name(const char *given)
 /* tool.cpp's subsys_check() and the flag's daemon: CT_GO, or the exit
  * status after the message. */
 static int pick_daemon(struct ct_opts *o, enum ct_command cmd,
-		       const char *name, ct_usage_fn usage, FILE *err)
+		       const char *name, FILE *err)
 {
 	if (!takes_daemon(cmd)) {
 		fprintf(err, "ERROR: Can't specify a daemon flag with %s.\n",
 			o->prog);
-		return usage(o->prog, err, 1);
+		return ct_usage(o->prog, cmd, err, 1);
 	}
 	if (o->daemon) {
 		fprintf(err, "ERROR: can only specify one daemon flag.\n");
-		return usage(o->prog, err, 1);
+		return ct_usage(o->prog, cmd, err, 1);
 	}
 	o->daemon = daemon_name(name);
 	return CT_GO;
 }
 
 int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
-	     ct_usage_fn usage, struct ct_opts *o, FILE *out, FILE *err)
+	     struct ct_opts *o, FILE *out, FILE *err)
 {
 	*o = (struct ct_opts){0};
 	o->prog = base_name(argc > 0 ? argv[0] : fallback);
@@ -148,7 +231,7 @@ int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 			fputs(KS_CONDOR_VERSION_LINES, out);
 			return 0;
 		} else if (sdt_dash_prefix(a, "help", 0)) {
-			return usage(prog, err, 0);
+			return ct_usage(prog, cmd, err, 0);
 		} else if (sdt_dash_prefix(a, "peaceful", 2)) {
 			if (cmd != CT_OFF && cmd != CT_RESTART)
 				return not_valid("peaceful", prog, err);
@@ -222,8 +305,7 @@ int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 		} else if (strncmp(a, "-annex", 6) == 0) {
 			/* condor_off's annex flags address its masters */
 			if (cmd == CT_OFF) {
-				int st = pick_daemon(o, cmd, "master", usage,
-						     err);
+				int st = pick_daemon(o, cmd, "master", err);
 				if (st != CT_GO)
 					return st;
 			}
@@ -280,10 +362,10 @@ int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
 			return hint(err);
 		} else {
 			fprintf(err, "ERROR: invalid argument \"%s\"\n", a);
-			return usage(prog, err, 1);
+			return ct_usage(prog, cmd, err, 1);
 		}
 		if (daemon) {
-			int st = pick_daemon(o, cmd, daemon, usage, err);
+			int st = pick_daemon(o, cmd, daemon, err);
 			if (st != CT_GO)
 				return st;
 		}

@@ -48,17 +48,14 @@ struct ct_opts {
 /* ct_parse()'s answer when the command should go on. */
 #define CT_GO (-1)
 
-/* The command's whole usage text on err (HTCondor's usage(MyName)),
- * returning status. */
-typedef int (*ct_usage_fn)(const char *prog, FILE *err, int status);
-
 /* Parses argv for cmd into *o (zeroed first; prog is argv[0]'s last
  * part, or fallback without one).  Returns CT_GO, or the exit status the
  * command ends with (0 for -help and -version) after writing what
- * HTCondor writes to out and err.  Free *o with ct_opts_free() either
+ * HTCondor writes to out and err (the usage text, for -help or a bad
+ * flag, names the command's targets: startds, schedds or masters).  Free *o with ct_opts_free() either
  * way. */
 int ct_parse(int argc, char **argv, enum ct_command cmd, const char *fallback,
-	     ct_usage_fn usage, struct ct_opts *o, FILE *out, FILE *err);
+	     struct ct_opts *o, FILE *out, FILE *err);
 
 void ct_opts_free(struct ct_opts *o);
 
