@@ -12,7 +12,10 @@
  *   values: literal values by their text ("LINUX", 64); a string's key is
  *           the literal's own bytes, so it costs no copy;
  *   lines:  whole lines "Name = expression" seen before, by their text,
- *           with the interned name: one lookup gives both.
+ *           with the interned name: one lookup gives both;
+ *   exprs:  expressions in new syntax by their text
+ *           (classad_parse_expr_cached(): condor_submit writes the same
+ *           Requirements and policy expressions into every job).
  *
  * Unlike HTCondor, lists and nested ads are shared too: expressions here
  * are immutable and do not point back at the ad that holds them.
@@ -58,7 +61,7 @@ struct name {
 #define SHARE_MIN_FRACTION 8
 
 struct classad_cache {
-	struct table values, lines;
+	struct table values, lines, exprs;
 	struct name *names;
 	size_t nnames, names_used;
 };
@@ -146,6 +149,7 @@ classad_cache *classad_cache_new(void)
 	classad_cache *c = ks_xcalloc(1, sizeof(*c));
 	table_init(&c->values, 1024);
 	table_init(&c->lines, 256);
+	table_init(&c->exprs, 64);
 	c->nnames = 256;
 	c->names = ks_xcalloc(c->nnames, sizeof(*c->names));
 	return c;
@@ -157,6 +161,7 @@ void classad_cache_free(classad_cache *c)
 		return;
 	table_free(&c->values);
 	table_free(&c->lines);
+	table_free(&c->exprs);
 	for (size_t i = 0; i < c->nnames; i++)
 		ca_str_unref(c->names[i].s);
 	free(c->names);
@@ -380,6 +385,31 @@ int ca_cache_line(classad_cache *c, const char *name, size_t nlen,
 	return 0;
 }
 
+/* No more texts than this are kept: a text that differs in every use
+ * (one naming $(Process)'s value) would only fill the table. */
+#define EXPRS_MAX 4096
+
+classad_expr *classad_parse_expr_cached(classad_cache *c, const char *text,
+					size_t len, struct ks_err *err)
+{
+	if (!c)
+		return classad_parse_expr(text, len, err);
+	uint64_t hash = ca_hash_bytes(text, len);
+	struct slot *s = table_find(&c->exprs, hash, text, len);
+	if (s->text)
+		return classad_expr_ref(s->e);
+	classad_expr *e = ca_parse_expr_in(text, len, CA_LEX_NEW, true, c, err);
+	if (!e || c->exprs.used >= EXPRS_MAX)
+		return e;
+	s->hash = hash;
+	s->text = ks_xstrndup(text, len);
+	s->len = (uint32_t)len;
+	s->owned = true;
+	s->e = classad_expr_ref(e);
+	table_added(&c->exprs);
+	return e;
+}
+
 static bool name_in_use(const struct ca_str *s)
 {
 	return s->refs > 1;
@@ -393,7 +423,8 @@ static bool unused(const struct slot *s)
 size_t classad_cache_purge(classad_cache *c)
 {
 	size_t dropped = table_rehash(&c->values, c->values.n, unused) +
-			 table_rehash(&c->lines, c->lines.n, unused);
+			 table_rehash(&c->lines, c->lines.n, unused) +
+			 table_rehash(&c->exprs, c->exprs.n, unused);
 	/* Names held only by the cache go too; the others are judged anew. */
 	rehash_names(c, c->names, c->nnames, name_in_use);
 	return dropped;

@@ -356,6 +356,13 @@ void classad_quote_string_buf(struct classad_buf *b, const char *s,
 classad_cache *classad_cache_new(void);
 void classad_cache_free(classad_cache *cache);
 
+/* classad_parse_expr() through cache (NULL: none): the same text parsed
+ * again gives the expression parsed the first time (a new reference;
+ * expressions are immutable).  For a program that parses the same texts
+ * over and over. */
+classad_expr *classad_parse_expr_cached(classad_cache *cache, const char *text,
+					size_t len, struct ks_err *err);
+
 /* Drops cached expressions no ad uses any more; returns how many. */
 size_t classad_cache_purge(classad_cache *cache);
 

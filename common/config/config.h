@@ -179,6 +179,11 @@ bool ks_config_int(const ks_config *cfg, const char *name, int64_t *out);
 bool ks_config_double(const ks_config *cfg, const char *name, double *out);
 bool ks_config_bool(const ks_config *cfg, const char *name, bool *out);
 
+/* A knob's text as ks_config_bool() reads it (true/yes/t/y, false/no/
+ * f/n in any case, else an expression that evaluates to a boolean):
+ * false when it is none of these (*out untouched). */
+bool ks_config_text_bool(const char *v, bool *out);
+
 /* Iterates the macros defined by configuration (not defaults) in the order
  * they were first defined: start with *pos = 0.  *name and *raw are
  * borrowed. */

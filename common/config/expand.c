@@ -1296,31 +1296,34 @@ bool ks_config_double(const ks_config *cfg, const char *name, double *out)
 	return ok;
 }
 
+bool ks_config_text_bool(const char *v, bool *out)
+{
+	static const char *yes[] = {"true", "yes", "t", "y"};
+	static const char *no[] = {"false", "no", "f", "n"};
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcasecmp(v, yes[i]))
+			return *out = true;
+		if (!strcasecmp(v, no[i])) {
+			*out = false;
+			return true;
+		}
+	}
+	classad *ad = classad_new();
+	bool b;
+	bool ok = classad_insert_text(ad, "CondorBool", v, NULL) == 0 &&
+		  classad_eval_bool(ad, "CondorBool", NULL, &b);
+	if (ok)
+		*out = b;
+	classad_free(ad);
+	return ok;
+}
+
 bool ks_config_bool(const ks_config *cfg, const char *name, bool *out)
 {
 	char *v = ks_config_get(cfg, name, NULL);
 	if (!v)
 		return false;
-	static const char *yes[] = {"true", "yes", "t", "y"};
-	static const char *no[] = {"false", "no", "f", "n"};
-	bool ok = false;
-	for (size_t i = 0; i < 4 && !ok; i++) {
-		if (!strcasecmp(v, yes[i]))
-			ok = *out = true;
-		else if (!strcasecmp(v, no[i])) {
-			*out = false;
-			ok = true;
-		}
-	}
-	if (!ok) {
-		classad *ad = classad_new();
-		bool b;
-		ok = classad_insert_text(ad, "CondorBool", v, NULL) == 0 &&
-		     classad_eval_bool(ad, "CondorBool", NULL, &b);
-		if (ok)
-			*out = b;
-		classad_free(ad);
-	}
+	bool ok = ks_config_text_bool(v, out);
 	free(v);
 	return ok;
 }

@@ -81,10 +81,11 @@ bool sub_value_bool(const char *v, bool *out)
 	return eval_alone(v, false, NULL, out);
 }
 
-int sub_put_expr(classad *ad, const char *attr, const char *text,
-		 struct ks_err *err)
+int sub_put_expr(const struct sub_job_ctx *c, classad *ad, const char *attr,
+		 const char *text, struct ks_err *err)
 {
-	if (classad_insert_text(ad, attr, text, NULL) == 0)
+	classad_expr *e = sub_parse_expr(c, text);
+	if (e && classad_insert(ad, attr, e) == 0)
 		return 0;
 	return ks_err_set(err, KS_EPARSE, 0, 0, 0,
 			  "Parse error in expression: \n\t%s = %s\n\tError in "
@@ -151,8 +152,8 @@ int sub_set_notification(const struct sub_job_ctx *c, classad *ad,
 	} hows[] = {{"never", 0}, {"always", 1}, {"complete", 2},
 		    {"error", 3}, {"start", 4}};
 	char *how = sub_param(c, "notification", "JobNotification");
-	if (!how && c->cfg)
-		how = ks_config_get(c->cfg, "JOB_DEFAULT_NOTIFICATION", NULL);
+	if (!how)
+		how = sub_knob(c, "JOB_DEFAULT_NOTIFICATION");
 	int n = how ? -1 : 0;
 	for (size_t i = 0; how && i < sizeof(hows) / sizeof(*hows); i++)
 		if (!strcasecmp(how, hows[i].n))
@@ -274,7 +275,7 @@ static int set_limits(const struct sub_job_ctx *c, classad *ad,
 	else if (list)
 		rc = put_limits(ad, list, err);
 	else if (expr)
-		rc = sub_put_expr(ad, "ConcurrencyLimits", expr, err);
+		rc = sub_put_expr(c, ad, "ConcurrencyLimits", expr, err);
 	free(list);
 	free(expr);
 	return rc;
@@ -304,11 +305,7 @@ static int set_group(const struct sub_job_ctx *c, classad *ad,
 		return rc;
 	char *group = sub_param(c, "accounting_group", "AccountingGroup");
 	if (nice) {
-		char *ng = c->cfg ? ks_config_get(
-					    c->cfg,
-					    "NICE_USER_ACCOUNTING_GROUP_NAME",
-					    NULL)
-				  : NULL;
+		char *ng = sub_knob(c, "NICE_USER_ACCOUNTING_GROUP_NAME");
 		if (!ng)
 			ng = ks_xstrdup("nice-user");
 		if (!group)
@@ -511,7 +508,8 @@ static void put_joined(classad *ad, const char *attr, char *v)
 	free(b.data);
 }
 
-static int put_simple(classad *ad, const struct simple_cmd *s, char *v,
+static int put_simple(const struct sub_job_ctx *c, classad *ad,
+		      const struct simple_cmd *s, char *v,
 		      struct ks_err *err)
 {
 	long long i;
@@ -556,7 +554,7 @@ static int put_simple(classad *ad, const struct simple_cmd *s, char *v,
 	case AS_EXPR:
 		break;
 	}
-	return sub_put_expr(ad, s->attr, v, err);
+	return sub_put_expr(c, ad, s->attr, v, err);
 }
 
 int sub_set_simple(const struct sub_job_ctx *c, classad *ad,
@@ -572,7 +570,7 @@ int sub_set_simple(const struct sub_job_ctx *c, classad *ad,
 		}
 		char *v = sub_param(c, s->key, s->attr);
 		last_given = v != NULL;
-		int rc = v ? put_simple(ad, s, v, err) : 0;
+		int rc = v ? put_simple(c, ad, s, v, err) : 0;
 		free(v);
 		if (rc)
 			return rc;
@@ -664,11 +662,8 @@ int sub_set_auto(const struct sub_job_ctx *c, classad *ad, int universe,
 	if ((universe == 5 || universe == 10 || universe == 11 ||
 	     universe == 13) &&
 	    !classad_lookup(ad, "JobLeaseDuration")) {
-		char *d = c->cfg ? ks_config_get(c->cfg,
-						 "JOB_DEFAULT_LEASE_DURATION",
-						 NULL)
-				 : NULL;
-		int rc = sub_put_expr(ad, "JobLeaseDuration", d ? d : "2400",
+		char *d = sub_knob(c, "JOB_DEFAULT_LEASE_DURATION");
+		int rc = sub_put_expr(c, ad, "JobLeaseDuration", d ? d : "2400",
 				      err);
 		free(d);
 		if (rc)
@@ -931,10 +926,7 @@ int sub_set_container_transfer(const struct sub_job_ctx *c, classad *ad,
 	if (classad_lookup(ad, "TransferContainer"))
 		classad_eval_bool(ad, "TransferContainer", NULL, &transfer);
 	/* an image on a file system every execute node shares stays put */
-	char *shared = transfer && c->cfg ? ks_config_get(c->cfg,
-							  "CONTAINER_SHARED_FS",
-							  NULL)
-					  : NULL;
+	char *shared = transfer ? sub_knob(c, "CONTAINER_SHARED_FS") : NULL;
 	char *save = NULL;
 	for (char *p = shared ? strtok_r(shared, ",", &save) : NULL;
 	     p && transfer; p = strtok_r(NULL, ",", &save))

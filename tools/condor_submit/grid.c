@@ -62,10 +62,8 @@ bool sub_grid_exe_is_name(const char *type)
 bool sub_grid_plain_requirements(const struct sub_job_ctx *c,
 				 const char *type)
 {
-	bool gen = true;
-	if (c->cfg)
-		ks_config_bool(c->cfg, "SUBMIT_GENERATE_CONDOR_C_REQUIREMENTS",
-			       &gen);
+	bool gen = sub_knob_bool(c, "SUBMIT_GENERATE_CONDOR_C_REQUIREMENTS",
+				 true);
 	return !is_type(type, "condor") || !gen;
 }
 
@@ -372,7 +370,7 @@ static int set_batch_and_arc(const struct sub_job_ctx *c, classad *ad,
 	for (size_t i = 0; i < sizeof(strings) / sizeof(*strings); i++)
 		put_string(c, ad, strings[i][0], strings[i][1]);
 	char *v = sub_param(c, "batch_runtime", "BatchRuntime");
-	int rc = v ? sub_put_expr(ad, "BatchRuntime", v, err) : 0;
+	int rc = v ? sub_put_expr(c, ad, "BatchRuntime", v, err) : 0;
 	free(v);
 	return rc;
 }
@@ -555,9 +553,7 @@ int sub_set_grid(const struct sub_job_ctx *c, classad *ad, const char *type,
 	if (bare_ec2)
 		return ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				  "EC2 grid jobs require a service URL");
-	bool skip = true;
-	if (c->cfg)
-		ks_config_bool(c->cfg, "SUBMIT_SKIP_FILECHECKS", &skip);
+	bool skip = sub_knob_bool(c, "SUBMIT_SKIP_FILECHECKS", true);
 	int rc;
 	if ((rc = set_batch_and_arc(c, ad, err)) ||
 	    (rc = set_ec2(c, ad, type, !skip, err)) ||

@@ -137,9 +137,11 @@ static char *get_any(const struct sub_job_ctx *c, const char *a,
 	return v || !b ? v : get(c, b);
 }
 
-static void put_expr(classad *ad, const char *name, const char *text)
+static void put_expr(const struct sub_job_ctx *c, classad *ad,
+		     const char *name, const char *text)
 {
-	if (classad_insert_text(ad, name, text, NULL) != 0)
+	classad_expr *e = sub_parse_expr(c, text);
+	if (!e || classad_insert(ad, name, e) != 0)
 		classad_insert_string(ad, name, text);
 }
 
@@ -423,7 +425,7 @@ static void put_custom_requests(const struct sub_job_ctx *c, classad *ad)
 			 !strcasecmp(n + 8, "gpus") ? "GPUs" : n + 8);
 		char *v = get(c, n);
 		if (v)
-			put_expr(ad, attr, v);
+			put_expr(c, ad, attr, v);
 		free(v);
 	}
 }
@@ -435,17 +437,14 @@ static int put_gpus_memory(const struct sub_job_ctx *c, classad *ad,
 {
 	long long mb;
 	if (!sub_size_value(v, 1024 * 1024, NULL, &mb, NULL, NULL)) {
-		put_expr(ad, "GPUsMinMemory", v);
+		put_expr(c, ad, "GPUsMinMemory", v);
 		return 0;
 	}
 	size_t n = strlen(v);
 	while (n && isspace((unsigned char)v[n - 1]))
 		n--;
 	bool unit = n && isalpha((unsigned char)v[n - 1]);
-	char *missing = c->cfg ? ks_config_get(c->cfg,
-					       "SUBMIT_REQUEST_MISSING_UNITS",
-					       NULL)
-			       : NULL;
+	char *missing = sub_knob(c, "SUBMIT_REQUEST_MISSING_UNITS");
 	int rc = 0;
 	if (missing && *missing && !unit) {
 		if (!strcasecmp(missing, "error"))
@@ -468,7 +467,8 @@ static int put_gpus_memory(const struct sub_job_ctx *c, classad *ad,
 /* gpus_minimum_runtime: a version x or x.y becomes x * 1000 + y * 10
  * (12.1 is 12010); a bare number above 1000 is taken as already so; any
  * other text is an expression. */
-static void put_gpus_runtime(classad *ad, const char *v)
+static void put_gpus_runtime(const struct sub_job_ctx *c, classad *ad,
+			     const char *v)
 {
 	const char *p = v;
 	long major = 0, minor = -1;
@@ -484,7 +484,7 @@ static void put_gpus_runtime(classad *ad, const char *v)
 			minor = m;
 	}
 	if (!ok || *p || minor >= 100) {
-		put_expr(ad, "GPUsMinRuntime", v);
+		put_expr(c, ad, "GPUsMinRuntime", v);
 		return;
 	}
 	long long ver = minor == -1 && major > 1000
@@ -509,7 +509,7 @@ static int put_gpus(const struct sub_job_ctx *c, classad *ad,
 	char *v;
 	for (size_t i = 0; i < sizeof(exprs) / sizeof(*exprs); i++)
 		if ((v = sub_param(c, exprs[i].cmd, exprs[i].attr))) {
-			put_expr(ad, exprs[i].attr, v);
+			put_expr(c, ad, exprs[i].attr, v);
 			free(v);
 		}
 	int rc = 0;
@@ -524,7 +524,7 @@ static int put_gpus(const struct sub_job_ctx *c, classad *ad,
 	}
 	if (!rc && (v = sub_param(c, "gpus_minimum_runtime",
 				  "GPUsMinRuntime"))) {
-		put_gpus_runtime(ad, v);
+		put_gpus_runtime(c, ad, v);
 		free(v);
 	}
 	return rc;
@@ -552,7 +552,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	}
 	if ((rc = sub_grid_type(c, universe, &grid, err)))
 		goto out;
-	if (access(dir, F_OK | X_OK) != 0) {
+	if (sub_access(c, dir, F_OK | X_OK) != 0) {
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0, "No such directory: %s",
 				dir);
 		goto out;
@@ -582,7 +582,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		    : send_exe ? ks_path_in(dir, exe)
 			       : ks_xstrdup(exe);
 	send_exe = send_exe && !shell;
-	if (send_exe && !strstr(exe, "$$") && access(cmd, F_OK) != 0) {
+	if (send_exe && !strstr(exe, "$$") && sub_access(c, cmd, F_OK) != 0) {
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"Can't access executable file %s: %s", exe,
 				strerror(errno));
@@ -643,8 +643,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		if (!given && grid && !strcasecmp(grid, "batch"))
 			continue;
 		if (!v)
-			v = c->cfg ? ks_config_get(c->cfg, req[i].knob, NULL)
-				   : NULL;
+			v = sub_knob(c, req[i].knob);
 		if (!v)
 			v = ks_xstrdup(req[i].def);
 		if (i == 1 && !given && universe == 13) {
@@ -652,9 +651,9 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 			fprintf(stderr, "\nWARNING: request_memory was NOT "
 					"specified.  Using RequestMemory = "
 					"MY.JobVMMemory\n");
-			put_expr(ad, req[i].attr, "MY.JobVMMemory");
+			put_expr(c, ad, req[i].attr, "MY.JobVMMemory");
 		} else if (i == 0)
-			put_expr(ad, req[i].attr, v);
+			put_expr(c, ad, req[i].attr, v);
 		else
 			rc = sub_set_request_size(c, ad, req[i].attr, v, given,
 						  err);
@@ -679,7 +678,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	if ((rc = sub_set_notification(c, ad, err)))
 		goto out;
 	v = sub_param(c, "rank", "preferences");
-	put_expr(ad, "Rank", v ? v : "0.0");
+	put_expr(c, ad, "Rank", v ? v : "0.0");
 	free(v);
 	if ((rc = sub_set_policy(c, ad, err)) ||
 	    (rc = sub_set_kill_sigs(c, ad, universe, err)) ||
@@ -748,7 +747,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		if (!f->vars[i].attr)
 			continue;
 		char *e = expand(c, f->vars[i].value);
-		put_expr(ad, f->vars[i].name, e);
+		put_expr(c, ad, f->vars[i].name, e);
 		free(e);
 		own_req |= !strcasecmp(f->vars[i].name, "Requirements");
 	}
@@ -766,11 +765,8 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	if (!own_req && (v || c->for_schedd)) {
 		/* -dry-run without requirements of the user's shows none, as
 		 * HTCondor's does; a job for a schedd always has them */
-		bool custom = true;
-		if (c->cfg)
-			ks_config_bool(c->cfg,
-				       "SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS",
-				       &custom);
+		bool custom = sub_knob_bool(
+			c, "SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS", true);
 		char *req = NULL;
 		if (grid && sub_grid_plain_requirements(c, grid)) {
 			/* no clauses of HTCondor's for another batch system
@@ -785,7 +781,7 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 					      &req, err);
 		}
 		if (!rc)
-			put_expr(ad, "Requirements", req);
+			put_expr(c, ad, "Requirements", req);
 		free(req);
 	}
 	free(v);

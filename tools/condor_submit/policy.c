@@ -31,7 +31,7 @@ static int put_param_expr(const struct sub_job_ctx *c, classad *ad,
 			  struct ks_err *err)
 {
 	char *v = sub_param(c, key, attr);
-	int rc = v ? sub_put_expr(ad, attr, v, err) : 0;
+	int rc = v ? sub_put_expr(c, ad, attr, v, err) : 0;
 	free(v);
 	return rc;
 }
@@ -163,8 +163,8 @@ static int set_retries(const struct sub_job_ctx *c, classad *ad,
 		goto out;
 	if (!r.max_set && !r.success_set && !r.until) {
 		if ((r.remove &&
-		     (rc = sub_put_expr(ad, "OnExitRemove", r.remove, err))) ||
-		    (r.hold && (rc = sub_put_expr(ad, "OnExitHold", r.hold, err))))
+		     (rc = sub_put_expr(c, ad, "OnExitRemove", r.remove, err))) ||
+		    (r.hold && (rc = sub_put_expr(c, ad, "OnExitHold", r.hold, err))))
 			goto out;
 		goto out;
 	}
@@ -175,7 +175,7 @@ static int set_retries(const struct sub_job_ctx *c, classad *ad,
 	/* (HTCondor's DEFAULT_JOB_MAX_RETRIES) */
 	classad_insert_int(ad, "JobMaxRetries", r.max_set ? r.max : 2);
 	if (r.hold) {
-		if ((rc = sub_put_expr(ad, "OnExitHold", r.hold, err)))
+		if ((rc = sub_put_expr(c, ad, "OnExitHold", r.hold, err)))
 			goto out;
 	} else {
 		classad_insert_bool(ad, "OnExitHold", false);
@@ -203,7 +203,7 @@ static int set_retries(const struct sub_job_ctx *c, classad *ad,
 		classad_buf_printf(&b, " || %s", own);
 		free(own);
 	}
-	rc = sub_put_expr(ad, "OnExitRemove", b.data, err);
+	rc = sub_put_expr(c, ad, "OnExitRemove", b.data, err);
 	free(b.data);
 out:
 	free(until);
@@ -224,7 +224,7 @@ int sub_set_policy(const struct sub_job_ctx *c, classad *ad,
 			return rc;
 	char *v = sub_param(c, "leave_in_queue", "LeaveJobInQueue");
 	if (v)
-		rc = sub_put_expr(ad, "LeaveJobInQueue", v, err);
+		rc = sub_put_expr(c, ad, "LeaveJobInQueue", v, err);
 	else
 		rc = classad_insert_bool(ad, "LeaveJobInQueue", false);
 	free(v);
@@ -307,9 +307,7 @@ int sub_set_deferral(const struct sub_job_ctx *c, classad *ad,
  * (nothing), else a new string ("error", or anything meaning warn). */
 static char *missing_units(const struct sub_job_ctx *c)
 {
-	char *m = c->cfg ? ks_config_get(c->cfg, "SUBMIT_REQUEST_MISSING_UNITS",
-					 NULL)
-			 : NULL;
+	char *m = sub_knob(c, "SUBMIT_REQUEST_MISSING_UNITS");
 	if (m && !*m) {
 		free(m);
 		m = NULL;
@@ -450,7 +448,7 @@ static int evict_check(const struct sub_job_ctx *c, classad *ad,
 		classad_buf_printf(&list, "%s}", max_text);
 		char name[64];
 		snprintf(name, sizeof(name), "Retry%s", attr);
-		rc = sub_put_expr(ad, name, list.data, err);
+		rc = sub_put_expr(c, ad, name, list.data, err);
 		free(list.data);
 		classad_buf_printf(&body, "EVALSET %s %s[%sIndex?:0]\x1e"
 					  "EVALSET %sIndex MIN({size(%s)-1, "
@@ -490,10 +488,10 @@ static int evict_check(const struct sub_job_ctx *c, classad *ad,
 		if (!rc && max_text) {
 			char name[64];
 			snprintf(name, sizeof(name), "Max%s", attr);
-			rc = sub_put_expr(ad, name, max_text, err);
+			rc = sub_put_expr(c, ad, name, max_text, err);
 			snprintf(name, sizeof(name), "Next%s", attr);
 			if (!rc)
-				rc = sub_put_expr(ad, name, inc_text, err);
+				rc = sub_put_expr(c, ad, name, inc_text, err);
 			classad_buf_printf(&body, "EVALSET %s MIN({Next%s, Max%s})",
 					   attr, attr, attr);
 		} else if (!rc) {
@@ -566,7 +564,7 @@ int sub_set_request_size(const struct sub_job_ctx *c, classad *ad,
 	if (!sub_size_value(text, scale, ",", &n, &unit, &end)) {
 		/* "undefined" asks for no request at all */
 		return strcasecmp(text, "undefined")
-			       ? sub_put_expr(ad, attr, text, err)
+			       ? sub_put_expr(c, ad, attr, text, err)
 			       : 0;
 	}
 	char *units = given ? missing_units(c) : NULL;

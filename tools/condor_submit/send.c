@@ -21,29 +21,33 @@ int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
 {
 	long proc = 0;
 	*njobs = 0;
-	for (size_t qi = 0; qi < sf->nqueues; qi++) {
+	struct sub_memo *memo = sub_memo_new();
+	int rc = 0;
+	for (size_t qi = 0; qi < sf->nqueues && rc == 0; qi++) {
 		const struct sub_queue *q = &sf->queues[qi];
 		size_t nitems = q->nrows ? q->nrows : 1;
-		for (size_t r = 0; r < nitems; r++)
-			for (long step = 0; step < q->count; step++) {
+		for (size_t r = 0; r < nitems && rc == 0; r++)
+			for (long step = 0; step < q->count && rc == 0; step++) {
 				struct sub_job_ctx c = {
 					.file = sf, .queue = q, .row = r,
 					.cluster = cluster, .proc = proc,
 					.step = step, .item_index = (long)r,
 					.iwd = iwd, .user = user, .cfg = cfg,
-					.for_schedd = for_schedd};
+					.for_schedd = for_schedd, .memo = memo};
 				classad *ad = sub_job_ad(&c, err);
-				if (!ad)
-					return err->code ? err->code
-							 : KS_EINVAL;
-				int rc = fn(arg, ad, err);
+				if (!ad) {
+					rc = err->code ? err->code : KS_EINVAL;
+					break;
+				}
+				rc = fn(arg, ad, err);
 				if (rc)
-					return rc;
+					break;
 				proc++;
 				*njobs = proc;
 			}
 	}
-	return 0;
+	sub_memo_free(memo);
+	return rc;
 }
 
 int sub_factory(const ks_config *cfg, const struct sub_file *sf,

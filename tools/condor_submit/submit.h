@@ -99,7 +99,25 @@ struct sub_job_ctx {
 	bool for_schedd;       /* a real submission, not -dry-run */
 	/* the first error of a macro function (sub_job_ad() sets it) */
 	struct ks_err *expand_err;
+	/* what the jobs before looked up, which the next mostly repeat
+	 * (memo.c; NULL: nothing kept) */
+	struct sub_memo *memo;
 };
+
+/* ---- memo.c: what the jobs of a submission look up alike ---- */
+
+struct sub_memo;
+struct sub_memo *sub_memo_new(void);
+void sub_memo_free(struct sub_memo *m);
+/* ks_config_get() of c->cfg (NULL without one): a new string or NULL,
+ * the knob read once per submission. */
+char *sub_knob(const struct sub_job_ctx *c, const char *name);
+/* The same, as ks_config_bool() reads it; def when unset or not a
+ * boolean. */
+bool sub_knob_bool(const struct sub_job_ctx *c, const char *name, bool def);
+/* access(path, mode), the answer kept for the next jobs (errno set as
+ * access() sets it). */
+int sub_access(const struct sub_job_ctx *c, const char *path, int mode);
 
 /* The job ad, or NULL with err saying why (HTCondor's messages). */
 classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err);
@@ -131,10 +149,15 @@ void sub_put_list(classad *ad, const char *attr, const char *v);
 bool sub_size_value(const char *v, long long base, const char *seps,
 		    long long *out, char *unit, const char **end);
 
+/* Expression text parsed (a new reference, NULL when it does not
+ * parse), through c->exprs: the jobs of a submission mostly repeat the
+ * same texts. */
+classad_expr *sub_parse_expr(const struct sub_job_ctx *c, const char *text);
+
 /* Inserts expression text as attr, or fails with HTCondor's parse
  * error message. */
-int sub_put_expr(classad *ad, const char *attr, const char *text,
-		 struct ks_err *err);
+int sub_put_expr(const struct sub_job_ctx *c, classad *ad, const char *attr,
+		 const char *text, struct ks_err *err);
 
 /* extras.c: commands set in HTCondor's order around the ones job.c does
  * itself.  Each returns 0, or an error (err filled, HTCondor's words). */

@@ -1,0 +1,108 @@
+/*
+ * memo.c: what the jobs of one submission look up alike (submit.h):
+ * their expressions, the configuration's knobs, the files they check.
+ * A 100,000-job submission asks each of these a 100,000 times.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ks_mem.h"
+#include "submit.h"
+
+/* More knobs than condor_submit reads for a job. */
+#define MEMO_KNOBS 64
+
+struct sub_memo {
+	classad_cache *exprs;
+	struct {
+		const char *name; /* borrowed: the callers' constants */
+		char *value;      /* NULL: not set */
+	} knobs[MEMO_KNOBS];
+	size_t nknobs;
+	/* the last path access() was asked of, with its mode and answer
+	 * (the jobs of a cluster share their Iwd and executable) */
+	struct {
+		char *path;
+		int mode, rc, err;
+	} access[2];
+};
+
+struct sub_memo *sub_memo_new(void)
+{
+	struct sub_memo *m = ks_xcalloc(1, sizeof(*m));
+	m->exprs = classad_cache_new();
+	return m;
+}
+
+void sub_memo_free(struct sub_memo *m)
+{
+	if (!m)
+		return;
+	classad_cache_free(m->exprs);
+	for (size_t i = 0; i < m->nknobs; i++)
+		free(m->knobs[i].value);
+	for (size_t i = 0; i < 2; i++)
+		free(m->access[i].path);
+	free(m);
+}
+
+classad_expr *sub_parse_expr(const struct sub_job_ctx *c, const char *text)
+{
+	return classad_parse_expr_cached(c->memo ? c->memo->exprs : NULL, text,
+					 strlen(text), NULL);
+}
+
+char *sub_knob(const struct sub_job_ctx *c, const char *name)
+{
+	if (!c->cfg)
+		return NULL;
+	struct sub_memo *m = c->memo;
+	if (!m)
+		return ks_config_get(c->cfg, name, NULL);
+	for (size_t i = 0; i < m->nknobs; i++)
+		if (strcmp(m->knobs[i].name, name) == 0)
+			return m->knobs[i].value ? ks_xstrdup(m->knobs[i].value)
+						 : NULL;
+	char *v = ks_config_get(c->cfg, name, NULL);
+	if (m->nknobs < MEMO_KNOBS) {
+		m->knobs[m->nknobs].name = name;
+		m->knobs[m->nknobs].value = v ? ks_xstrdup(v) : NULL;
+		m->nknobs++;
+	}
+	return v;
+}
+
+bool sub_knob_bool(const struct sub_job_ctx *c, const char *name, bool def)
+{
+	char *v = sub_knob(c, name);
+	bool b = def;
+	if (v)
+		ks_config_text_bool(v, &b);
+	free(v);
+	return b;
+}
+
+int sub_access(const struct sub_job_ctx *c, const char *path, int mode)
+{
+	struct sub_memo *m = c->memo;
+	if (!m)
+		return access(path, mode);
+	for (size_t i = 0; i < 2; i++)
+		if (m->access[i].path && m->access[i].mode == mode &&
+		    strcmp(m->access[i].path, path) == 0) {
+			errno = m->access[i].err;
+			return m->access[i].rc;
+		}
+	int rc = access(path, mode), e = errno;
+	/* the directory check comes first for a job, then its program's */
+	size_t slot = mode == F_OK ? 1 : 0;
+	free(m->access[slot].path);
+	m->access[slot].path = ks_xstrdup(path);
+	m->access[slot].mode = mode;
+	m->access[slot].rc = rc;
+	m->access[slot].err = e;
+	errno = e;
+	return rc;
+}
