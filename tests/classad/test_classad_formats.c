@@ -345,6 +345,47 @@ static void test_cache(void **state)
 	classad_free(b);
 }
 
+/* condor_submit's expressions: the same new-syntax text gives the same
+ * expression; new-syntax escapes are kept; errors are errors; without a
+ * cache, a plain parse. */
+static void test_cache_exprs(void **state)
+{
+	(void)state;
+	classad_cache *cache = classad_cache_new();
+	const char *req = "(TARGET.Memory >= RequestMemory) && (Foo == \"a\\tb\")";
+	struct ks_err err;
+	classad_expr *a = classad_parse_expr_cached(cache, req, strlen(req), &err);
+	classad_expr *b = classad_parse_expr_cached(cache, req, strlen(req), &err);
+	assert_non_null(a);
+	assert_ptr_equal(a, b);
+	classad_expr *c = classad_parse_expr_cached(cache, "1 + 2", 5, &err);
+	assert_ptr_not_equal(a, c);
+	assert_null(classad_parse_expr_cached(cache, "1 +", 3, &err));
+	assert_int_equal(err.code, KS_EPARSE);
+	classad *ad = classad_new();
+	const char *foo = "\"a\\tb\"", *same = "Foo == \"a\\tb\"";
+	classad_insert(ad, "Foo", classad_parse_expr(foo, strlen(foo), NULL));
+	classad_insert(ad, "X", c);
+	int64_t i;
+	assert_true(classad_eval_int(ad, "X", NULL, &i) && i == 3);
+	/* the string holds a tab, as a new-syntax parse makes it */
+	classad_insert(ad, "Same",
+		       classad_parse_expr_cached(cache, same, strlen(same), &err));
+	bool yes = false;
+	assert_true(classad_eval_bool(ad, "Same", NULL, &yes) && yes);
+	classad_expr_free(a);
+	classad_expr_free(b);
+	/* expressions outlive their cache */
+	classad_expr *d = classad_parse_expr_cached(cache, "2 * 21", 6, &err);
+	classad_cache_free(cache);
+	classad_insert(ad, "Y", d);
+	assert_true(classad_eval_int(ad, "Y", NULL, &i) && i == 42);
+	classad_expr *e = classad_parse_expr_cached(NULL, "7", 1, &err);
+	assert_non_null(e);
+	classad_expr_free(e);
+	classad_free(ad);
+}
+
 /* Ads parsed through one cache and kept, as a collector keeps them. */
 static classad *parse_kept(classad_cache *cache, const char *name)
 {
@@ -423,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_forms),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_cache_unshared),
+		cmocka_unit_test(test_cache_exprs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
