@@ -32,12 +32,12 @@ struct startd {
 	uint64_t poll_timer;
 	int64_t poll_every;     /* seconds, as the timer runs now */
 	uint64_t claim_seq;     /* numbers the claim ids */
-	struct sd_idle_probe idle;
+	struct sd_idle_probe idle; /* console and keyboard, once a second */
 	/* /proc/loadavg as last read, and the second it was read in: the
 	 * kernel changes it every five seconds, and a job's start and end
 	 * each evaluate the slots' policy */
 	double load;
-	int64_t load_read_at; /* console and keyboard, once a second */
+	int64_t load_read_at;
 	struct sd_accounts accounts; /* the accounts jobs run as */
 	classad *extras;        /* condor_update_machine_ad's attributes,
 				 * in every slot ad until the startd ends */

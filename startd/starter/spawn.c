@@ -3,7 +3,7 @@
  *
  * The child shares the starter's memory until its execve() (vfork()):
  * copying the starter's page tables for a fork and taking its
- * copy-on-write faults after cost about a tenth of a short job's start.
+ * copy-on-write faults after cost about 5% of a short job's start.
  * The starter waits meanwhile and is single-threaded, so what the child
  * does before the execve touches nothing the starter is using: system
  * calls, no allocation, and it never returns (it execs or _exits).  It
