@@ -3,6 +3,14 @@
 # build directory and T the pool's directory): its configuration, running
 # a command as a job's owner, and reading the queue and the history.
 
+# tools_on_path: the build's commands (condor_submit, condor_q, ...)
+# first on PATH, found as a user finds them.
+tools_on_path() {
+	local d
+	for d in "$B"/tools/*/; do PATH=$d:$PATH; done
+	export PATH
+}
+
 # job_pool_config: a master, collector, negotiator, startd and schedd on
 # loopback with short intervals, then the lines on standard input.
 job_pool_config() {

@@ -12,8 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../daemon/lib.sh"
 . "$here/../startd/lib_startd.sh"
 . "$here/lib_pool.sh"
-for d in "$B"/tools/*/; do PATH=$d:$PATH; done
-export PATH
+tools_on_path
 
 pool_dir xfer_test
 chmod 755 "$T"

@@ -11,8 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../daemon/lib.sh"
 . "$here/../startd/lib_startd.sh"
 . "$here/../schedd/lib_pool.sh"
-for d in "$B"/tools/*/; do PATH=$d:$PATH; done
-export PATH
+tools_on_path
 
 pool_dir resched_prio_test
 chmod 755 "$T"

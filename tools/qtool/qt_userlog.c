@@ -172,6 +172,18 @@ static void set_status(classad *ad, int status, int64_t when)
 	classad_insert_int(ad, "EnteredCurrentStatus", when);
 }
 
+/* set_status(), and the event's first line, when it has one, as attr
+ * (why the job was released or removed). */
+static void set_status_why(classad *ad, int status, int64_t when,
+			   const struct ks_ulogread_event *ev, const char *attr)
+{
+	set_status(ad, status, when);
+	char *reason = first_body_line(ev);
+	if (reason && *reason)
+		classad_insert_string(ad, attr, reason);
+	free(reason);
+}
+
 static void count(classad *ad, const char *name)
 {
 	int64_t v = 0;
@@ -446,22 +458,12 @@ static void apply(struct ul_queue *q, const struct ks_ulogread_event *ev)
 	case EV_HELD:
 		held(ad, ev, when);
 		break;
-	case EV_RELEASED: {
-		set_status(ad, ST_IDLE, when);
-		char *reason = first_body_line(ev);
-		if (reason && *reason)
-			classad_insert_string(ad, "ReleaseReason", reason);
-		free(reason);
+	case EV_RELEASED:
+		set_status_why(ad, ST_IDLE, when, ev, "ReleaseReason");
 		break;
-	}
-	case EV_ABORTED: {
-		set_status(ad, ST_REMOVED, when);
-		char *reason = first_body_line(ev);
-		if (reason && *reason)
-			classad_insert_string(ad, "RemoveReason", reason);
-		free(reason);
+	case EV_ABORTED:
+		set_status_why(ad, ST_REMOVED, when, ev, "RemoveReason");
 		break;
-	}
 	case EV_IMAGE_SIZE:
 		image_size(ad, ev);
 		break;
