@@ -8,7 +8,7 @@ add_library(sr_jobad STATIC ${SR_DIR}/args.c ${SR_DIR}/job.c
             ${SR_DIR}/assigned.c ${SR_DIR}/user.c)
 target_include_directories(sr_jobad PUBLIC ${SR_DIR})
 target_link_libraries(sr_jobad PUBLIC ks_config ks_log classad_static
-                      PkgConfig::PCRE2)
+                      ks_pcre2)
 
 add_executable(condor_starter
   ${SR_DIR}/main.c ${SR_DIR}/family.c ${SR_DIR}/jobenv.c
@@ -16,4 +16,13 @@ add_executable(condor_starter
   ${SR_DIR}/spawn.c)
 target_link_libraries(condor_starter PRIVATE sr_jobad ks_log ks_config
                       classad_static ks_xfer)
+if(KS_STATIC_STARTER)
+  # A static glibc cannot load the system's NSS modules: the starter reads
+  # accounts from the files (ks_passwd.h), its own copy of the functions
+  # keeping the archives' NSS one out.
+  set_target_properties(condor_starter PROPERTIES KS_STATIC_LINK ON)
+  target_sources(condor_starter PRIVATE
+                 ${CMAKE_SOURCE_DIR}/common/util/ks_passwd_files.c)
+  target_link_options(condor_starter PRIVATE -static-pie)
+endif()
 install(TARGETS condor_starter RUNTIME DESTINATION ${CMAKE_INSTALL_SBINDIR})

@@ -3,10 +3,10 @@
  * what they need (user maps, whether to consult the password database,
  * where debug() writes).
  */
-#include <pwd.h>
 #include <stdlib.h>
 
 #include "fn.h"
+#include "ks_passwd.h"
 
 classad_env *classad_env_new(void)
 {
@@ -57,17 +57,16 @@ CA_FN(ca_fn_user_home)
 		else
 			out->type = CLASSAD_ERROR;
 	} else {
-		struct passwd pw, *res = NULL;
-		char buf[4096];
+		struct ks_passwd pw;
 		if (st->env && st->env->user_home &&
-		    getpwnam_r(name.u.s->s, &pw, buf, sizeof(buf), &res) == 0 &&
-		    res && res->pw_dir)
-			classad_value_set_string(out, res->pw_dir,
-						 strlen(res->pw_dir));
-		else if (have_default)
+		    ks_passwd_by_name(name.u.s->s, &pw) == 0) {
+			classad_value_set_string(out, pw.home, strlen(pw.home));
+			ks_passwd_clear(&pw);
+		} else if (have_default) {
 			classad_value_set_string(out, dflt, strlen(dflt));
-		else
+		} else {
 			out->type = CLASSAD_UNDEFINED;
+		}
 	}
 	ca_value_clear(&dv);
 	ca_value_clear(&name);

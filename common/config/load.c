@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <netdb.h>
-#include <pwd.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "config_int.h"
+#include "ks_passwd.h"
 
 extern char **environ;
 
@@ -118,10 +118,10 @@ static int global_file(char **path, struct ks_err *err)
 		}
 	/* the password database last: looking in it costs more than the
 	 * rest of a tool's start */
-	struct passwd *pw = getpwnam("condor");
-	const char *home = pw ? pw->pw_dir : NULL;
-	if (home) {
-		snprintf(buf, sizeof(buf), "%s/condor_config", home);
+	struct ks_passwd pw;
+	if (ks_passwd_by_name("condor", &pw) == 0) {
+		snprintf(buf, sizeof(buf), "%s/condor_config", pw.home);
+		ks_passwd_clear(&pw);
 		if (exists(buf)) {
 			*path = ks_xstrdup(buf);
 			return 0;

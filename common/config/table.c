@@ -4,7 +4,6 @@
  * default).
  */
 #include <ctype.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "config_int.h"
 #include "knobs.h"
 #include "ks_name.h"
+#include "ks_passwd.h"
 
 /* ---- buffers ------------------------------------------------------- */
 
@@ -221,13 +221,16 @@ void kc_settle(const ks_config *cfg)
 	ks_config *c = (ks_config *)cfg;
 	int src = c->tilde_source;
 	c->tilde_source = -1;
-	struct passwd *pw = getpwnam("condor");
-	if (pw && pw->pw_dir)
-		kc_insert(c, "TILDE", pw->pw_dir, src, 0, NULL);
+	struct ks_passwd pw;
+	if (ks_passwd_by_name("condor", &pw) == 0) {
+		kc_insert(c, "TILDE", pw.home, src, 0, NULL);
+		ks_passwd_clear(&pw);
+	}
 	/* a configuration's own USERNAME, read before this, stays */
-	if (!kc_find(c, "USERNAME", 8) && (pw = getpwuid(getuid())) &&
-	    pw->pw_name)
-		kc_insert(c, "USERNAME", pw->pw_name, src, 0, NULL);
+	if (!kc_find(c, "USERNAME", 8) && ks_passwd_by_uid(getuid(), &pw) == 0) {
+		kc_insert(c, "USERNAME", pw.name, src, 0, NULL);
+		ks_passwd_clear(&pw);
+	}
 }
 
 const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_passwd.h"
 #include "ks_text.h"
 #include "ks_xfer.h"
 
@@ -393,8 +393,8 @@ int ks_xfer_become(const char *owner, struct ks_xfer_ids *saved,
 	memset(saved, 0, sizeof(*saved));
 	if (geteuid() != 0)
 		return 0;
-	struct passwd *pw = owner ? getpwnam(owner) : NULL;
-	if (!pw)
+	struct ks_passwd pw;
+	if (!owner || ks_passwd_by_name(owner, &pw))
 		return ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
 				  "the job's owner %s has no account on this "
 				  "host", owner ? owner : "(none)");
@@ -403,17 +403,24 @@ int ks_xfer_become(const char *owner, struct ks_xfer_ids *saved,
 	saved->ngroups = getgroups(64, saved->groups);
 	if (saved->ngroups < 0)
 		saved->ngroups = 0;
-	if (initgroups(pw->pw_name, pw->pw_gid) != 0 ||
-	    setegid(pw->pw_gid) != 0 || seteuid(pw->pw_uid) != 0) {
-		int e = errno;
+	gid_t *groups;
+	int n = ks_passwd_groups(pw.name, pw.gid, &groups);
+	int rc = setgroups((size_t)n, groups) != 0 || setegid(pw.gid) != 0 ||
+		 seteuid(pw.uid) != 0;
+	int e = errno;
+	free(groups);
+	if (rc) {
 		if (seteuid(saved->uid) == 0) {
 			(void)setegid(saved->gid);
 			(void)setgroups((size_t)saved->ngroups, saved->groups);
 		}
-		return ks_err_set(err, KS_EPERM, 0, 0, 0,
-				  "cannot act as %s: %s", pw->pw_name,
-				  strerror(e));
+		int code = ks_err_set(err, KS_EPERM, 0, 0, 0,
+				      "cannot act as %s: %s", pw.name,
+				      strerror(e));
+		ks_passwd_clear(&pw);
+		return code;
 	}
+	ks_passwd_clear(&pw);
 	saved->switched = true;
 	return 0;
 }

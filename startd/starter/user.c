@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <grp.h>
-#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,30 +12,19 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_passwd.h"
 
 /* Looks an account up by name (or by uid when name is NULL) into u.
  * Returns 0, or -1 when there is no such account. */
 static int lookup(const char *name, uid_t uid, struct sr_user *u)
 {
-	long size = sysconf(_SC_GETPW_R_SIZE_MAX);
-	size_t len = size > 0 ? (size_t)size : 16384;
-	char *buf = ks_xmalloc(len);
-	struct passwd pw, *res = NULL;
-	int rc;
-	while ((rc = name ? getpwnam_r(name, &pw, buf, len, &res)
-			  : getpwuid_r(uid, &pw, buf, len, &res)) == ERANGE) {
-		len *= 2;
-		buf = ks_xrealloc(buf, len);
-	}
-	if (rc || !res) {
-		free(buf);
+	struct ks_passwd pw;
+	if (name ? ks_passwd_by_name(name, &pw) : ks_passwd_by_uid(uid, &pw))
 		return -1;
-	}
-	u->uid = pw.pw_uid;
-	u->gid = pw.pw_gid;
-	u->name = ks_xstrdup(pw.pw_name);
-	u->home = ks_xstrdup(pw.pw_dir && *pw.pw_dir ? pw.pw_dir : "/");
-	free(buf);
+	u->uid = pw.uid;
+	u->gid = pw.gid;
+	u->name = pw.name;
+	u->home = pw.home;
 	return 0;
 }
 
@@ -69,11 +57,7 @@ static char *note(enum sr_user_why why, const char *owner)
 
 static void load_groups(struct sr_user *u)
 {
-	int n = 16;
-	u->groups = ks_xmalloc(sizeof(gid_t) * (size_t)n);
-	while (getgrouplist(u->name, u->gid, u->groups, &n) < 0)
-		u->groups = ks_xrealloc(u->groups, sizeof(gid_t) * (size_t)n);
-	u->ngroups = n;
+	u->ngroups = ks_passwd_groups(u->name, u->gid, &u->groups);
 }
 
 int sr_user_pick(const char *owner, struct sr_user *u, struct ks_err *err)

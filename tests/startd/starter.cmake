@@ -13,3 +13,10 @@ set_tests_properties(startd_starter PROPERTIES TIMEOUT 180)
 add_executable(test_starter_user ${CMAKE_CURRENT_SOURCE_DIR}/test_starter_user.c)
 target_link_libraries(test_starter_user PRIVATE sr_jobad ${CMOCKA_LIB})
 add_test(NAME startd_starter_user COMMAND test_starter_user)
+
+# The static starter's account lookups from the files (ks_passwd.h), which
+# must agree with the name service on local accounts.
+add_executable(test_passwd_files ${CMAKE_CURRENT_SOURCE_DIR}/test_passwd_files.c
+               ${CMAKE_SOURCE_DIR}/common/util/ks_passwd_files.c)
+target_link_libraries(test_passwd_files PRIVATE classad_static ${CMOCKA_LIB})
+add_test(NAME startd_passwd_files COMMAND test_passwd_files)
