@@ -53,7 +53,8 @@ static void builtins(ks_config *cfg)
 	builtin(cfg, src, "FULL_HOSTNAME", full);
 	builtin(cfg, src, "IP_ADDRESS", "127.0.0.1");
 	builtin(cfg, src, "IPV4_ADDRESS", "127.0.0.1");
-	cfg->tilde_source = src; /* kc_settle(): TILDE and USERNAME */
+	/* kc_settle(): TILDE, USERNAME and DETECTED_*, when first asked */
+	cfg->tilde_source = src;
 	builtin_int(cfg, src, "PID", (long)getpid());
 	builtin_int(cfg, src, "PPID", (long)getppid());
 	builtin_int(cfg, src, "REAL_UID", (long)getuid());
@@ -62,16 +63,6 @@ static void builtins(ks_config *cfg)
 		builtin(cfg, src, "SUBSYSTEM", cfg->subsys);
 	if (cfg->localname)
 		builtin(cfg, src, "LOCALNAME", cfg->localname);
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	if (cores < 1)
-		cores = 1;
-	builtin_int(cfg, src, "DETECTED_CORES", cores);
-	builtin_int(cfg, src, "DETECTED_CPUS", cores);
-	builtin_int(cfg, src, "DETECTED_PHYSICAL_CPUS", cores);
-	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	if (pages > 0 && psize > 0)
-		builtin_int(cfg, src, "DETECTED_MEMORY",
-			    (long)((long long)pages * psize / (1024 * 1024)));
 	struct utsname u;
 	if (uname(&u) == 0) {
 		builtin(cfg, src, "UNAME_ARCH", u.machine);

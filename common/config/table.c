@@ -214,6 +214,25 @@ static const char *lookup_one(const ks_config *cfg, const char *prefix,
 	return NULL;
 }
 
+/* A builtin computed when first asked for; one a configuration set
+ * itself (read before this) stays. */
+static void settle_one(ks_config *c, int src, const char *name,
+		       const char *value)
+{
+	if (!kc_find(c, name, strlen(name)))
+		kc_insert(c, name, value, src, 0, NULL);
+}
+
+static void settle_int(ks_config *c, int src, const char *name, long v)
+{
+	char tmp[32];
+	snprintf(tmp, sizeof(tmp), "%ld", v);
+	settle_one(c, src, name, tmp);
+}
+
+/* The builtins whose lookups cost more than the rest of a short
+ * program's configuration (the password database, /sys): made when a
+ * name needs them, or when the whole table is walked. */
 void kc_settle(const ks_config *cfg)
 {
 	if (cfg->tilde_source < 0)
@@ -226,11 +245,20 @@ void kc_settle(const ks_config *cfg)
 		kc_insert(c, "TILDE", pw.home, src, 0, NULL);
 		ks_passwd_clear(&pw);
 	}
-	/* a configuration's own USERNAME, read before this, stays */
 	if (!kc_find(c, "USERNAME", 8) && ks_passwd_by_uid(getuid(), &pw) == 0) {
 		kc_insert(c, "USERNAME", pw.name, src, 0, NULL);
 		ks_passwd_clear(&pw);
 	}
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	if (cores < 1)
+		cores = 1;
+	settle_int(c, src, "DETECTED_CORES", cores);
+	settle_int(c, src, "DETECTED_CPUS", cores);
+	settle_int(c, src, "DETECTED_PHYSICAL_CPUS", cores);
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && psize > 0)
+		settle_int(c, src, "DETECTED_MEMORY",
+			   (long)((long long)pages * psize / (1024 * 1024)));
 }
 
 const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
@@ -238,7 +266,8 @@ const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
 {
 	const char *v;
 	if ((len == 5 && strncasecmp(name, "TILDE", 5) == 0) ||
-	    (len == 8 && strncasecmp(name, "USERNAME", 8) == 0))
+	    (len == 8 && strncasecmp(name, "USERNAME", 8) == 0) ||
+	    (len > 9 && strncasecmp(name, "DETECTED_", 9) == 0))
 		kc_settle(cfg);
 	if (cfg->localname &&
 	    (v = lookup_one(cfg, cfg->localname, name, len, origin)))

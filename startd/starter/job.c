@@ -336,20 +336,28 @@ static int read_ad(const classad *ad, struct sr_job *job, struct ks_err *err)
 	return 0;
 }
 
-classad *sr_ad_load(const char *path, const char *what, struct ks_err *err)
+classad *sr_ad_load(const char *path, const char *what, char **text,
+		    size_t *len, struct ks_err *err)
 {
-	size_t len = 0;
-	char *text = read_file(path, what, &len, err);
-	if (!text)
+	size_t n = 0;
+	char *t = read_file(path, what, &n, err);
+	if (text)
+		*text = NULL;
+	if (!t)
 		return NULL;
 	struct ks_err e;
 	ks_err_clear(&e);
-	classad *ad = classad_parse(text, len, CLASSAD_FMT_OLD, NULL, &e);
-	free(text);
+	classad *ad = classad_parse(t, n, CLASSAD_FMT_OLD, NULL, &e);
 	if (!ad)
 		ks_err_set(err, KS_EPARSE, e.line, e.col, e.offset,
 			   "the %s %s is not a ClassAd in old syntax: line %d: "
 			   "%s", what, path, e.line, e.msg);
+	if (ad && text) {
+		*text = t;
+		*len = n;
+	} else {
+		free(t);
+	}
 	return ad;
 }
 
@@ -357,7 +365,7 @@ int sr_job_load(const char *path, struct sr_job *job, struct ks_err *err)
 {
 	memset(job, 0, sizeof(*job));
 	job->kill_sig = SIGTERM;
-	job->ad = sr_ad_load(path, "job ad", err);
+	job->ad = sr_ad_load(path, "job ad", &job->text, &job->text_len, err);
 	if (!job->ad) {
 		job->id = ks_xstrdup("?");
 		return err->code;
@@ -371,6 +379,7 @@ void sr_job_free(struct sr_job *job)
 	if (!job)
 		return;
 	classad_free(job->ad);
+	free(job->text);
 	free(job->id);
 	free(job->cmd);
 	sr_strv_free(&job->args);

@@ -438,22 +438,27 @@ static int prepare(struct starter *s)
 	}
 	ks_log_printf(s->log, KS_D_ALWAYS, "job %s: sandbox %s created", id,
 		      s->sandbox);
-	if (sr_sandbox_write_ad(s->sandbox, ".job.ad", s->job.ad, root,
-				s->user.uid, s->user.gid, &s->job_ad_copy,
-				&err)) {
+	if (sr_sandbox_write_ad(s->sandbox, ".job.ad", s->job.text,
+				s->job.text_len, root, s->user.uid,
+				s->user.gid, &s->job_ad_copy, &err)) {
 		sr_outcome_fail(&s->o, SR_HOLD_CREATE_PROCESS, 0, "%s",
 				err.msg);
 		return -1;
 	}
+	char *text = NULL;
+	size_t len = 0;
 	if (s->opt.machine &&
-	    (!(s->machine = sr_ad_load(s->opt.machine, "slot ad", &err)) ||
-	     sr_sandbox_write_ad(s->sandbox, ".machine.ad", s->machine, root,
+	    (!(s->machine = sr_ad_load(s->opt.machine, "slot ad", &text, &len,
+				       &err)) ||
+	     sr_sandbox_write_ad(s->sandbox, ".machine.ad", text, len, root,
 				 s->user.uid, s->user.gid, &s->machine_ad_copy,
 				 &err))) {
+		free(text);
 		sr_outcome_fail(&s->o, SR_HOLD_CREATE_PROCESS, 0, "%s",
 				err.msg);
 		return -1;
 	}
+	free(text);
 
 	if (s->opt.input && take_input(s))
 		return -1;

@@ -217,6 +217,15 @@ static void kill_leftovers(struct watch *w, const sigset_t *set)
 	double deadline = mono() + LEFTOVER_WAIT_MS / 1000.0;
 	bool told = false;
 	for (;;) {
+		/* As a subreaper the starter inherits every orphan of the job,
+		 * so with no child left there is no descendant either: no need
+		 * to walk /proc (most jobs end so). */
+		siginfo_t info;
+		if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) < 0 &&
+		    errno == ECHILD) {
+			w->fam.n = 0;
+			break;
+		}
 		sample(w);
 		if (w->fam.n == 0)
 			break;

@@ -141,9 +141,9 @@ int sr_sandbox_create(const char *root, pid_t pid, bool chown_it, uid_t uid,
 	return 0;
 }
 
-int sr_sandbox_write_ad(const char *dir, const char *name, const classad *ad,
-			bool chown_it, uid_t uid, gid_t gid, char **file,
-			struct ks_err *err)
+int sr_sandbox_write_ad(const char *dir, const char *name, const char *text,
+			size_t len, bool chown_it, uid_t uid, gid_t gid,
+			char **file, struct ks_err *err)
 {
 	*file = join(dir, name);
 	int fd = open(*file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
@@ -153,8 +153,7 @@ int sr_sandbox_write_ad(const char *dir, const char *name, const classad *ad,
 			   strerror(errno));
 		return KS_EIO;
 	}
-	char *text = classad_unparse(ad, CLASSAD_FMT_OLD);
-	size_t len = strlen(text), off = 0;
+	size_t off = 0;
 	int rc = 0;
 	while (off < len) {
 		ssize_t n = write(fd, text + off, len - off);
@@ -168,7 +167,6 @@ int sr_sandbox_write_ad(const char *dir, const char *name, const classad *ad,
 		}
 		off += (size_t)n;
 	}
-	free(text);
 	if (!rc && chown_it && fchown(fd, uid, gid))
 		rc = ks_err_set(err, KS_EIO, 0, 0, 0,
 				"cannot give %s to uid %u: %s", *file,

@@ -18,6 +18,8 @@
 
 struct sr_job {
 	classad *ad;        /* the whole ad, owned */
+	char *text;         /* the ad as read (the job's .job.ad), owned */
+	size_t text_len;
 	char *id;           /* "ClusterId.ProcId", or "?" */
 	char *cmd;          /* Cmd as written */
 	struct sr_strv args;/* from Arguments, else Args (without argv[0]) */
@@ -47,8 +49,12 @@ struct sr_job {
 int sr_job_load(const char *path, struct sr_job *job, struct ks_err *err);
 
 /* The ad in old syntax in file path (what names it in errors: "job ad"),
- * or NULL with err filled.  New ad (classad_free()). */
-classad *sr_ad_load(const char *path, const char *what, struct ks_err *err);
+ * or NULL with err filled.  New ad (classad_free()).  With text, *text
+ * is the file's contents (new, free(); NULL on failure) and *len their
+ * length: the startd wrote them, so they are the ad as this library
+ * writes it, ready for the job's copy. */
+classad *sr_ad_load(const char *path, const char *what, char **text,
+		    size_t *len, struct ks_err *err);
 
 /* The signal number of a signal name ("SIGTERM", "TERM", case ignored)
  * or of a decimal number; -1 if it is neither. */

@@ -21,12 +21,13 @@
 int sr_sandbox_create(const char *root, pid_t pid, bool chown_it, uid_t uid,
 		      gid_t gid, char **path, struct ks_err *err);
 
-/* Writes ad in old syntax to dir/name, owned by uid:gid when chown_it
- * and readable by that account only.  Sets *file to the new file's path
- * (new string, free()).  Returns 0 or KS_EIO with err filled. */
-int sr_sandbox_write_ad(const char *dir, const char *name, const classad *ad,
-			bool chown_it, uid_t uid, gid_t gid, char **file,
-			struct ks_err *err);
+/* Writes an ad's text (len bytes, in old syntax) to dir/name, owned by
+ * uid:gid when chown_it and readable by that account only.  Sets *file
+ * to the new file's path (new string, free()).  Returns 0 or KS_EIO with
+ * err filled. */
+int sr_sandbox_write_ad(const char *dir, const char *name, const char *text,
+			size_t len, bool chown_it, uid_t uid, gid_t gid,
+			char **file, struct ks_err *err);
 
 /* Removes path and everything under it.  Returns 0 or KS_EIO with err
  * naming the first thing that could not be removed (removal goes on past
