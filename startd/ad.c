@@ -213,17 +213,19 @@ static long job_pid(pid_t starter)
 /* What condor_who shows of a running job, as HTCondor's slot ads carry
  * it: the starter's and the job's pids, and the time the job has run
  * and been suspended on this activation. */
-static void add_job_attrs(const struct sd_host *h, const struct sd_slot *s,
+static void add_job_attrs(const struct sd_host *h, struct sd_slot *s,
 			  classad *ad)
 {
-	const struct sd_claim *c = &s->claim;
+	struct sd_claim *c = &s->claim;
 	if (!s->job || !c->starter || !c->job_start ||
 	    (s->st.state != SD_CLAIMED && s->st.state != SD_PREEMPTING))
 		return;
 	classad_insert_int(ad, "StarterPid", c->starter);
-	long pid = job_pid(c->starter);
-	if (pid > 0)
-		classad_insert_int(ad, "JobPid", pid);
+	/* looked for until found: it stays for the activation */
+	if (!c->job_pid)
+		c->job_pid = (pid_t)job_pid(c->starter);
+	if (c->job_pid > 0)
+		classad_insert_int(ad, "JobPid", c->job_pid);
 	int64_t susp = c->suspended_total +
 		       (c->suspended_at ? h->now - c->suspended_at : 0);
 	int64_t run = h->now - c->job_start - susp;
@@ -234,7 +236,7 @@ static void add_job_attrs(const struct sd_host *h, const struct sd_slot *s,
 		classad_insert_int(ad, "TotalJobSuspendTime", susp);
 }
 
-static classad *base_ad(const struct sd_host *h, const struct sd_slot *s,
+static classad *base_ad(const struct sd_host *h, struct sd_slot *s,
 			double *owner_left)
 {
 	classad *ad = classad_new();

@@ -250,6 +250,7 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 	ks_loop_cancel(d->loop, c->kill_timer);
 	c->kill_timer = 0;
 	c->starter = 0;
+	c->job_pid = 0;
 	c->job_start = 0;
 	c->suspended_at = 0;
 	s->st.starter = false;
@@ -401,18 +402,17 @@ static int stage_files(ks_daemon *d, struct sd_slot *s,
 }
 
 /* Starts the job's starter.  Returns 0 or -1 with why filled. */
-static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
-			 size_t size)
+/* slot_ad: the slot's ad now, for what it gives the job (assigned
+ * GPUs...). */
+static int spawn_starter(ks_daemon *d, struct sd_slot *s,
+			 const classad *slot_ad, char *why, size_t size)
 {
 	struct startd *sd = d->ctx;
 	struct sd_claim *c = &s->claim;
 	char *prog = ks_config_get(d->cfg, "STARTER", NULL);
 	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
 	int job_fd = s->job ? ad_memfd("job.ad", s->job) : -1;
-	/* the slot's ad, for what it gives the job (assigned GPUs...) */
-	classad *slot_ad = sd_slot_ad_now(d, s);
 	int machine_fd = slot_ad ? ad_memfd("machine.ad", slot_ad) : -1;
-	classad_free(slot_ad);
 	int fds[2] = {-1, -1};
 	int rc = -1;
 	if (!prog || !execute)
@@ -491,6 +491,7 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s, char *why,
 		close(machine_fd);
 	if (rc == 0) {
 		c->starter = pid;
+		c->job_pid = 0;
 		c->out_fd = fds[0];
 		c->out.len = 0;
 		c->loop = d->loop;
@@ -927,11 +928,20 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 			       sd_activity_name(s->st.activity));
 		return;
 	}
+	/* The slot's ad with the new job in it serves both the claim's
+	 * timers and the starter; a refused job leaves the claim's last. */
+	classad *last = s->job;
+	if (req->n >= 2)
+		s->job = classad_copy(req->ads[1]);
 	struct sd_timers t = {0};
 	classad *ad = sd_slot_ad_now(d, s);
 	sd_claim_timers(d, s, ad, &t);
-	classad_free(ad);
 	if (t.worklife_over) {
+		classad_free(ad);
+		if (s->job != last) {
+			classad_free(s->job);
+			s->job = last;
+		}
 		ks_reply_error(req, "the claim on %s is older than its "
 			       "CLAIM_WORKLIFE: it takes no more jobs",
 			       s->short_name);
@@ -940,27 +950,26 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 		sd_reevaluate_changed(d);
 		return;
 	}
-	if (req->n >= 2) {
-		classad_free(s->job);
-		s->job = classad_copy(req->ads[1]);
-	}
+	if (s->job != last)
+		classad_free(last);
 	char why[300];
 	ks_xfer_set_free(&s->claim.outputs);
-	if (stage_files(d, s, req->ads + 2, req->n > 2 ? req->n - 2 : 0, why,
-			sizeof(why))) {
+	int rc = stage_files(d, s, req->ads + 2, req->n > 2 ? req->n - 2 : 0,
+			     why, sizeof(why));
+	if (rc) {
 		remove_files(&s->claim);
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: cannot take the job's input: %s",
 			      s->short_name, why);
 		ks_reply_error(req, "cannot take the job's input: %s", why);
-		return;
-	}
-	if (spawn_starter(d, s, why, sizeof(why))) {
+	} else if ((rc = spawn_starter(d, s, ad, why, sizeof(why)))) {
 		ks_log_printf(d->log, KS_D_ALWAYS, "%s: cannot start the job: %s",
 			      s->short_name, why);
 		ks_reply_error(req, "cannot start the job: %s", why);
-		return;
 	}
+	classad_free(ad);
+	if (rc)
+		return;
 	s->claim.last_alive = sd_now();
 	s->claim.unheard = false;
 	classad *now = classad_new();

@@ -34,6 +34,7 @@ struct sd_claim {
 	int64_t lease;          /* seconds without ALIVE before it ends */
 	int64_t last_alive;     /* time() */
 	pid_t starter;          /* 0: no job running */
+	pid_t job_pid;          /* the job's process once seen; 0 before */
 	int out_fd;             /* the starter's result comes through it */
 	struct classad_buf out;
 	char *input_dir;        /* the job's input files, for the starter */

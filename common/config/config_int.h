@@ -46,6 +46,16 @@ struct ks_config {
 	 * a user that does not exist costs a tour of every name service
 	 * (a millisecond or two), and few configurations use it. */
 	int tilde_source; /* the builtins' source; -1 once looked up */
+	/* kc_lookup()'s answers, a name's whole LOCALNAME./SUBSYS./default
+	 * search each (a daemon asks for the same knobs over and over);
+	 * emptied by every kc_insert() */
+	struct kc_memo *memo; /* open addressing; name NULL: empty */
+	size_t memo_cap, memo_n;
+};
+
+struct kc_memo {
+	char *name;
+	const char *value; /* NULL: the name has no value */
 };
 
 /* ---- table.c ---- */

@@ -117,9 +117,64 @@ static void grow(ks_config *cfg)
 	}
 }
 
+/* ---- kc_lookup()'s memo ------------------------------------------------ */
+
+/* Past this many names the memo starts again rather than grow: slot
+ * knobs (SLOT<N>_...) are many names asked for rarely. */
+#define MEMO_MAX 4096
+
+/* Empties the memo (its table stays, for the next answers). */
+static void memo_clear(ks_config *cfg)
+{
+	for (size_t i = 0; cfg->memo_n && i < cfg->memo_cap; i++)
+		if (cfg->memo[i].name) {
+			free(cfg->memo[i].name);
+			cfg->memo[i].name = NULL;
+			cfg->memo_n--;
+		}
+}
+
+/* The memo's slot for name: its entry, or the empty slot it would take. */
+static struct kc_memo *memo_slot(const ks_config *cfg, const char *name,
+				 size_t len, uint32_t h)
+{
+	size_t mask = cfg->memo_cap - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		struct kc_memo *e = &cfg->memo[i];
+		if (!e->name || same_name(e->name, name, len))
+			return e;
+	}
+}
+
+static void memo_put(ks_config *cfg, const char *name, size_t len,
+		     uint32_t h, const char *value)
+{
+	if (cfg->memo_n >= MEMO_MAX)
+		memo_clear(cfg);
+	if ((cfg->memo_n + 1) * 2 > cfg->memo_cap) {
+		struct kc_memo *old = cfg->memo;
+		size_t cap = cfg->memo_cap;
+		cfg->memo_cap = cap ? cap * 2 : 64;
+		cfg->memo = ks_xcalloc(cfg->memo_cap, sizeof(*cfg->memo));
+		for (size_t i = 0; i < cap; i++)
+			if (old[i].name)
+				*memo_slot(cfg, old[i].name,
+					   strlen(old[i].name),
+					   hash_ci(old[i].name,
+						   strlen(old[i].name))) =
+					old[i];
+		free(old);
+	}
+	struct kc_memo *e = memo_slot(cfg, name, len, h);
+	e->name = ks_xstrndup(name, len);
+	e->value = value;
+	cfg->memo_n++;
+}
+
 void kc_insert(ks_config *cfg, const char *name, const char *value,
 	       int source, int line, const char *use)
 {
+	memo_clear(cfg);
 	size_t len = strlen(name);
 	struct kc_macro *m = kc_find(cfg, name, len);
 	if (!m) {
@@ -269,12 +324,21 @@ const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
 	    (len == 8 && strncasecmp(name, "USERNAME", 8) == 0) ||
 	    (len > 9 && strncasecmp(name, "DETECTED_", 9) == 0))
 		kc_settle(cfg);
-	if (cfg->localname &&
-	    (v = lookup_one(cfg, cfg->localname, name, len, origin)))
-		return v;
-	if (cfg->subsys && (v = lookup_one(cfg, cfg->subsys, name, len, origin)))
-		return v;
-	return lookup_one(cfg, NULL, name, len, origin);
+	/* an origin wanted is a rare question: it takes the long way */
+	uint32_t h = hash_ci(name, len);
+	if (!origin && cfg->memo_cap) {
+		const struct kc_memo *e = memo_slot(cfg, name, len, h);
+		if (e->name)
+			return e->value;
+	}
+	if (!(cfg->localname &&
+	      (v = lookup_one(cfg, cfg->localname, name, len, origin))) &&
+	    !(cfg->subsys &&
+	      (v = lookup_one(cfg, cfg->subsys, name, len, origin))))
+		v = lookup_one(cfg, NULL, name, len, origin);
+	if (!origin)
+		memo_put((ks_config *)cfg, name, len, h, v);
+	return v;
 }
 
 uint64_t kc_random_step(uint64_t *state)
@@ -328,6 +392,8 @@ void ks_config_free(ks_config *cfg)
 		free(cfg->sources[i]);
 	for (size_t i = 0; i < cfg->nwarnings; i++)
 		free(cfg->warnings[i]);
+	memo_clear(cfg);
+	free(cfg->memo);
 	free(cfg->macros);
 	free(cfg->index);
 	free(cfg->sources);

@@ -321,6 +321,7 @@ int ks_daemon_reconfig(ks_daemon *d)
 	ks_authz_free(d->authz);
 	d->authz = ks_authz_new(cfg, d->subsys, d->owner);
 	ks_config_free(old);
+	kd_identity_forget(d);
 	ks_log_printf(d->log, KS_D_ALWAYS, "reconfigured");
 	if (d->ops->reconfig)
 		d->ops->reconfig(d);

@@ -37,12 +37,19 @@ struct ks_daemon_priv {
 	struct kd_settings *runtime; /* -rset settings (runtime.c) */
 	SSL_CTX *tls_ctx; /* for peers on other hosts (ks_tls.h) */
 	unsigned sweeps;  /* connection sweeps so far (every 5 s) */
+	/* the identity of the last local peer uid (server.c), kept until
+	 * PASSWD_CACHE_REFRESH runs out or a reconfig */
+	uid_t id_uid;
+	char *id_name;
+	int64_t id_until;
 };
 
 /* server.c */
 int kd_server_start(ks_daemon *d, struct ks_err *err);
 void kd_server_stop(ks_daemon *d);
 void kd_sessions_free(ks_daemon *d);
+/* Forgets the remembered peer identity (the configuration changed). */
+void kd_identity_forget(ks_daemon *d);
 
 /* daemon.c */
 /* The daemon's ads as the collector gets them (with the attributes every

@@ -289,8 +289,22 @@ static char *ad_string(const classad *ad, const char *name)
 	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
 }
 
+void kd_identity_forget(ks_daemon *d)
+{
+	free(d->priv->id_name);
+	d->priv->id_name = NULL;
+}
+
+/* user@UID_DOMAIN for a local peer.  The last one is remembered, as
+ * HTCondor's daemons keep their passwd cache (PASSWD_CACHE_REFRESH):
+ * most connections come from the same account, and the password
+ * database costs a file read each time. */
 static char *uid_identity(ks_daemon *d, uid_t uid)
 {
+	struct ks_daemon_priv *p = d->priv;
+	int64_t now = (int64_t)time(NULL);
+	if (p->id_name && p->id_uid == uid && now < p->id_until)
+		return ks_xstrdup(p->id_name);
 	char *user = ks_auth_username((unsigned)uid);
 	char *domain = ks_config_get(d->cfg, "UID_DOMAIN", NULL);
 	size_t n = strlen(user) + (domain ? strlen(domain) : 9) + 2;
@@ -298,6 +312,12 @@ static char *uid_identity(ks_daemon *d, uid_t uid)
 	snprintf(id, n, "%s@%s", user, domain ? domain : "localhost");
 	free(user);
 	free(domain);
+	int64_t ttl = 72000;
+	ks_config_int(d->cfg, "PASSWD_CACHE_REFRESH", &ttl);
+	free(p->id_name);
+	p->id_name = ks_xstrdup(id);
+	p->id_uid = uid;
+	p->id_until = now + ttl;
 	return id;
 }
 
@@ -350,6 +370,7 @@ static const struct kd_session *session_find(ks_daemon *d, const char *id)
 
 void kd_sessions_free(ks_daemon *d)
 {
+	kd_identity_forget(d);
 	while (d->priv->nsessions)
 		session_drop(d->priv, d->priv->nsessions - 1);
 	free(d->priv->sessions);

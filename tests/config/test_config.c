@@ -355,6 +355,35 @@ static void test_prefixes(void **state)
 	ks_config_free(named);
 }
 
+/* Lookups are remembered (kc_lookup's memo): every change is seen at
+ * once, an answer of "not set" included, whatever the name's case. */
+static void test_memo(void **state)
+{
+	(void)state;
+	ks_config *c = cfg_of("startd", "A = 1\nB = $(A)\n");
+	expect(c, "B", "1");
+	expect(c, "b", "1");
+	assert_null(ks_config_get(c, "NOT_YET", NULL));
+	assert_int_equal(ks_config_set(c, "NOT_YET", "here", NULL), 0);
+	expect(c, "not_yet", "here");
+	assert_int_equal(ks_config_set(c, "A", "2", NULL), 0);
+	expect(c, "B", "2");
+	/* a prefixed definition now hides the plain one */
+	assert_int_equal(ks_config_set(c, "STARTD.A", "3", NULL), 0);
+	expect(c, "B", "3");
+	/* more names than the memo keeps */
+	char name[32];
+	for (int i = 0; i < 10000; i++) {
+		snprintf(name, sizeof(name), "SLOT%d_NONE", i);
+		assert_null(ks_config_get(c, name, NULL));
+	}
+	expect(c, "A", "3");
+	struct ks_config_origin o;
+	assert_string_equal(ks_config_raw(c, "A", &o), "3");
+	assert_string_equal(o.name, "STARTD.A");
+	ks_config_free(c);
+}
+
 static void test_slots(void **state)
 {
 	(void)state;
@@ -469,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_prefixes),
+		cmocka_unit_test(test_memo),
 		cmocka_unit_test(test_slots),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_tables),
