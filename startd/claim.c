@@ -401,9 +401,8 @@ static int stage_files(ks_daemon *d, struct sd_slot *s,
 	return 0;
 }
 
-/* Starts the job's starter.  Returns 0 or -1 with why filled. */
-/* slot_ad: the slot's ad now, for what it gives the job (assigned
- * GPUs...). */
+/* Starts the job's starter, giving it slot_ad (the slot's ad now: what
+ * it gives the job, assigned GPUs...).  Returns 0 or -1 with why filled. */
 static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 			 const classad *slot_ad, char *why, size_t size)
 {

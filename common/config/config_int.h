@@ -44,7 +44,8 @@ struct ks_config {
 	uint64_t rng; /* $RANDOM_INTEGER() and $RANDOM_CHOICE() */
 	/* TILDE, the condor user's home, is looked up when first asked for:
 	 * a user that does not exist costs a tour of every name service
-	 * (a millisecond or two), and few configurations use it. */
+	 * (a millisecond or two), and few configurations use it; USERNAME
+	 * and DETECTED_* likewise (kc_settle()). */
 	int tilde_source; /* the builtins' source; -1 once looked up */
 	/* kc_lookup()'s answers, a name's whole LOCALNAME./SUBSYS./default
 	 * search each (a daemon asks for the same knobs over and over);
@@ -75,8 +76,9 @@ const char *kc_lookup(const ks_config *cfg, const char *name, size_t len,
 uint64_t kc_random_step(uint64_t *state);
 uint64_t kc_random(ks_config *cfg);
 /* Defines the macros computed when first wanted, because each costs a
- * password database lookup (TILDE, USERNAME).  Only memoizes, so it takes
- * a const configuration. */
+ * password database lookup or a read of /sys (TILDE, USERNAME,
+ * DETECTED_*), unless the configuration defined them.  Only memoizes, so
+ * it takes a const configuration. */
 void kc_settle(const ks_config *cfg);
 
 /* ---- buf (table.c): helpers over libclassad's text buffer ---- */

@@ -296,7 +296,7 @@ void kc_settle(const ks_config *cfg)
 	int src = c->tilde_source;
 	c->tilde_source = -1;
 	struct ks_passwd pw;
-	if (ks_passwd_by_name("condor", &pw) == 0) {
+	if (!kc_find(c, "TILDE", 5) && ks_passwd_by_name("condor", &pw) == 0) {
 		kc_insert(c, "TILDE", pw.home, src, 0, NULL);
 		ks_passwd_clear(&pw);
 	}
