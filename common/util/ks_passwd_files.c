@@ -16,6 +16,19 @@
 
 #include "ks_mem.h"
 
+/* What a reader's return rc means: 1 read again, with the larger buffer
+ * made here (a line longer than *buf gives ERANGE and is read again); 0
+ * an entry was read; -1 the end (ENOENT) or an error. */
+static int step(int rc, char **buf, size_t *len)
+{
+	if (rc == ERANGE) {
+		*len *= 2;
+		*buf = ks_xrealloc(*buf, *len);
+		return 1;
+	}
+	return rc ? -1 : 0;
+}
+
 static int lookup(const char *name, uid_t uid, struct ks_passwd *pw)
 {
 	FILE *f = fopen("/etc/passwd", "re");
@@ -25,16 +38,9 @@ static int lookup(const char *name, uid_t uid, struct ks_passwd *pw)
 	char *buf = ks_xmalloc(len);
 	struct passwd p, *res;
 	int rc, found = -1;
-	/* a line longer than buf gives ERANGE and is read again */
-	while ((rc = fgetpwent_r(f, &p, buf, len, &res)) != ENOENT) {
-		if (rc == ERANGE) {
-			len *= 2;
-			buf = ks_xrealloc(buf, len);
-			continue;
-		}
-		if (rc)
-			break;
-		if (name ? strcmp(p.pw_name, name) == 0 : p.pw_uid == uid) {
+	while ((rc = step(fgetpwent_r(f, &p, buf, len, &res), &buf, &len)) >= 0) {
+		if (rc == 0 && (name ? strcmp(p.pw_name, name) == 0
+				     : p.pw_uid == uid)) {
 			pw->uid = p.pw_uid;
 			pw->gid = p.pw_gid;
 			pw->name = ks_xstrdup(p.pw_name);
@@ -78,14 +84,10 @@ int ks_passwd_groups(const char *name, gid_t gid, gid_t **groups)
 		char *buf = ks_xmalloc(len);
 		struct group gr, *res;
 		int rc;
-		while ((rc = fgetgrent_r(f, &gr, buf, len, &res)) != ENOENT) {
-			if (rc == ERANGE) {
-				len *= 2;
-				buf = ks_xrealloc(buf, len);
-				continue;
-			}
+		while ((rc = step(fgetgrent_r(f, &gr, buf, len, &res), &buf,
+				  &len)) >= 0) {
 			if (rc)
-				break;
+				continue;
 			bool seen = false;
 			for (size_t i = 0; i < n && !seen; i++)
 				seen = g[i] == gr.gr_gid;
