@@ -2,7 +2,7 @@
 # submit_test.sh BUILD_DIR: what the reference cases do not cover.
 # JOB_DEFAULT_REQUEST* give the requests of jobs that set none (a job's
 # own win); command-line NAME=VALUE and -batch-name reach every job;
-# transfer_output_remaps is a quoted string; getenv takes the submitter's
+# transfer_output_remaps is a string, quoted or not; getenv takes the submitter's
 # variables (all, or those a list of patterns names) under environment's; without a running schedd,
 # condor_submit says it cannot find it; bad values of the policy and
 # limit commands are refused with HTCondor's messages.
@@ -32,8 +32,8 @@ printf 'executable = /bin/true\narguments = $(tag)\nqueue\n' > tag.sub
 printf 'executable = /bin/true\ntransfer_output_remaps = "a = b/a; c = d"\nqueue\n' > remap.sub
 "$S" -dry-run - remap.sub | grep -qx 'TransferOutputRemaps="a = b/a; c = d"' || fail "transfer_output_remaps"
 printf 'executable = /bin/true\ntransfer_output_remaps = a = b\nqueue\n' > remap2.sub
-out=$("$S" -dry-run - remap2.sub 2>&1) && fail "an unquoted transfer_output_remaps was taken"
-echo "$out" | grep -q 'transfer_output_remaps must be a quoted string, not: a = b' || fail "remaps error: $out"
+# (HTCondor 25 takes it unquoted too: only schedds before 24.5 could not)
+"$S" -dry-run - remap2.sub | grep -qx 'TransferOutputRemaps="a = b"' || fail "an unquoted transfer_output_remaps"
 printf 'executable = /bin/true\ngetenv = KSX*\nenvironment = "KSX_B=mine"\nqueue\n' > getenv.sub
 out=$(KSX_A=1 KSX_B=2 OTHER=3 "$S" -dry-run - getenv.sub)
 # (the order is the environment's own)

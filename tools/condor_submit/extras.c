@@ -81,15 +81,52 @@ bool sub_value_bool(const char *v, bool *out)
 	return eval_alone(v, false, NULL, out);
 }
 
+int sub_expr_error(struct ks_err *err, int line, const char *src,
+		   const char *attr, const char *text,
+		   const struct ks_err *why)
+{
+	/* HTCondor's words, with what it leaves out: the line, and the
+	 * parser's reason; a long text is cut in the middle so that both
+	 * fit the message */
+	char where[160] = "";
+	if (line > 0 && src)
+		snprintf(where, sizeof(where), "on Line %d of %s: ", line, src);
+	else if (src)
+		snprintf(where, sizeof(where), "in %s: ", src);
+	char reason[sizeof(why->msg) + 32];
+	if (why && why->msg[0] && why->col > 0)
+		snprintf(reason, sizeof(reason), "at column %d: %s", why->col,
+			 why->msg);
+	else
+		snprintf(reason, sizeof(reason), "%s",
+			 why && why->msg[0] ? why->msg : "not an expression");
+	size_t room = sizeof(err->msg) - strlen(where) - strlen(reason) -
+		      strlen(attr) - 40;
+	if ((ptrdiff_t)room < 20)
+		room = 20;
+	size_t n = strlen(text);
+	if (n <= room)
+		return ks_err_set(err, KS_EPARSE, line, why ? why->col : 0, 0,
+				  "%sParse error in expression: \n\t%s = %s\n\t%s",
+				  where, attr, text, reason);
+	size_t head = room / 2, tail = room - head - 3;
+	return ks_err_set(err, KS_EPARSE, line, why ? why->col : 0, 0,
+			  "%sParse error in expression: \n\t%s = %.*s...%s\n\t%s",
+			  where, attr, (int)head, text, text + n - tail, reason);
+}
+
 int sub_put_expr(const struct sub_job_ctx *c, classad *ad, const char *attr,
-		 const char *text, struct ks_err *err)
+		 const char *text, const char *key, struct ks_err *err)
 {
 	classad_expr *e = sub_parse_expr(c, text);
 	if (e && classad_insert(ad, attr, e) == 0)
 		return 0;
-	return ks_err_set(err, KS_EPARSE, 0, 0, 0,
-			  "Parse error in expression: \n\t%s = %s\n\tError in "
-			  "submit file", attr, text);
+	/* (parsed again for the reason: the cache keeps none) */
+	struct ks_err why = {0};
+	classad_expr_free(classad_parse_expr(text, strlen(text), &why));
+	const char *src = NULL;
+	int line = key ? sub_where(c, key, attr, &src) : 0;
+	return sub_expr_error(err, line, src, attr, text, &why);
 }
 
 static int bad_int(struct ks_err *err, const char *key, const char *v)
@@ -275,7 +312,8 @@ static int set_limits(const struct sub_job_ctx *c, classad *ad,
 	else if (list)
 		rc = put_limits(ad, list, err);
 	else if (expr)
-		rc = sub_put_expr(c, ad, "ConcurrencyLimits", expr, err);
+		rc = sub_put_expr(c, ad, "ConcurrencyLimits", expr,
+				  "concurrency_limits_expr", err);
 	free(list);
 	free(expr);
 	return rc;
@@ -554,7 +592,7 @@ static int put_simple(const struct sub_job_ctx *c, classad *ad,
 	case AS_EXPR:
 		break;
 	}
-	return sub_put_expr(c, ad, s->attr, v, err);
+	return sub_put_expr(c, ad, s->attr, v, s->key, err);
 }
 
 int sub_set_simple(const struct sub_job_ctx *c, classad *ad,
@@ -629,11 +667,33 @@ bool sub_size_value(const char *v, long long base, const char *seps,
 }
 
 int sub_set_image_size(const struct sub_job_ctx *c, classad *ad,
-		       struct ks_err *err)
+		       int universe, const char *grid, struct ks_err *err)
 {
+	/* a vm job's is its memory (vm.c); an ec2, gce or azure job's
+	 * executable is only a name; a container job may have none */
+	if (universe != 13) {
+		char *cmd = NULL, *iwd = NULL;
+		classad_eval_string(ad, "Cmd", NULL, &cmd);
+		classad_eval_string(ad, "Iwd", NULL, &iwd);
+		long long kb = 0;
+		if (cmd && *cmd && !sub_grid_exe_is_name(grid)) {
+			char *path = ks_path_in(iwd ? iwd : c->iwd, cmd);
+			kb = sub_exe_size(c, path);
+			free(path);
+		}
+		classad_insert_int(ad, "ExecutableSize", kb);
+		free(cmd);
+		free(iwd);
+	}
 	char *v = sub_param(c, "image_size", "ImageSize");
-	if (!v)
+	if (!v) {
+		int64_t kb = 0;
+		if (!classad_lookup(ad, "ImageSize")) {
+			classad_eval_int(ad, "ExecutableSize", NULL, &kb);
+			classad_insert_int(ad, "ImageSize", kb);
+		}
 		return 0;
+	}
 	long long kb = 0;
 	int rc = 0;
 	if (!sub_size_value(v, 1024, NULL, &kb, NULL, NULL))
@@ -664,7 +724,7 @@ int sub_set_auto(const struct sub_job_ctx *c, classad *ad, int universe,
 	    !classad_lookup(ad, "JobLeaseDuration")) {
 		char *d = sub_knob(c, "JOB_DEFAULT_LEASE_DURATION");
 		int rc = sub_put_expr(c, ad, "JobLeaseDuration", d ? d : "2400",
-				      err);
+				      NULL, err);
 		free(d);
 		if (rc)
 			return rc;
@@ -916,13 +976,14 @@ int sub_set_container(const struct sub_job_ctx *c, classad *ad,
 /* ---- the image's transfer -------------------------------------------- */
 
 int sub_set_container_transfer(const struct sub_job_ctx *c, classad *ad,
-			       struct ks_err *err)
+			       struct classad_buf *inputs, long long *kb,
+			       const char *iwd, struct ks_err *err)
 {
+	(void)err;
 	char *image = sub_param(c, "container_image", "ContainerImage");
 	if (!image)
 		return 0; /* docker_image alone: the execute side pulls it */
 	bool transfer = true;
-	int rc = 0;
 	if (classad_lookup(ad, "TransferContainer"))
 		classad_eval_bool(ad, "TransferContainer", NULL, &transfer);
 	/* an image on a file system every execute node shares stays put */
@@ -943,30 +1004,12 @@ int sub_set_container_transfer(const struct sub_job_ctx *c, classad *ad,
 				      image[0] == 'd' ? "docker" : "oras");
 		goto out;
 	}
-	char *should = NULL;
-	classad_eval_string(ad, "ShouldTransferFiles", NULL, &should);
-	bool no = should && !strcasecmp(should, "NO");
-	free(should);
-	if (no) {
-		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
-				"you specified files you want Condor to transfer "
-				"via \"transfer_input_files\", but you disabled "
-				"should_transfer_files.");
-		goto out;
-	}
 	/* the image goes with the input files, and the job names it by its
 	 * base name */
-	char *inputs = NULL;
-	struct classad_buf b = {0};
-	if (classad_eval_string(ad, "TransferInput", NULL, &inputs) &&
-	    *inputs) {
-		classad_buf_add(&b, inputs, strlen(inputs));
-		classad_buf_add(&b, ",", 1);
-	}
-	free(inputs);
-	classad_buf_add(&b, image, strlen(image));
-	classad_insert_string(ad, "TransferInput", b.data);
-	free(b.data);
+	if (inputs->len)
+		classad_buf_add(inputs, ",", 1);
+	classad_buf_add(inputs, image, strlen(image));
+	*kb += sub_file_kb(iwd, image);
 	size_t n = strlen(image);
 	char *path = ks_xstrdup(image);
 	if (n > 1 && path[n - 1] == '/')
@@ -982,7 +1025,7 @@ int sub_set_container_transfer(const struct sub_job_ctx *c, classad *ad,
 	free(path);
 out:
 	free(image);
-	return rc;
+	return 0;
 }
 
 /* ---- the parallel universe ------------------------------------------- */
@@ -1337,11 +1380,8 @@ int sub_requirements(const classad *ad, const char *user, int universe,
 {
 	*out = NULL;
 	struct classad_buf b = {0};
-	if (user) {
-		add(&b, "(");
+	if (user)
 		add(&b, user);
-		add(&b, ")");
-	}
 	bool circular;
 	classad *refs = machine_refs(b.data, &circular);
 	if (circular) {

@@ -1,8 +1,6 @@
-/* files.c: the submit commands about a job's files that HTCondor 25's
- * condor_submit handles with its transfer and tool daemon rules:
- * transfer_common_input, public_input_files, disk_usage, the java
- * universe's class and jar files, and the tool daemon's program, streams
- * and arguments. */
+/* files.c: the submit commands of a job's helpers that HTCondor 25's
+ * condor_submit handles with rules of their own: the java VM's arguments
+ * and the tool daemon's program, streams and arguments. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,74 +10,6 @@
 #include "ks_text.h"
 #include "sr_args.h"
 #include "submit.h"
-
-/* A java job runs "java": its class (the executable) and jar files go
- * with the input files, unless nothing is transferred. */
-static void set_java(classad *ad)
-{
-	char *cmd = NULL, *inputs = NULL, *jars = NULL;
-	classad_eval_string(ad, "Cmd", NULL, &cmd);
-	classad_eval_string(ad, "TransferInput", NULL, &inputs);
-	classad_eval_string(ad, "JarFiles", NULL, &jars);
-	struct classad_buf b = {0};
-	if (inputs && *inputs)
-		classad_buf_printf(&b, "%s", inputs);
-	bool listed = false;
-	for (const char *p = inputs ? inputs : ""; cmd && *p;) {
-		size_t n = strcspn(p, ",");
-		listed |= n == strlen(cmd) && !strncmp(p, cmd, n);
-		p += n + (p[n] == ',');
-	}
-	if (cmd && strcmp(cmd, "java") && !listed)
-		classad_buf_printf(&b, "%s%s", b.len ? "," : "", cmd);
-	char *save = NULL;
-	for (char *t = jars ? strtok_r(jars, ",", &save) : NULL; t;
-	     t = strtok_r(NULL, ",", &save)) {
-		t = sub_strip_quotes(t);
-		if (*t)
-			classad_buf_printf(&b, "%s%s", b.len ? "," : "", t);
-	}
-	if (b.len)
-		classad_insert_string(ad, "TransferInput", b.data);
-	classad_insert_string(ad, "Cmd", "java");
-	classad_insert_bool(ad, "TransferExecutable", false);
-	free(b.data);
-	free(cmd);
-	free(inputs);
-	free(jars);
-}
-
-int sub_set_more_files(const struct sub_job_ctx *c, classad *ad,
-		       int universe, struct ks_err *err)
-{
-	char *v = sub_param(c, "transfer_common_input", "CommonInputFiles");
-	if (v)
-		sub_put_list(ad, "CommonInputFiles", sub_strip_quotes(v));
-	free(v);
-	char *should = NULL;
-	classad_eval_string(ad, "ShouldTransferFiles", NULL, &should);
-	bool transfer = !should || strcasecmp(should, "NO");
-	free(should);
-	if (transfer && universe == 10)
-		set_java(ad);
-	int rc = 0;
-	if ((v = sub_param(c, "disk_usage", "DiskUsage"))) {
-		long long kb = 0;
-		if (!sub_size_value(v, 1024, NULL, &kb, NULL, NULL) || kb < 1)
-			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
-					"'%s' is not valid for disk_usage. It must "
-					"be >= 1", v);
-		else
-			classad_insert_int(ad, "DiskUsage", kb);
-		free(v);
-	}
-	if (!rc && transfer &&
-	    (v = sub_param(c, "public_input_files", "PublicInputFiles"))) {
-		sub_put_list(ad, "PublicInputFiles", v);
-		free(v);
-	}
-	return rc;
-}
 
 /* ---- more argument lists -------------------------------------------- */
 

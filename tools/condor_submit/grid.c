@@ -370,7 +370,9 @@ static int set_batch_and_arc(const struct sub_job_ctx *c, classad *ad,
 	for (size_t i = 0; i < sizeof(strings) / sizeof(*strings); i++)
 		put_string(c, ad, strings[i][0], strings[i][1]);
 	char *v = sub_param(c, "batch_runtime", "BatchRuntime");
-	int rc = v ? sub_put_expr(c, ad, "BatchRuntime", v, err) : 0;
+	int rc = v ? sub_put_expr(c, ad, "BatchRuntime", v, "batch_runtime",
+				  err)
+		   : 0;
 	free(v);
 	return rc;
 }

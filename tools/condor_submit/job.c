@@ -72,6 +72,32 @@ static const char *lookup(const struct sub_job_ctx *c, const char *name,
 	return NULL;
 }
 
+int sub_where(const struct sub_job_ctx *c, const char *name, const char *alt,
+	      const char **src)
+{
+	const struct sub_queue *q = c->queue;
+	const struct sub_file *f = c->file;
+	*src = NULL;
+	for (int k = 0; k < 2; k++) {
+		const char *n = k ? alt : name;
+		size_t len = n ? strlen(n) : 0;
+		if (!len)
+			continue;
+		/* (as lookup() finds it: the queue's variables first) */
+		for (size_t i = 0; i < q->nvars; i++)
+			if (same_name(q->vars[i], n, len)) {
+				*src = q->src;
+				return q->line;
+			}
+		for (size_t i = q->nvars_set; i-- > 0;)
+			if (!f->vars[i].attr &&
+			    same_name(f->vars[i].name, n, len)) {
+				*src = f->vars[i].src;
+				return f->vars[i].line;
+			}
+	}
+	return 0;
+}
 
 struct expand_arg {
 	const struct sub_job_ctx *c;
@@ -135,14 +161,6 @@ static char *get_any(const struct sub_job_ctx *c, const char *a,
 {
 	char *v = get(c, a);
 	return v || !b ? v : get(c, b);
-}
-
-static void put_expr(const struct sub_job_ctx *c, classad *ad,
-		     const char *name, const char *text)
-{
-	classad_expr *e = sub_parse_expr(c, text);
-	if (!e || classad_insert(ad, name, e) != 0)
-		classad_insert_string(ad, name, text);
 }
 
 /* A java job's arguments start with the class to run. */
@@ -403,10 +421,12 @@ void sub_put_list(classad *ad, const char *attr, const char *v)
 /* Request<name> for every request_<name> not handled above: a name of two
  * characters or more, not starting with '_', and not one HTCondor refuses
  * as a request. */
-static void put_custom_requests(const struct sub_job_ctx *c, classad *ad)
+static int put_custom_requests(const struct sub_job_ctx *c, classad *ad,
+			       struct ks_err *err)
 {
 	const struct sub_file *f = c->file;
-	for (size_t i = 0; i < c->queue->nvars_set; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < c->queue->nvars_set && !rc; i++) {
 		const char *n = f->vars[i].name;
 		if (f->vars[i].attr || strncasecmp(n, "request_", 8) ||
 		    !strcasecmp(n + 8, "cpus") || !strcasecmp(n + 8, "memory") ||
@@ -425,9 +445,10 @@ static void put_custom_requests(const struct sub_job_ctx *c, classad *ad)
 			 !strcasecmp(n + 8, "gpus") ? "GPUs" : n + 8);
 		char *v = get(c, n);
 		if (v)
-			put_expr(c, ad, attr, v);
+			rc = sub_put_expr(c, ad, attr, v, n, err);
 		free(v);
 	}
+	return rc;
 }
 
 /* gpus_minimum_memory: MiB, or a size with its unit; SUBMIT_REQUEST_
@@ -436,10 +457,9 @@ static int put_gpus_memory(const struct sub_job_ctx *c, classad *ad,
 			   char *v, struct ks_err *err)
 {
 	long long mb;
-	if (!sub_size_value(v, 1024 * 1024, NULL, &mb, NULL, NULL)) {
-		put_expr(c, ad, "GPUsMinMemory", v);
-		return 0;
-	}
+	if (!sub_size_value(v, 1024 * 1024, NULL, &mb, NULL, NULL))
+		return sub_put_expr(c, ad, "GPUsMinMemory", v,
+				    "gpus_minimum_memory", err);
 	size_t n = strlen(v);
 	while (n && isspace((unsigned char)v[n - 1]))
 		n--;
@@ -467,8 +487,8 @@ static int put_gpus_memory(const struct sub_job_ctx *c, classad *ad,
 /* gpus_minimum_runtime: a version x or x.y becomes x * 1000 + y * 10
  * (12.1 is 12010); a bare number above 1000 is taken as already so; any
  * other text is an expression. */
-static void put_gpus_runtime(const struct sub_job_ctx *c, classad *ad,
-			     const char *v)
+static int put_gpus_runtime(const struct sub_job_ctx *c, classad *ad,
+			    const char *v, struct ks_err *err)
 {
 	const char *p = v;
 	long major = 0, minor = -1;
@@ -483,14 +503,14 @@ static void put_gpus_runtime(const struct sub_job_ctx *c, classad *ad,
 		if (p > q)
 			minor = m;
 	}
-	if (!ok || *p || minor >= 100) {
-		put_expr(c, ad, "GPUsMinRuntime", v);
-		return;
-	}
+	if (!ok || *p || minor >= 100)
+		return sub_put_expr(c, ad, "GPUsMinRuntime", v,
+				    "gpus_minimum_runtime", err);
 	long long ver = minor == -1 && major > 1000
 				? major
 				: (long long)major * 1000 + (minor > 0 ? minor * 10 : 0);
 	classad_insert_int(ad, "GPUsMinRuntime", ver);
+	return 0;
 }
 
 /* What a GPU request may add: require_gpus and the limits on the GPUs'
@@ -507,12 +527,15 @@ static int put_gpus(const struct sub_job_ctx *c, classad *ad,
 		     {"gpus_minimum_capability", "GPUsMinCapability"},
 		     {"gpus_maximum_capability", "GPUsMaxCapability"}};
 	char *v;
-	for (size_t i = 0; i < sizeof(exprs) / sizeof(*exprs); i++)
+	int rc = 0;
+	for (size_t i = 0; i < sizeof(exprs) / sizeof(*exprs) && !rc; i++)
 		if ((v = sub_param(c, exprs[i].cmd, exprs[i].attr))) {
-			put_expr(c, ad, exprs[i].attr, v);
+			rc = sub_put_expr(c, ad, exprs[i].attr, v, exprs[i].cmd,
+					  err);
 			free(v);
 		}
-	int rc = 0;
+	if (rc)
+		return rc;
 	if ((v = sub_param(c, "gpus_minimum_memory", "GPUsMinMemory"))) {
 		rc = put_gpus_memory(c, ad, v, err);
 		free(v);
@@ -524,15 +547,212 @@ static int put_gpus(const struct sub_job_ctx *c, classad *ad,
 	}
 	if (!rc && (v = sub_param(c, "gpus_minimum_runtime",
 				  "GPUsMinRuntime"))) {
-		put_gpus_runtime(c, ad, v);
+		rc = put_gpus_runtime(c, ad, v, err);
 		free(v);
 	}
+	return rc;
+}
+
+/* The name of the description as the job records it (JobSubmitFile):
+ * $(SUBMIT_FILE), which the description may redefine; none for standard
+ * input.  New string or NULL. */
+static char *submit_file(const struct sub_job_ctx *c)
+{
+	char num[32];
+	const char *v = lookup(c, "SUBMIT_FILE", 11, true, num, sizeof(num));
+	char *e = v ? expand(c, v) : NULL;
+	if (e && !*e) {
+		free(e);
+		e = NULL;
+	}
+	return e;
+}
+
+/* Rank: the job's rank (or preferences), else DEFAULT_RANK_VANILLA for a
+ * vanilla job or DEFAULT_RANK, plus APPEND_RANK_VANILLA or APPEND_RANK
+ * (added: a rank is a number), else 0.0. */
+static int put_rank(const struct sub_job_ctx *c, classad *ad, int universe,
+		    struct ks_err *err)
+{
+	char *rank = sub_param(c, "rank", "preferences");
+	char *def = NULL, *app = NULL;
+	if (universe == 5) {
+		def = sub_knob(c, "DEFAULT_RANK_VANILLA");
+		app = sub_knob(c, "APPEND_RANK_VANILLA");
+	}
+	if (!def)
+		def = sub_knob(c, "DEFAULT_RANK");
+	if (!app)
+		app = sub_knob(c, "APPEND_RANK");
+	const char *r = rank ? rank : def;
+	char *both = NULL;
+	if (r && app) {
+		both = ks_xmalloc(strlen(r) + strlen(app) + 10);
+		sprintf(both, "(%s) + (%s)", r, app);
+		r = both;
+	} else if (app) {
+		r = app;
+	}
+	int rc = 0;
+	if (r)
+		rc = sub_put_expr(c, ad, "Rank", r,
+				  rank ? "rank" : NULL, err);
+	else
+		classad_insert_real(ad, "Rank", 0.0);
+	free(both);
+	free(rank);
+	free(def);
+	free(app);
+	return rc;
+}
+
+/* The requests of a job (request_cpus, request_memory, request_disk), or
+ * the pool's JOB_DEFAULT_REQUEST* (expressions, which HTCondor allows
+ * there); "undefined" asks for none. */
+static int put_requests(const struct sub_job_ctx *c, classad *ad,
+			int universe, const char *grid, struct ks_err *err)
+{
+	static const struct {
+		const char *cmd, *attr, *knob, *def;
+	} req[] = {
+		{"request_cpus", "RequestCpus", "JOB_DEFAULT_REQUESTCPUS", "1"},
+		{"request_memory", "RequestMemory", "JOB_DEFAULT_REQUESTMEMORY",
+		 "128"},
+		{"request_disk", "RequestDisk", "JOB_DEFAULT_REQUESTDISK",
+		 "MAX({ 1024,(TransferInputSizeMB + 1) * 1.25 }) * 1024"}};
+	int rc = 0;
+	for (size_t i = 0; i < sizeof(req) / sizeof(*req) && !rc; i++) {
+		char *v = get(c, req[i].cmd);
+		bool given = v != NULL;
+		/* a batch system's job asks only for what it says */
+		if (!given && grid && !strcasecmp(grid, "batch"))
+			continue;
+		if (!v)
+			v = sub_knob(c, req[i].knob);
+		if (!v)
+			v = ks_xstrdup(req[i].def);
+		if (i == 1 && !given && universe == 13) {
+			/* a virtual machine asks for its own memory */
+			fprintf(stderr, "\nWARNING: request_memory was NOT "
+					"specified.  Using RequestMemory = "
+					"MY.JobVMMemory\n");
+			rc = sub_put_expr(c, ad, req[i].attr, "MY.JobVMMemory",
+					  NULL, err);
+		} else if (i == 0) {
+			if (strcasecmp(v, "undefined"))
+				rc = sub_put_expr(c, ad, req[i].attr, v,
+						  given ? req[i].cmd : NULL, err);
+		} else {
+			rc = sub_set_request_size(c, ad, req[i].attr, v, given,
+						  err);
+		}
+		free(v);
+	}
+	return rc;
+}
+
+/* +Attr and MY.Attr, as written; one with no value is undefined, as in
+ * HTCondor.  *own_req: one of them is Requirements. */
+static int put_attrs(const struct sub_job_ctx *c, classad *ad, bool *own_req,
+		     struct ks_err *err)
+{
+	const struct sub_file *f = c->file;
+	*own_req = false;
+	for (size_t i = 0; i < c->queue->nvars_set; i++) {
+		const struct sub_var *a = &f->vars[i];
+		if (!a->attr)
+			continue;
+		char *e = expand(c, a->value);
+		const char *text = *ks_trim(e) ? e : "undefined";
+		classad_expr *x = sub_parse_expr(c, text);
+		int rc = 0;
+		if (!x) {
+			struct ks_err why = {0};
+			classad_expr_free(
+				classad_parse_expr(text, strlen(text), &why));
+			rc = sub_expr_error(err, a->line, a->src, a->name,
+					    text, &why);
+		} else {
+			classad_insert(ad, a->name, x);
+		}
+		free(e);
+		if (rc)
+			return rc;
+		*own_req |= !strcasecmp(a->name, "Requirements");
+	}
+	return 0;
+}
+
+/* Requirements: the user's, APPEND_REQ_VANILLA / APPEND_REQ_VM or
+ * APPEND_REQUIREMENTS, and what HTCondor adds for the job's universe,
+ * requests and transfers; +Requirements stands alone. */
+static int put_requirements(const struct sub_job_ctx *c, classad *ad,
+			    int universe, int topping, const char *grid,
+			    bool own_req, struct ks_err *err)
+{
+	char *v = get(c, "requirements");
+	if (own_req) {
+		if (v)
+			fprintf(stderr, "\nWARNING: Use of MY.Requirements or "
+					"+Requirements  overrides requirements. "
+					"You should remove one of these statements "
+					"from your submit file.\n");
+		free(v);
+		return 0;
+	}
+	struct classad_buf start = {0};
+	int rc = 0;
+	if (v) {
+		/* the user's own first, alone: an error there is the user's
+		 * line, not a clause of HTCondor's */
+		classad_buf_printf(&start, "(%s)", v);
+		classad_expr *x = sub_parse_expr(c, start.data);
+		if (!x) {
+			/* (HTCondor parses it in its parentheses; the reason
+			 * is the one of the user's text as written) */
+			struct ks_err why = {0};
+			const char *src;
+			int line = sub_where(c, "requirements", NULL, &src);
+			classad_expr_free(classad_parse_expr(v, strlen(v), &why));
+			rc = sub_expr_error(err, line, src, "requirements", v,
+					    &why);
+			goto out;
+		}
+		classad_expr_free(x);
+	}
+	char *app = NULL;
+	if (universe == 5)
+		app = sub_knob(c, "APPEND_REQ_VANILLA");
+	else if (universe == 13)
+		app = sub_knob(c, "APPEND_REQ_VM");
+	if (!app)
+		app = sub_knob(c, "APPEND_REQUIREMENTS");
+	if (app)
+		classad_buf_printf(&start, start.len ? " && (%s)" : "(%s)", app);
+	free(app);
+	bool custom = sub_knob_bool(
+		c, "SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS", true);
+	char *req = NULL;
+	if (grid && sub_grid_plain_requirements(c, grid))
+		/* no clauses of HTCondor's for another batch system or a
+		 * cloud */
+		req = ks_xstrdup(start.len ? start.data : "TRUE");
+	else
+		rc = sub_requirements(ad, start.data, universe, topping, custom,
+				      &req, err);
+	if (!rc)
+		rc = sub_put_expr(c, ad, "Requirements", req, NULL, err);
+	free(req);
+out:
+	free(start.data);
+	free(v);
 	return rc;
 }
 
 static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 {
 	classad *ad = classad_new();
+	sub_set_base(c, ad);
 	char *exe = get(c, "executable");
 	/* initialdir (or Iwd), else initial_dir (or job_iwd) */
 	char *iwd = sub_param(c, "initialdir", "Iwd");
@@ -559,6 +779,10 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	}
 	/* (first: the files of later commands are named from it) */
 	classad_insert_string(ad, "Iwd", dir);
+	char *subfile = submit_file(c);
+	if (subfile)
+		classad_insert_string(ad, "JobSubmitFile", subfile);
+	free(subfile);
 	if ((rc = sub_set_remote_universe(c, ad, err)) ||
 	    (rc = sub_set_container(c, ad, universe, &topping, err)))
 		goto out;
@@ -623,45 +847,11 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	if ((rc = sub_set_credentials(c, ad, err)))
 		goto out;
 
-	/* a job's requests, or the pool's JOB_DEFAULT_REQUEST* (as
-	 * expressions, which HTCondor allows there) */
-	static const struct {
-		const char *cmd, *attr, *knob, *def;
-	} req[] = {
-		{"request_cpus", "RequestCpus", "JOB_DEFAULT_REQUESTCPUS", "1"},
-		{"request_memory", "RequestMemory", "JOB_DEFAULT_REQUESTMEMORY",
-		 "128"},
-		{"request_disk", "RequestDisk", "JOB_DEFAULT_REQUESTDISK",
-		 "MAX({ 1024,(TransferInputSizeMB + 1) * 1.25 }) * 1024"}};
 	/* (on_evict_checks first: a growing request adds to its list) */
-	if ((rc = sub_set_on_evict(c, ad, err)))
+	if ((rc = sub_set_on_evict(c, ad, err)) ||
+	    (rc = put_requests(c, ad, universe, grid, err)) ||
+	    (rc = put_custom_requests(c, ad, err)))
 		goto out;
-	for (size_t i = 0; i < sizeof(req) / sizeof(*req); i++) {
-		v = get(c, req[i].cmd);
-		bool given = v != NULL;
-		/* a batch system's job asks only for what it says */
-		if (!given && grid && !strcasecmp(grid, "batch"))
-			continue;
-		if (!v)
-			v = sub_knob(c, req[i].knob);
-		if (!v)
-			v = ks_xstrdup(req[i].def);
-		if (i == 1 && !given && universe == 13) {
-			/* a virtual machine asks for its own memory */
-			fprintf(stderr, "\nWARNING: request_memory was NOT "
-					"specified.  Using RequestMemory = "
-					"MY.JobVMMemory\n");
-			put_expr(c, ad, req[i].attr, "MY.JobVMMemory");
-		} else if (i == 0)
-			put_expr(c, ad, req[i].attr, v);
-		else
-			rc = sub_set_request_size(c, ad, req[i].attr, v, given,
-						  err);
-		free(v);
-		if (rc)
-			goto out;
-	}
-	put_custom_requests(c, ad);
 	if ((rc = put_gpus(c, ad, err)) ||
 	    (rc = sub_set_parallel(c, ad, universe, err)))
 		goto out;
@@ -677,61 +867,16 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	}
 	if ((rc = sub_set_notification(c, ad, err)))
 		goto out;
-	v = sub_param(c, "rank", "preferences");
-	put_expr(c, ad, "Rank", v ? v : "0.0");
-	free(v);
-	if ((rc = sub_set_policy(c, ad, err)) ||
+	if ((rc = put_rank(c, ad, universe, err)) ||
+	    (rc = sub_set_policy(c, ad, err)) ||
 	    (rc = sub_set_kill_sigs(c, ad, universe, err)) ||
 	    (rc = sub_set_limits_and_group(c, ad, err)) ||
 	    (sub_set_oauth(c, ad), 0) ||
 	    (rc = sub_set_simple(c, ad, err)) ||
 	    (rc = sub_set_deferral(c, ad, universe, err)) ||
-	    (rc = sub_set_image_size(c, ad, err)))
-		goto out;
-	v = get(c, "should_transfer_files");
-	char *when = get(c, "when_to_transfer_output");
-	if (universe == 13 && (rc = sub_vm_transfer(c, &v, &when, err))) {
-		free(v);
-		free(when);
-		goto out;
-	}
-	for (char *p = v; p && *p; p++)
-		*p = (char)toupper((unsigned char)*p);
-	classad_insert_string(ad, "ShouldTransferFiles", v ? v : "IF_NEEDED");
-	free(v);
-	for (char *p = when; p && *p; p++)
-		*p = (char)toupper((unsigned char)*p);
-	classad_insert_string(ad, "WhenToTransferOutput",
-			      when ? when : "ON_EXIT");
-	free(when);
-	if ((v = get(c, "transfer_input_files"))) {
-		sub_put_list(ad, "TransferInput", v);
-		free(v);
-	}
-	if ((rc = sub_set_more_files(c, ad, universe, err)))
-		goto out;
-	if ((v = get(c, "transfer_output_files"))) {
-		sub_put_list(ad, "TransferOutput", v);
-		free(v);
-	}
-	if ((v = get(c, "transfer_output_remaps"))) {
-		/* "name = path; ..." in double quotes, kept as a string */
-		size_t n = strlen(v);
-		if (n < 2 || v[0] != '"' || v[n - 1] != '"') {
-			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
-					"transfer_output_remaps must be a quoted "
-					"string, not: %s", v);
-			free(v);
-			goto out;
-		}
-		v[n - 1] = '\0';
-		classad_insert_string(ad, "TransferOutputRemaps", v + 1);
-		free(v);
-	}
-	if (topping == SUB_CONTAINER &&
-	    (rc = sub_set_container_transfer(c, ad, err)))
-		goto out;
-	if ((rc = sub_set_auto(c, ad, universe, err)))
+	    (rc = sub_set_image_size(c, ad, universe, grid, err)) ||
+	    (rc = sub_set_transfer(c, ad, universe, topping, err)) ||
+	    (rc = sub_set_auto(c, ad, universe, err)))
 		goto out;
 	classad_insert_int(ad, "ProcId", c->proc);
 	classad_insert_int(ad, "ClusterId", c->cluster);
@@ -740,51 +885,14 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		classad_insert_int(ad, "MaxHosts", 1);
 		classad_insert_int(ad, "MinHosts", 1);
 	}
-	/* +Attr and MY.Attr, as written */
-	const struct sub_file *f = c->file;
 	bool own_req = false;
-	for (size_t i = 0; i < c->queue->nvars_set; i++) {
-		if (!f->vars[i].attr)
-			continue;
-		char *e = expand(c, f->vars[i].value);
-		put_expr(c, ad, f->vars[i].name, e);
-		free(e);
-		own_req |= !strcasecmp(f->vars[i].name, "Requirements");
-	}
+	if ((rc = sub_set_forced_submit_attrs(c, ad, err)) ||
+	    (rc = put_attrs(c, ad, &own_req, err)))
+		goto out;
 	/* RequireGPUs and Requirements read the job's own attributes too,
 	 * as HTCondor's do */
 	sub_gpus_require(ad);
-	/* Requirements: the user's, and what HTCondor adds for the job's
-	 * universe, requests and transfers; +Requirements stands alone */
-	v = get(c, "requirements");
-	if (own_req && v)
-		fprintf(stderr, "\nWARNING: Use of MY.Requirements or "
-				"+Requirements  overrides requirements. You "
-				"should remove one of these statements from your "
-				"submit file.\n");
-	if (!own_req && (v || c->for_schedd)) {
-		/* -dry-run without requirements of the user's shows none, as
-		 * HTCondor's does; a job for a schedd always has them */
-		bool custom = sub_knob_bool(
-			c, "SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS", true);
-		char *req = NULL;
-		if (grid && sub_grid_plain_requirements(c, grid)) {
-			/* no clauses of HTCondor's for another batch system
-			 * or a cloud */
-			req = ks_xmalloc(v ? strlen(v) + 3 : 5);
-			if (v)
-				sprintf(req, "(%s)", v);
-			else
-				strcpy(req, "TRUE");
-		} else {
-			rc = sub_requirements(ad, v, universe, topping, custom,
-					      &req, err);
-		}
-		if (!rc)
-			put_expr(c, ad, "Requirements", req);
-		free(req);
-	}
-	free(v);
+	rc = put_requirements(c, ad, universe, topping, grid, own_req, err);
 out:
 	free(exe);
 	free(shell);

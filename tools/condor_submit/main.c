@@ -81,7 +81,9 @@ int main(int argc, char **argv)
 	const char *name = NULL, *pool = NULL;
 	const char *dry = NULL, *file = NULL;
 	bool terse = false, verbose = false;
-	struct classad_buf extra = {0}; /* -append, -batch-name, name=value */
+	struct classad_buf args = {0};   /* NAME=VALUE */
+	struct classad_buf append = {0}; /* -append, then -batch-name */
+	const char *batch = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool more = i + 1 < argc;
@@ -111,12 +113,10 @@ int main(int argc, char **argv)
 			} else if (!strcmp(a, "-pool")) {
 				pool = v;
 			} else if (!strcmp(a, "-batch-name")) {
-				classad_buf_add(&extra, "batch_name = ", 13);
-				classad_buf_add(&extra, v, strlen(v));
-				classad_buf_add(&extra, "\n", 1);
+				batch = v;
 			} else if (a[1] == 'a') {
-				classad_buf_add(&extra, v, strlen(v));
-				classad_buf_add(&extra, "\n", 1);
+				classad_buf_add(&append, v, strlen(v));
+				classad_buf_add(&append, "\n", 1);
 			}
 		} else if (!strcmp(a, "-help") || !strcmp(a, "-h")) {
 			usage(stdout, argv[0]);
@@ -126,8 +126,8 @@ int main(int argc, char **argv)
 			usage(stderr, argv[0]);
 			return 1;
 		} else if (strchr(a, '=') && a[0] != '-') {
-			classad_buf_add(&extra, a, strlen(a));
-			classad_buf_add(&extra, "\n", 1);
+			classad_buf_add(&args, a, strlen(a));
+			classad_buf_add(&args, "\n", 1);
 		} else if (!file) {
 			file = a;
 		} else {
@@ -150,17 +150,14 @@ int main(int argc, char **argv)
 	char *text = ks_read_all(f, &len);
 	if (f != stdin)
 		fclose(f);
-	/* what the command line adds goes before the first queue statement,
-	 * so that it applies to every job */
-	if (extra.len) {
-		struct classad_buf all = {0};
-		classad_buf_add(&all, extra.data, extra.len);
-		classad_buf_add(&all, text, len);
-		free(text);
-		text = all.data;
-		len = all.len;
-	}
-	free(extra.data);
+	/* -batch-name comes last, as an attribute: it wins over the
+	 * description's batch_name (quoted unless it already is) */
+	if (batch)
+		classad_buf_printf(&append, *batch == '"'
+						    ? "MY.JobBatchName = %s\n"
+						    : "MY.JobBatchName = \"%s\"\n",
+				   batch);
+	struct sub_cmdline cl = {args.data, append.data};
 	char cwd[4096];
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), ".");
@@ -171,21 +168,39 @@ int main(int argc, char **argv)
 	if (!cfg) {
 		fprintf(stderr, "ERROR: %s\n", cerr.msg);
 		free(text);
+		free(args.data);
+		free(append.data);
 		return 1;
 	}
 	struct sub_file sf;
 	struct ks_err err;
-	if (sub_file_read(text, len, fname, f == stdin ? NULL : file, cwd, cfg,
-			  (long long)time(NULL), &sf, &err)) {
+	long long now = (long long)time(NULL);
+	int rc = sub_file_read(text, len, fname, f == stdin ? NULL : file, cwd,
+			       cfg, now, &cl, &sf, &err);
+	free(text);
+	free(args.data);
+	free(append.data);
+	if (rc) {
 		fprintf(stderr, "\nERROR: %s\n", err.msg);
-		free(text);
 		ks_config_free(cfg);
 		return 1;
 	}
-	free(text);
+	/* a description that makes no jobs is most likely cut short or not
+	 * one at all: refused, as HTCondor refuses it, before any schedd is
+	 * asked for a cluster */
+	if (!sf.nqueues) {
+		fprintf(stderr, "\nERROR: \"%s\" doesn't contain any \"queue\" "
+				"commands -- no jobs queued\n", fname);
+		sub_file_free(&sf);
+		ks_config_free(cfg);
+		return 1;
+	}
+	if (!terse && !sub_file_has_jobs(&sf))
+		fprintf(stderr, "\nWARNING: \"%s\" has only empty \"queue\" "
+				"commands -- no jobs queued\n", fname);
 	int status;
 	if (!dry) {
-		status = sub_send(cfg, &sf, cwd, user, name, pool, terse,
+		status = sub_send(cfg, &sf, cwd, user, now, name, pool, terse,
 				  verbose, file == NULL || strcmp(file, "-") == 0);
 		sub_file_free(&sf);
 		ks_config_free(cfg);
@@ -204,7 +219,7 @@ int main(int argc, char **argv)
 	struct dry d = {out, NULL, false};
 	long njobs = 0;
 	status = sub_factory(cfg, &sf, cwd, user, &d.factory, &err) ||
-				 sub_each_job(cfg, &sf, 1, cwd, user, false,
+				 sub_each_job(cfg, &sf, 1, cwd, user, now,
 					      print_job, &d, &njobs, &err)
 			 ? 1
 			 : 0;

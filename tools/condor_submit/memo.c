@@ -26,7 +26,10 @@ struct sub_memo {
 	struct {
 		char *path;
 		int mode, rc, err;
-	} access[2];
+	} access[2];	/* the first job's executable size (KiB), which HTCondor gives
+	 * every job of the cluster */
+	long long exe_kb;
+	bool exe_known;
 };
 
 struct sub_memo *sub_memo_new(void)
@@ -105,4 +108,17 @@ int sub_access(const struct sub_job_ctx *c, const char *path, int mode)
 	m->access[slot].err = e;
 	errno = e;
 	return rc;
+}
+
+long long sub_exe_size(const struct sub_job_ctx *c, const char *path)
+{
+	struct sub_memo *m = c->memo;
+	if (m && m->exe_known && c->proc > 0)
+		return m->exe_kb;
+	long long kb = sub_file_kb(NULL, path);
+	if (m) {
+		m->exe_kb = kb;
+		m->exe_known = true;
+	}
+	return kb;
 }

@@ -48,12 +48,24 @@ bool sub_names_may_hold(const uint64_t names[4], const char *name,
 }
 
 static void add_var(struct sub_file *f, const char *name, const char *value,
-		    bool attr, int line)
+		    bool attr, int line, const char *src)
 {
 	sub_names_add(f->names, name, strlen(name));
 	f->vars = ks_xrealloc(f->vars, (f->nvars + 1) * sizeof(*f->vars));
 	f->vars[f->nvars++] = (struct sub_var){ks_xstrdup(name),
-					       ks_xstrdup(value), attr, line};
+					       ks_xstrdup(value), attr, line,
+					       src};
+}
+
+/* name as the sources of f hold it (one copy each, for the statements
+ * read from it to point at). */
+static const char *add_src(struct sub_file *f, const char *name)
+{
+	for (size_t i = 0; i < f->nsrcs; i++)
+		if (!strcmp(f->srcs[i], name))
+			return f->srcs[i];
+	f->srcs = ks_xrealloc(f->srcs, (f->nsrcs + 1) * sizeof(*f->srcs));
+	return f->srcs[f->nsrcs++] = ks_xstrdup(name);
 }
 
 /* Splits s into words at commas and white space (items of "in (...)",
@@ -192,7 +204,7 @@ static int parse_queue(struct sub_file *f, char *args, char **more,
 		       const char *dir, struct ks_err *err)
 {
 	struct sub_queue q = {.count = 1, .line = line,
-			      .nvars_set = f->nvars};
+			      .nvars_set = f->nvars, .src = add_src(f, name)};
 	*used = 0;
 	char *s = ks_trim(args);
 	if (isdigit((unsigned char)*s)) {
@@ -236,6 +248,7 @@ static int parse_queue(struct sub_file *f, char *args, char **more,
 		q.vars[i] = names[i];
 	free(names);
 	q.nvars = nn;
+	q.listed = kw != NULL;
 	int rc = 0;
 	if (kw && !strcmp(kw, " in ")) {
 		char *open = strchr(rest, '(');
@@ -284,7 +297,15 @@ struct reader {
 	struct sub_file *f;
 	const char *dir;
 	int depth; /* include nesting */
+	/* the -append lines, read again before each queue statement (so
+	 * that they win over what the description sets), as HTCondor reads
+	 * them; NULL: none */
+	const char *append;
+	bool in_append;
 };
+
+/* How the -append lines are named in errors. */
+#define APPEND_NAME "the -append lines"
 
 /* How deep includes nest, as HTCondor's configuration reader allows. */
 #define INCLUDE_MAX 20
@@ -405,6 +426,20 @@ static int read_text(struct reader *r, const char *text, size_t len,
 {
 	struct sub_file *out = r->f;
 	const char *dir = r->dir;
+	/* a NUL would end the text early, and what follows it would be lost
+	 * without a word: a description is text, and a binary file or a
+	 * damaged one is refused, at the line that holds it */
+	const char *nul = len ? memchr(text, '\0', len) : NULL;
+	if (nul) {
+		int at = 1;
+		for (const char *p = text; p < nul; p++)
+			at += *p == '\n';
+		return ks_err_set(err, KS_EPARSE, at, 0, (size_t)(nul - text),
+				  "on Line %d of %s: the line holds a NUL byte "
+				  "(byte %zu of the file): a submit description "
+				  "must be text", at, name,
+				  (size_t)(nul - text) + 1);
+	}
 	/* lines, with a trailing backslash joining the next */
 	char *copy = ks_xstrndup(text, len);
 	char **lines = NULL;
@@ -455,6 +490,21 @@ static int read_text(struct reader *r, const char *text, size_t len,
 		}
 		if (!strncasecmp(s, "queue", 5) &&
 		    (!s[5] || isspace((unsigned char)s[5]))) {
+			if (r->in_append) {
+				rc = ks_err_set(err, KS_EPARSE, numbers[i], 0, 0,
+						"on Line %d of %s: a queue "
+						"statement cannot come from the "
+						"command line", numbers[i], name);
+				break;
+			}
+			if (r->append) {
+				r->in_append = true;
+				rc = read_text(r, r->append, strlen(r->append),
+					       APPEND_NAME, err);
+				r->in_append = false;
+				if (rc)
+					break;
+			}
 			size_t used;
 			rc = parse_queue(out, s + 5, lines + i + 1, n - i - 1,
 					 &used, numbers[i], name, dir, err);
@@ -484,7 +534,7 @@ static int read_text(struct reader *r, const char *text, size_t len,
 					"before '='", numbers[i], name);
 			break;
 		}
-		add_var(out, key, value, attr, numbers[i]);
+		add_var(out, key, value, attr, numbers[i], add_src(out, name));
 	}
 	/* (named by its last line, not the empty one after the last
 	 * newline) */
@@ -505,7 +555,7 @@ static void add_def(struct sub_file *f, const char *name, const char *value)
 	sub_names_add(f->names, name, strlen(name));
 	f->defs = ks_xrealloc(f->defs, (f->ndefs + 1) * sizeof(*f->defs));
 	f->defs[f->ndefs++] = (struct sub_var){ks_xstrdup(name),
-					       ks_xstrdup(value), false, 0};
+					       ks_xstrdup(value), false, 0, NULL};
 }
 
 /* HTCondor's SubmitMacroDefaults, as its condor_submit fills them in. */
@@ -552,12 +602,25 @@ static void add_defs(struct sub_file *f, const char *file,
 
 int sub_file_read(const char *text, size_t len, const char *name,
 		  const char *file, const char *dir, const ks_config *cfg,
-		  long long now, struct sub_file *out, struct ks_err *err)
+		  long long now, const struct sub_cmdline *cl,
+		  struct sub_file *out, struct ks_err *err)
 {
 	memset(out, 0, sizeof(*out));
 	add_defs(out, file, cfg, now);
-	struct reader r = {.f = out, .dir = dir};
-	int rc = read_text(&r, text, len, name, err);
+	struct reader r = {.f = out, .dir = dir,
+			   .append = cl && cl->append && *cl->append
+					     ? cl->append
+					     : NULL};
+	int rc = 0;
+	if (cl && cl->args && *cl->args) {
+		/* (no queue statement there: append is for them) */
+		r.in_append = true;
+		rc = read_text(&r, cl->args, strlen(cl->args),
+			       "the command line", err);
+		r.in_append = false;
+	}
+	if (!rc)
+		rc = read_text(&r, text, len, name, err);
 	if (rc)
 		sub_file_free(out);
 	return rc;
@@ -567,7 +630,16 @@ int sub_file_parse(const char *text, size_t len, const char *name,
 		   const char *dir, struct sub_file *out, struct ks_err *err)
 {
 	return sub_file_read(text, len, name, name, dir, NULL,
-			     (long long)time(NULL), out, err);
+			     (long long)time(NULL), NULL, out, err);
+}
+
+bool sub_file_has_jobs(const struct sub_file *f)
+{
+	for (size_t i = 0; i < f->nqueues; i++)
+		if (f->queues[i].count > 0 &&
+		    (!f->queues[i].listed || f->queues[i].nrows > 0))
+			return true;
+	return false;
 }
 
 void sub_file_free(struct sub_file *f)
@@ -595,5 +667,8 @@ void sub_file_free(struct sub_file *f)
 		free(q->vars);
 	}
 	free(f->queues);
+	for (size_t i = 0; i < f->nsrcs; i++)
+		free(f->srcs[i]);
+	free(f->srcs);
 	memset(f, 0, sizeof(*f));
 }

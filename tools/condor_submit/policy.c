@@ -31,7 +31,7 @@ static int put_param_expr(const struct sub_job_ctx *c, classad *ad,
 			  struct ks_err *err)
 {
 	char *v = sub_param(c, key, attr);
-	int rc = v ? sub_put_expr(c, ad, attr, v, err) : 0;
+	int rc = v ? sub_put_expr(c, ad, attr, v, key, err) : 0;
 	free(v);
 	return rc;
 }
@@ -163,8 +163,10 @@ static int set_retries(const struct sub_job_ctx *c, classad *ad,
 		goto out;
 	if (!r.max_set && !r.success_set && !r.until) {
 		if ((r.remove &&
-		     (rc = sub_put_expr(c, ad, "OnExitRemove", r.remove, err))) ||
-		    (r.hold && (rc = sub_put_expr(c, ad, "OnExitHold", r.hold, err))))
+		     (rc = sub_put_expr(c, ad, "OnExitRemove", r.remove,
+					"on_exit_remove", err))) ||
+		    (r.hold && (rc = sub_put_expr(c, ad, "OnExitHold", r.hold,
+						  "on_exit_hold", err))))
 			goto out;
 		goto out;
 	}
@@ -175,7 +177,8 @@ static int set_retries(const struct sub_job_ctx *c, classad *ad,
 	/* (HTCondor's DEFAULT_JOB_MAX_RETRIES) */
 	classad_insert_int(ad, "JobMaxRetries", r.max_set ? r.max : 2);
 	if (r.hold) {
-		if ((rc = sub_put_expr(c, ad, "OnExitHold", r.hold, err)))
+		if ((rc = sub_put_expr(c, ad, "OnExitHold", r.hold,
+				       "on_exit_hold", err)))
 			goto out;
 	} else {
 		classad_insert_bool(ad, "OnExitHold", false);
@@ -203,7 +206,7 @@ static int set_retries(const struct sub_job_ctx *c, classad *ad,
 		classad_buf_printf(&b, " || %s", own);
 		free(own);
 	}
-	rc = sub_put_expr(c, ad, "OnExitRemove", b.data, err);
+	rc = sub_put_expr(c, ad, "OnExitRemove", b.data, NULL, err);
 	free(b.data);
 out:
 	free(until);
@@ -224,7 +227,8 @@ int sub_set_policy(const struct sub_job_ctx *c, classad *ad,
 			return rc;
 	char *v = sub_param(c, "leave_in_queue", "LeaveJobInQueue");
 	if (v)
-		rc = sub_put_expr(c, ad, "LeaveJobInQueue", v, err);
+		rc = sub_put_expr(c, ad, "LeaveJobInQueue", v, "leave_in_queue",
+				  err);
 	else
 		rc = classad_insert_bool(ad, "LeaveJobInQueue", false);
 	free(v);
@@ -448,7 +452,7 @@ static int evict_check(const struct sub_job_ctx *c, classad *ad,
 		classad_buf_printf(&list, "%s}", max_text);
 		char name[64];
 		snprintf(name, sizeof(name), "Retry%s", attr);
-		rc = sub_put_expr(c, ad, name, list.data, err);
+		rc = sub_put_expr(c, ad, name, list.data, NULL, err);
 		free(list.data);
 		classad_buf_printf(&body, "EVALSET %s %s[%sIndex?:0]\x1e"
 					  "EVALSET %sIndex MIN({size(%s)-1, "
@@ -488,10 +492,11 @@ static int evict_check(const struct sub_job_ctx *c, classad *ad,
 		if (!rc && max_text) {
 			char name[64];
 			snprintf(name, sizeof(name), "Max%s", attr);
-			rc = sub_put_expr(c, ad, name, max_text, err);
+			rc = sub_put_expr(c, ad, name, max_text, NULL, err);
 			snprintf(name, sizeof(name), "Next%s", attr);
 			if (!rc)
-				rc = sub_put_expr(c, ad, name, inc_text, err);
+				rc = sub_put_expr(c, ad, name, inc_text, NULL,
+						  err);
 			classad_buf_printf(&body, "EVALSET %s MIN({Next%s, Max%s})",
 					   attr, attr, attr);
 		} else if (!rc) {
@@ -564,7 +569,8 @@ int sub_set_request_size(const struct sub_job_ctx *c, classad *ad,
 	if (!sub_size_value(text, scale, ",", &n, &unit, &end)) {
 		/* "undefined" asks for no request at all */
 		return strcasecmp(text, "undefined")
-			       ? sub_put_expr(c, ad, attr, text, err)
+			       ? sub_put_expr(c, ad, attr, text,
+					      given ? key : NULL, err)
 			       : 0;
 	}
 	char *units = given ? missing_units(c) : NULL;

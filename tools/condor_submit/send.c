@@ -1,10 +1,9 @@
 /*
- * send.c: making a description's jobs, and submitting them to a schedd:
- * a cluster id first (the jobs' $(Cluster) needs it), then the cluster
- * ad (the first job's attributes) and each job's differences from it, in
- * one message the schedd queues in one transaction (docs/schedd.md).
+ * send.c: submitting a description's jobs to a schedd: a cluster id
+ * first (the jobs' $(Cluster) needs it), then the cluster ad (the first
+ * job's attributes) and each job's differences from it, in one message
+ * the schedd queues in one transaction (docs/schedd.md).
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,78 +12,6 @@
 #include "ks_commands.h"
 #include "ks_mem.h"
 #include "submit.h"
-
-int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
-		 long cluster, const char *iwd, const char *user,
-		 bool for_schedd, sub_job_fn fn, void *arg, long *njobs,
-		 struct ks_err *err)
-{
-	long proc = 0;
-	*njobs = 0;
-	struct sub_memo *memo = sub_memo_new();
-	int rc = 0;
-	for (size_t qi = 0; qi < sf->nqueues && rc == 0; qi++) {
-		const struct sub_queue *q = &sf->queues[qi];
-		size_t nitems = q->nrows ? q->nrows : 1;
-		for (size_t r = 0; r < nitems && rc == 0; r++)
-			for (long step = 0; step < q->count && rc == 0; step++) {
-				struct sub_job_ctx c = {
-					.file = sf, .queue = q, .row = r,
-					.cluster = cluster, .proc = proc,
-					.step = step, .item_index = (long)r,
-					.iwd = iwd, .user = user, .cfg = cfg,
-					.for_schedd = for_schedd, .memo = memo};
-				classad *ad = sub_job_ad(&c, err);
-				if (!ad) {
-					rc = err->code ? err->code : KS_EINVAL;
-					break;
-				}
-				rc = fn(arg, ad, err);
-				if (rc)
-					break;
-				proc++;
-				*njobs = proc;
-			}
-	}
-	sub_memo_free(memo);
-	return rc;
-}
-
-int sub_factory(const ks_config *cfg, const struct sub_file *sf,
-		const char *iwd, const char *user, bool *factory,
-		struct ks_err *err)
-{
-	*factory = false;
-	if (!sf->nqueues)
-		return 0;
-	/* what is set before the first queue statement decides */
-	struct sub_job_ctx c = {.file = sf, .queue = &sf->queues[0],
-				.iwd = iwd, .user = user, .cfg = cfg};
-	static const char *const keys[][2] = {
-		{"max_materialize", "JobMaterializeLimit"},
-		{"max_idle", "JobMaterializeMaxIdle"},
-		{"materialize_max_idle", "JobMaterializeMaxIdle"}};
-	for (size_t i = 0; i < 3 && !*factory; i++) {
-		char *v = sub_param(&c, keys[i][0], keys[i][1]);
-		long long n = 0;
-		int rc = v && (!sub_value_int(v, &n) || n < INT_MIN ||
-			       n >= INT_MAX)
-				 ? ks_err_set(err, KS_EINVAL, 0, 0, 0,
-					      "%s=%s is invalid, must eval to an "
-					      "integer.", keys[i][0], v)
-				 : 0;
-		*factory = v != NULL;
-		free(v);
-		if (rc)
-			return rc;
-	}
-	/* a factory is made of one queue statement, the description's
-	 * last */
-	if (*factory && (sf->nqueues > 1 || sf->queues[0].nvars_set < sf->nvars))
-		return ks_err_set(err, KS_EINVAL, 0, 0, 0,
-				  "Extra data found after queue statement");
-	return 0;
-}
 
 struct gather {
 	classad **ads; /* [0] the command, [1] the cluster ad, then procs */
@@ -169,8 +96,8 @@ static int ask(ks_conn *c, classad **ads, size_t n, classad **reply,
 }
 
 int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
-	     const char *user, const char *name, const char *pool, bool terse,
-	     bool verbose, bool stdin_file)
+	     const char *user, long long now, const char *name,
+	     const char *pool, bool terse, bool verbose, bool stdin_file)
 {
 	struct ks_err err = {0};
 	char *addr = NULL;
@@ -217,7 +144,7 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	/* (a late-materialization factory's jobs are all submitted at
 	 * once: the schedd makes no jobs of its own) */
 	if (sub_factory(cfg, sf, iwd, user, &factory, &err) ||
-	    sub_each_job(cfg, sf, (long)cluster, iwd, user, true, gather_job,
+	    sub_each_job(cfg, sf, (long)cluster, iwd, user, now, gather_job,
 			 &g, &njobs, &err)) {
 		fprintf(stderr, "\nERROR: %s\n", err.msg);
 		goto out;

@@ -33,6 +33,8 @@ struct sub_var {
 	char *value;
 	bool attr;      /* +Attr or MY.Attr: a job attribute as written */
 	int line;
+	const char *src; /* the file it was read from (one of sub_file's
+			  * srcs; NULL for a predefined macro) */
 };
 
 /* One queue statement: count, variable names and the item rows. */
@@ -41,9 +43,12 @@ struct sub_queue {
 	char **vars;    /* names given, NULL-terminated; "Item" when none */
 	size_t nvars;
 	char ***rows;   /* each row: nvars values */
-	size_t nrows;   /* 0 with no item list: one job group of count */
+	size_t nrows;   /* its items (listed) */
+	bool listed;    /* with "in", "from" or "matching": a job group of
+			 * count per row, none without rows; else one */
 	size_t nvars_set; /* how many vars were set before this queue */
 	int line;
+	const char *src; /* the file holding it (one of sub_file's srcs) */
 };
 
 struct sub_file {
@@ -60,6 +65,10 @@ struct sub_file {
 	 * for some three hundred commands, most of them absent, and a miss
 	 * should not cost a walk over every variable (sub_names_add()) */
 	uint64_t names[4];
+	/* the names of the files the statements were read from (the
+	 * description, its includes, the command line's) */
+	char **srcs;
+	size_t nsrcs;
 };
 
 /* Notes name (len bytes, letter case aside) in a filter of names. */
@@ -76,15 +85,31 @@ bool sub_names_may_hold(const uint64_t names[4], const char *name,
 int sub_file_parse(const char *text, size_t len, const char *name,
 		   const char *dir, struct sub_file *out, struct ks_err *err);
 
+/* What condor_submit's command line adds to a description, as lines of
+ * statements (NULL or empty: none): args, its NAME=VALUE arguments, read
+ * before the description; append, its -append lines (and -batch-name),
+ * read again before each queue statement, so that they win over what the
+ * description sets, as HTCondor reads them.  Neither may hold a queue
+ * statement. */
+struct sub_cmdline {
+	const char *args;
+	const char *append;
+};
+
 /* sub_file_parse() as condor_submit reads a file: cfg (NULL allowed)
  * gives the predefined $(ARCH), $(OPSYS)... (HTCondor's submit takes them
  * from the configuration), file the value of $(SUBMIT_FILE) (the name
  * given on the command line; NULL for standard input), now that of
- * $(SUBMIT_TIME), $(Year), $(Month) and $(Day) (seconds since 1970). */
+ * $(SUBMIT_TIME), $(Year), $(Month) and $(Day) (seconds since 1970), cl
+ * (NULL allowed) the command line's additions.  A NUL byte anywhere is an
+ * error naming its line. */
 int sub_file_read(const char *text, size_t len, const char *name,
 		  const char *file, const char *dir, const ks_config *cfg,
-		  long long now, struct sub_file *out, struct ks_err *err);
+		  long long now, const struct sub_cmdline *cl,
+		  struct sub_file *out, struct ks_err *err);
 void sub_file_free(struct sub_file *f);
+/* Whether f's queue statements make any job at all. */
+bool sub_file_has_jobs(const struct sub_file *f);
 
 /* What a job is made of: the variables set before its queue statement,
  * and its place among the jobs. */
@@ -96,7 +121,8 @@ struct sub_job_ctx {
 	const char *iwd;       /* the directory condor_submit runs in */
 	const char *user;      /* the submitting user */
 	const ks_config *cfg;  /* JOB_DEFAULT_REQUEST*; NULL: built-in */
-	bool for_schedd;       /* a real submission, not -dry-run */
+	long long qdate;       /* the submission's time (QDate), the same
+				* for all its jobs */
 	/* the first error of a macro function (sub_job_ad() sets it) */
 	struct ks_err *expand_err;
 	/* what the jobs before looked up, which the next mostly repeat
@@ -118,6 +144,10 @@ bool sub_knob_bool(const struct sub_job_ctx *c, const char *name, bool def);
 /* access(path, mode), the answer kept for the next jobs (errno set as
  * access() sets it). */
 int sub_access(const struct sub_job_ctx *c, const char *path, int mode);
+/* The size of the job's executable in KiB as HTCondor measures it once
+ * per cluster: measured for the first job (proc 0, or any job without a
+ * memo), the first job's value for the others. */
+long long sub_exe_size(const struct sub_job_ctx *c, const char *path);
 
 /* The job ad, or NULL with err saying why (HTCondor's messages). */
 classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err);
@@ -154,10 +184,50 @@ bool sub_size_value(const char *v, long long base, const char *seps,
  * same texts. */
 classad_expr *sub_parse_expr(const struct sub_job_ctx *c, const char *text);
 
-/* Inserts expression text as attr, or fails with HTCondor's parse
- * error message. */
+/* Inserts expression text as attr, or fails (KS_EPARSE) with HTCondor's
+ * parse error message, the parser's reason, and the line of the
+ * description that set submit command key (or attr, its other name; key
+ * NULL: a value of the configuration's or one built from several). */
 int sub_put_expr(const struct sub_job_ctx *c, classad *ad, const char *attr,
-		 const char *text, struct ks_err *err);
+		 const char *text, const char *key, struct ks_err *err);
+
+/* Where command name (else alt, its other name; NULL allowed) was set
+ * for this job: the line, and *src the file holding it; 0 and *src NULL
+ * when no line set it (a default). */
+int sub_where(const struct sub_job_ctx *c, const char *name, const char *alt,
+	      const char **src);
+
+/* The error for expression text of attr that does not parse (why: the
+ * parser's error), at line of src (0: src alone names where it came
+ * from; src NULL: nothing to name).  Returns KS_EPARSE. */
+int sub_expr_error(struct ks_err *err, int line, const char *src,
+		   const char *attr, const char *text,
+		   const struct ks_err *why);
+
+/* The file size of path (a directory: of what it holds) in KiB, rounded
+ * up, as HTCondor counts a job's files; 0 for a URL or what cannot be
+ * read.  path is taken from iwd when relative. */
+long long sub_file_kb(const char *iwd, const char *path);
+
+/* base.c: what every job ad starts with (HTCondor's base job ad): its
+ * types, QDate, JobSubmitMethod, an undefined Owner (the schedd sets it
+ * from the submitter's identity), the counters the schedd keeps, the
+ * SUBMIT_ATTRS / SUBMIT_EXPRS / SYSTEM_SUBMIT_ATTRS knobs that name no
+ * +attr, and the versions. */
+void sub_set_base(const struct sub_job_ctx *c, classad *ad);
+
+/* base.c: the SUBMIT_ATTRS knobs named with + or MY., which win over
+ * every command (set after them, before the description's own +attrs). */
+int sub_set_forced_submit_attrs(const struct sub_job_ctx *c, classad *ad,
+				struct ks_err *err);
+
+/* transfer.c: should_transfer_files and when_to_transfer_output (checked
+ * against each other as HTCondor does), the input and output files and
+ * their remaps, FileSystemDomain for a job that may use the shared file
+ * system, and the sizes: DiskUsage and TransferInputSizeMB from the
+ * executable's and the input files' (ExecutableSize already set). */
+int sub_set_transfer(const struct sub_job_ctx *c, classad *ad, int universe,
+		     int topping, struct ks_err *err);
 
 /* extras.c: commands set in HTCondor's order around the ones job.c does
  * itself.  Each returns 0, or an error (err filled, HTCondor's words). */
@@ -171,8 +241,10 @@ int sub_set_limits_and_group(const struct sub_job_ctx *c, classad *ad,
 			     struct ks_err *err);
 int sub_set_simple(const struct sub_job_ctx *c, classad *ad,
 		   struct ks_err *err);
+/* ExecutableSize (the executable's size, KiB; a vm job's is its memory,
+ * set by sub_set_vm()) and ImageSize (image_size, else the same). */
 int sub_set_image_size(const struct sub_job_ctx *c, classad *ad,
-		       struct ks_err *err);
+		       int universe, const char *grid, struct ks_err *err);
 int sub_set_auto(const struct sub_job_ctx *c, classad *ad, int universe,
 		 struct ks_err *err);
 
@@ -197,12 +269,6 @@ int sub_set_request_size(const struct sub_job_ctx *c, classad *ad,
  * with its body in transform_body_<tag>. */
 int sub_set_on_evict(const struct sub_job_ctx *c, classad *ad,
 		     struct ks_err *err);
-
-/* files.c: transfer_common_input, public_input_files, disk_usage and the
- * java universe's program and jar files (once ShouldTransferFiles and
- * TransferInput are set). */
-int sub_set_more_files(const struct sub_job_ctx *c, classad *ad,
-		       int universe, struct ks_err *err);
 
 /* files.c: java_vm_args / java_vm_arguments / java_vm_arguments2
  * (JavaVMArgs, JavaVMArguments). */
@@ -284,18 +350,21 @@ int sub_universe_of(const char *name, int *topping);
 int sub_set_container(const struct sub_job_ctx *c, classad *ad,
 		      int universe, int *topping, struct ks_err *err);
 
-/* A container job's image file joins its input files (once
- * ShouldTransferFiles and TransferInput are set). */
+/* A container job's image file joins its input files: the list inputs
+ * ("a,b"), its size (KiB, from iwd) added to *kb; an image that is not
+ * sent (a repository, one on CONTAINER_SHARED_FS, transfer_container
+ * false) is only noted (ContainerImageSource).  Returns 0. */
 int sub_set_container_transfer(const struct sub_job_ctx *c, classad *ad,
-			       struct ks_err *err);
+			       struct classad_buf *inputs, long long *kb,
+			       const char *iwd, struct ks_err *err);
 
 /* machine_count and what a parallel job (or one that wants parallel
  * scheduling) needs. */
 int sub_set_parallel(const struct sub_job_ctx *c, classad *ad, int universe,
 		     struct ks_err *err);
 
-/* The Requirements HTCondor writes: the user's (may be NULL), then its
- * clauses for the universe and the ad's requests and transfers, less
+/* The Requirements HTCondor writes: start (the user's, in parentheses,
+ * and the pool's APPEND_REQUIREMENTS; may be NULL), then its clauses for the universe and the ad's requests and transfers, less
  * those for the machine attributes the user's expression reads (custom:
  * SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS, clauses for the requests
  * other than cpus, disk, memory and GPUs).  *out: a new string.  Returns
@@ -308,14 +377,15 @@ int sub_requirements(const classad *ad, const char *user, int universe,
  * HTCondor does once the job's own attributes are in). */
 void sub_gpus_require(classad *ad);
 
-/* Makes every job of the description, in order, with the given cluster
- * id, and hands each (a new ad, now the callee's) to fn; stops at the
- * first error (fn's, or a job that cannot be made, err filled).  *njobs
- * counts the jobs made.  Returns 0 or the error. */
+/* each.c: makes every job of the description, in order, with the given
+ * cluster id and submission time now (QDate), and hands each (a new ad,
+ * now the callee's) to fn; stops at the first error (fn's, or a job that
+ * cannot be made, err filled).  *njobs counts the jobs made.  The ads are
+ * the same for -dry-run and for a schedd.  Returns 0 or the error. */
 typedef int (*sub_job_fn)(void *arg, classad *ad, struct ks_err *err);
 int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
 		 long cluster, const char *iwd, const char *user,
-		 bool for_schedd, sub_job_fn fn, void *arg, long *njobs,
+		 long long now, sub_job_fn fn, void *arg, long *njobs,
 		 struct ks_err *err);
 
 /* Whether the description asks for late materialization (max_materialize,
@@ -331,8 +401,8 @@ int sub_factory(const ks_config *cfg, const struct sub_file *sf,
  * condor_submit prints (verbose: each job's ad instead of a dot; stdin:
  * the description came from standard input).  Returns the exit status. */
 int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
-	     const char *user, const char *name, const char *pool, bool terse,
-	     bool verbose, bool stdin_file);
+	     const char *user, long long now, const char *name,
+	     const char *pool, bool terse, bool verbose, bool stdin_file);
 
 /* Whether unparsed expression e has a conditional (a ? b : c), or with
  * oror a ||, at its top (outside parentheses and strings): it then needs
