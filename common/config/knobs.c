@@ -1287,6 +1287,8 @@ const struct ks_knob ks_code_knobs[] = {
 	{"SLOT_TYPE_0_PARTITIONABLE", KS_KNOB_BOOL, "true", "whether the NUM_SLOTS slots are partitionable"},
 	{"TOOL_DEBUG", KS_KNOB_STRING, "", "debug categories a tool such as condor_wait writes to its terminal"},
 	{"DEFAULT_DEBUG", KS_KNOB_STRING, "", "debug categories of a program that has no <SUBSYS>_DEBUG of its own"},
+	{"LEGACY_ALLOW_SEMANTICS", KS_KNOB_BOOL, "false", "whether ALLOW_DAEMON and DENY_DAEMON, when not set, fall back on the WRITE lists (use SECURITY : HOST_BASED sets it)"},
+	{"USE_POOL_USERNAME_EQUIVALENT", KS_KNOB_BOOL, "true", "whether condor@DOMAIN and condor_pool@DOMAIN in ALLOW and DENY lists stand for each other"},
 };
 
 const size_t ks_code_knobs_count =

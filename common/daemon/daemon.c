@@ -302,6 +302,16 @@ static void schedule_updates(ks_daemon *d)
 					      on_update, d);
 }
 
+/* The authorization lists of cfg; one that cannot be read is logged. */
+static ks_authz *authz_new(ks_daemon *d, const ks_config *cfg)
+{
+	ks_authz *a = ks_authz_new(cfg, d->subsys, d->owner);
+	const char *p;
+	for (size_t i = 0; (p = ks_authz_problem(a, i)); i++)
+		ks_log_printf(d->log, KS_D_ALWAYS, "%s", p);
+	return a;
+}
+
 int ks_daemon_reconfig(ks_daemon *d)
 {
 	struct ks_err err;
@@ -319,7 +329,7 @@ int ks_daemon_reconfig(ks_daemon *d)
 		ks_log_printf(d->log, KS_D_ALWAYS, "log unchanged: %s",
 			      err.msg);
 	ks_authz_free(d->authz);
-	d->authz = ks_authz_new(cfg, d->subsys, d->owner);
+	d->authz = authz_new(d, cfg);
 	ks_config_free(old);
 	kd_identity_forget(d);
 	ks_log_printf(d->log, KS_D_ALWAYS, "reconfigured");
@@ -569,7 +579,7 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	}
 	d->loop = ks_loop_new();
 	d->owner = ks_auth_username((unsigned)geteuid());
-	d->authz = ks_authz_new(d->cfg, subsys, d->owner);
+	d->authz = authz_new(d, d->cfg);
 	d->priv->cache = classad_cache_new();
 	d->start_time = (long)time(NULL);
 	char host[256] = "localhost";

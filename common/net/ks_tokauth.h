@@ -17,7 +17,8 @@ int ks_tokauth_client(const ks_config *cfg, char **head, unsigned char sig[32]);
 
 /* Server side: checks a presented head (issuer, expiry, key) and computes
  * the signature it must have.  *identity is the token's subject (new
- * string); *levels the authorization levels its scope limits it to, as
+ * string); *levels the authorization levels its scope grants
+ * (ks_level_scope(): the named levels and those they imply), as
  * bits 1 << enum ks_level (0: not limited).  Returns 0, or KS_EAUTH with
  * err saying why not. */
 int ks_tokauth_server(const ks_config *cfg, const char *head,

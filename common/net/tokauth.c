@@ -44,20 +44,6 @@ int ks_tokauth_client(const ks_config *cfg, char **head, unsigned char sig[32])
 	return rc ? KS_ENOTFOUND : 0;
 }
 
-/* The levels a token's scope limits it to; 0 when unlimited. */
-static unsigned scope_levels(const struct ks_token *t)
-{
-	unsigned mask = 0;
-	for (size_t i = 0; i < t->nauthz; i++)
-		for (int lv = KS_LEVEL_READ; lv < KS_LEVEL_COUNT; lv++)
-			if (strcmp(t->authz[i], ks_level_name(lv)) == 0)
-				mask |= 1u << lv;
-	/* a scope that names no level kestrel knows allows nothing */
-	if (t->nauthz && !mask)
-		mask = 1u << KS_LEVEL_ALLOW;
-	return mask;
-}
-
 int ks_tokauth_server(const ks_config *cfg, const char *head,
 		      unsigned char sig[32], char **identity,
 		      unsigned *levels, struct ks_err *err)
@@ -70,7 +56,8 @@ int ks_tokauth_server(const ks_config *cfg, const char *head,
 		rc = ks_token_server_secret(cfg, t, 0, sig, err);
 	if (rc == 0) {
 		*identity = ks_xstrdup(t->sub);
-		*levels = scope_levels(t);
+		*levels = ks_level_scope((const char *const *)t->authz,
+					  t->nauthz);
 	}
 	ks_token_free(t);
 	return rc ? KS_EAUTH : 0;

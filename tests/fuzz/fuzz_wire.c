@@ -4,8 +4,9 @@
  * as a stream of messages, as a daemon reads a connection: each header is
  * decoded, then its payload; ads that decode are encoded again and must
  * decode to the same number of ads.  The input is also parsed as an
- * address and as a token (common/token: what a client presents in the
- * handshake).  Nothing may crash, leak or read out of bounds.
+ * address, as a token (common/token: what a client presents in the
+ * handshake), and as the value of ALLOW and DENY lists (authz.c), which
+ * are then checked.  Nothing may crash, leak or read out of bounds.
  *
  * Linked with replay_main.c it replays a corpus without libFuzzer.
  */
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "ks_addr.h"
+#include "ks_auth.h"
 #include "ks_token.h"
 #include "ks_wire.h"
 
@@ -35,6 +37,31 @@ static void reencode(classad **ads, size_t n)
 		free(again);
 	}
 	free(b.data);
+}
+
+/* text as ALLOW and DENY lists (NO_DNS: no name is looked up), asked
+ * about every level. */
+static void authz_lists(const char *text)
+{
+	ks_config *cfg = ks_config_new("COLLECTOR", NULL);
+	ks_config_set(cfg, "NO_DNS", "true", NULL);
+	ks_config_set(cfg, "ALLOW_WRITE", text, NULL);
+	ks_config_set(cfg, "DENY_DAEMON", text, NULL);
+	ks_config_set(cfg, "ALLOW_ADVERTISE_STARTD_COLLECTOR", text, NULL);
+	ks_authz *a = ks_authz_new(cfg, "COLLECTOR", "fuzz");
+	for (size_t i = 0; ks_authz_problem(a, i); i++)
+		;
+	static const char *const peers[][2] = {
+		{"condor@pool", "127.0.0.1"}, {"a@b", "10.1.2.3"},
+		{KS_ANONYMOUS, "::ffff:10.0.0.1"}, {"x@y", "fd00::1"}};
+	for (int lv = 0; lv < KS_LEVEL_COUNT; lv++)
+		for (size_t p = 0; p < 4; p++) {
+			char why[300];
+			ks_authz_check(a, (enum ks_level)lv, peers[p][0],
+				       peers[p][1], why, sizeof(why));
+		}
+	ks_authz_free(a);
+	ks_config_free(cfg);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -60,6 +87,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ks_token *t = NULL;
 	if (ks_token_parse((const char *)data, size, &t, NULL) == 0)
 		ks_token_free(t);
+	if (size < 4096) {
+		char *text = malloc(size + 1);
+		memcpy(text, data, size);
+		text[size] = '\0';
+		authz_lists(text);
+		free(text);
+	}
 	if (size < 512) {
 		char s[512];
 		memcpy(s, data, size);
