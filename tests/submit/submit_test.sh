@@ -5,7 +5,10 @@
 # transfer_output_remaps is a string, quoted or not; getenv takes the submitter's
 # variables (all, or those a list of patterns names) under environment's; without a running schedd,
 # condor_submit says it cannot find it; bad values of the policy and
-# limit commands are refused with HTCondor's messages.
+# limit commands are refused with HTCondor's messages; an expression that
+# does not parse, a NUL byte, a description without a queue statement and
+# contradictory file transfer commands are refused, naming the line; the
+# -append lines win over the description.
 # The GPU limits and the custom-resource and missing-units knobs.
 set -u
 S=$1/tools/condor_submit/condor_submit
@@ -103,6 +106,69 @@ bad 'if 1 + 2
 endif' 'on Line 2 of bad.sub: 1 + 2 is not a valid if condition because complex conditionals are not supported'
 bad 'arguments = $INT(x)
 x = abc' '$INT() error: abc does not evaluate to an integer'
+# an expression that does not parse is refused wherever one is wanted,
+# naming the line and the parser's reason -- never kept as a string
+deep=$(printf '%05000d' 0 | tr 0 '(')1$(printf '%05000d' 0 | tr 0 ')')
+bad 'requirements = (((( Memory >' 'on Line 2 of bad.sub: Parse error in expression:'
+grep -qF 'requirements = (((( Memory >' <<<"$out" && grep -q 'expected an expression' <<<"$out" ||
+	fail "requirements message: $out"
+bad '+Foo = [[[[' 'on Line 2 of bad.sub: Parse error in expression:'
+grep -qF 'Foo = [[[[' <<<"$out" || fail "+Foo message: $out"
+bad "+Deep = $deep" 'nested too deeply'
+bad "requirements = $deep" 'on Line 2 of bad.sub: Parse error in expression:'
+for cmd in 'periodic_remove = (' 'periodic_release = 1 +' 'on_exit_hold = [' \
+	'rank = Memory >' 'MY.Foo = )' 'my.bar = 1 ++' 'concurrency_limits_expr = (' \
+	'request_cpus = (' 'request_foo = (' 'leave_in_queue = (' \
+	'job_max_vacate_time = (' 'next_job_start_delay = ['; do
+	bad "$cmd" 'on Line 2 of bad.sub: Parse error in expression:'
+done
+bad 'request_gpus = 1
+require_gpus = (' 'on Line 3 of bad.sub: Parse error in expression:'
+# (the description's own lines, whatever the command line adds)
+printf 'executable = /bin/true\nrank = (\nqueue\n' > bad.sub
+out=$("$S" -dry-run - -a 'x = 1' -a 'y = 2' n=1 bad.sub 2>&1) && fail "rank = ( with -a"
+grep -q 'on Line 2 of bad.sub: Parse error' <<<"$out" || fail "line with -a: $out"
+printf 'executable = /bin/true\nqueue\n' > ok.sub
+out=$("$S" -dry-run - -a 'x = 1' -a 'bogus line' ok.sub 2>&1) && fail "a bad -append line was taken"
+grep -qF 'on Line 2 of the -append lines: syntax error: bogus line' <<<"$out" || fail "-append error: $out"
+# -append wins over the description, and -batch-name over both
+printf 'executable = /bin/true\narguments = file\nbatch_name = file\nqueue\n' > ap.sub
+out=$("$S" -dry-run - -a 'arguments = append' -batch-name cli ap.sub) || fail "ap.sub: $out"
+grep -qx 'Args="append"' <<<"$out" && grep -qx 'JobBatchName="cli"' <<<"$out" || fail "-append order: $out"
+# +Attr with nothing after '=' is undefined, as in HTCondor
+printf 'executable = /bin/true\n+Empty =\nqueue\n' > empty.sub
+"$S" -dry-run - empty.sub | grep -qx 'Empty=undefined' || fail "+Empty ="
+# a NUL byte: the line that holds it, nothing made
+printf 'executable = /bin/true\n\0queue\n' > nul.sub
+out=$("$S" -dry-run - nul.sub 2>&1) && fail "a description with a NUL byte was taken: $out"
+grep -qF 'on Line 2 of nul.sub: the line holds a NUL byte' <<<"$out" || fail "NUL: $out"
+grep -q 'dry-run to cluster' <<<"$out" && fail "NUL made jobs: $out"
+printf 'executable = /bin/true\nqueue\n\0' > nul2.sub
+out=$("$S" -dry-run - nul2.sub 2>&1) && fail "a NUL after the queue statement was taken: $out"
+grep -qF 'on Line 3 of nul2.sub: the line holds a NUL byte' <<<"$out" || fail "NUL at the end: $out"
+# no queue statement: refused; only empty ones: a warning, no job
+printf 'executable = /bin/true\n' > noq.sub
+out=$("$S" -dry-run - noq.sub 2>&1) && fail "a description without queue was taken"
+grep -qF 'ERROR: "noq.sub" doesn'"'"'t contain any "queue" commands -- no jobs queued' <<<"$out" || fail "no queue: $out"
+for q in 'queue 0' 'queue x in ()'; do
+	printf 'executable = /bin/true\n%s\n' "$q" > q0.sub
+	out=$("$S" -dry-run - q0.sub 2>&1) || fail "$q: $out"
+	grep -qF 'WARNING: "q0.sub" has only empty "queue" commands -- no jobs queued' <<<"$out" &&
+		grep -qx '0 job(s) dry-run to cluster 1.' <<<"$out" || fail "$q: $out"
+done
+# file transfer as HTCondor checks it
+bad 'should_transfer_files = maybe' 'invalid value (maybe) for ShouldTransferFiles.'
+bad 'when_to_transfer_output = later' 'invalid value (later) for WhenToTransferOutput.'
+bad 'should_transfer_files = NO
+transfer_input_files = a.txt' 'you specified files you want Condor to transfer via "transfer_input_files", but you disabled should_transfer_files.'
+bad 'should_transfer_files = NO
+when_to_transfer_output = ON_EXIT' 'WhenToTransferOutput specified as ON_EXIT yet ShouldTransferFiles defined as NO.'
+bad 'should_transfer_files = IF_NEEDED
+when_to_transfer_output = ON_EXIT_OR_EVICT' 'are incompatible'
+bad 'should_transfer_files = NO
+transfer_executable = true' 'You explicitly requested that the executable be transfered'
+printf 'executable = /bin/true\nwhen_to_transfer_output = ON_EXIT_OR_EVICT\nqueue\n' > evict.sub
+"$S" -dry-run - evict.sub | grep -qx 'ShouldTransferFiles="YES"' || fail "ON_EXIT_OR_EVICT makes the default YES"
 # $(SUBMIT_FILE) is the name given; standard input has none
 printf 'executable = /bin/true\narguments = [$(SUBMIT_FILE)]\nqueue\n' > sf.sub
 "$S" -dry-run - sf.sub | grep -qx 'Args="\[sf.sub\]"' || fail "SUBMIT_FILE"
