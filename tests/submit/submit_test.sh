@@ -169,6 +169,43 @@ bad 'should_transfer_files = NO
 transfer_executable = true' 'You explicitly requested that the executable be transfered'
 printf 'executable = /bin/true\nwhen_to_transfer_output = ON_EXIT_OR_EVICT\nqueue\n' > evict.sub
 "$S" -dry-run - evict.sub | grep -qx 'ShouldTransferFiles="YES"' || fail "ON_EXIT_OR_EVICT makes the default YES"
+# the base job ad's knobs: SUBMIT_ATTRS / SUBMIT_EXPRS (a +name after
+# every command, the description's own +attr after it), DEFAULT_RANK
+# plus APPEND_RANK, APPEND_REQUIREMENTS after the user's, the owner only
+# when SUBMIT_SHOULD_SET_LOCAL_OWNER asks; the sizes measured from the
+# files (3000 bytes of executable, 2000 of input and 5000 in a directory)
+cat > base.conf <<'CFG'
+SUBMIT_ATTRS = KsOne, +KsForced, +KsMine
+SUBMIT_EXPRS = KsTwo
+KsOne = 1 + 2
+KsTwo = "two"
+KsForced = "forced"
+KsMine = "config"
+DEFAULT_RANK = Memory
+APPEND_RANK = 10
+APPEND_REQUIREMENTS = TARGET.KsOk
+FILESYSTEM_DOMAIN = fs.example
+CFG
+head -c 3000 /dev/zero > exe.sh && chmod +x exe.sh
+head -c 2000 /dev/zero > in1 && mkdir -p dir && head -c 5000 /dev/zero > dir/x
+printf 'executable = exe.sh\ntransfer_input_files = in1, dir\n+KsMine = "mine"\nrequirements = Memory > 1\nqueue 2\n' > base.sub
+out=$(CONDOR_CONFIG=$T/base.conf "$S" -dry-run - base.sub 2>&1) || fail "base.sub: $out"
+for want in 'KsOne=1 + 2' 'KsTwo="two"' 'KsForced="forced"' 'KsMine="mine"' 'Rank=(Memory) + (10)' \
+	'Owner=undefined' 'MyType="Job"' 'TargetType="Machine"' 'JobSubmitMethod=0' 'NumJobStarts=0' \
+	'JobSubmitFile="base.sub"' 'ExecutableSize=3' 'ImageSize=3' 'DiskUsage=10' \
+	'TransferInputSizeMB=1' 'FileSystemDomain="fs.example"'; do
+	grep -qxF "$want" <<<"$out" || fail "base ad: no $want: $out"
+done
+grep -q '^Requirements=(Memory > 1) && (TARGET.KsOk) && (TARGET.Arch' <<<"$out" || fail "APPEND_REQUIREMENTS: $out"
+grep -q '^QDate=[0-9]*$' <<<"$out" && [ "$(grep -c '^QDate=' <<<"$out")" = 1 ] || fail "one QDate for both jobs: $out"
+printf 'SUBMIT_SHOULD_SET_LOCAL_OWNER = true\n' > owner.conf
+CONDOR_CONFIG=$T/owner.conf "$S" -dry-run - base.sub | grep -qx "Owner=\"$(id -un)\"" ||
+	fail "SUBMIT_SHOULD_SET_LOCAL_OWNER"
+printf 'SUBMIT_ATTRS = +KsBad\nKsBad = [[\n' > badattr.conf
+out=$(CONDOR_CONFIG=$T/badattr.conf "$S" -dry-run - base.sub 2>&1) && fail "a +name of SUBMIT_ATTRS that does not parse was taken"
+grep -qF 'in the configuration (SUBMIT_ATTRS): Parse error in expression:' <<<"$out" || fail "SUBMIT_ATTRS error: $out"
+# standard input has no JobSubmitFile
+"$S" -dry-run - - < base.sub | grep -q '^JobSubmitFile=' && fail "JobSubmitFile for standard input"
 # $(SUBMIT_FILE) is the name given; standard input has none
 printf 'executable = /bin/true\narguments = [$(SUBMIT_FILE)]\nqueue\n' > sf.sub
 "$S" -dry-run - sf.sub | grep -qx 'Args="\[sf.sub\]"' || fail "SUBMIT_FILE"

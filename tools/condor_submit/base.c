@@ -22,6 +22,13 @@ static const char *const int_zero[] = {
 	"TotalSuspensions",  "LastSuspensionTime", "CumulativeSuspensionTime",
 	"CommittedSuspensionTime"};
 
+/* A knob the lists name (not memoized: sub_knob() keeps the names it is
+ * given, and these live in the list read). */
+static char *named_knob(const struct sub_job_ctx *c, const char *name)
+{
+	return c->cfg ? ks_config_get(c->cfg, name, NULL) : NULL;
+}
+
 /* The knobs whose lists name the attributes to copy into every job. */
 static const char *const attr_lists[] = {"SUBMIT_ATTRS", "SUBMIT_EXPRS",
 					 "SYSTEM_SUBMIT_ATTRS"};
@@ -54,7 +61,7 @@ static int plain_attr(const struct sub_job_ctx *c, classad *ad,
 	(void)err;
 	if (*name == '+' || !strncasecmp(name, "MY.", 3))
 		return 0;
-	char *v = sub_knob(c, name);
+	char *v = named_knob(c, name);
 	classad_expr *e = v ? sub_parse_expr(c, v) : NULL;
 	if (e)
 		classad_insert(ad, name, e);
@@ -72,7 +79,7 @@ static int forced_attr(const struct sub_job_ctx *c, classad *ad,
 							  : NULL;
 	if (!attr || !*attr)
 		return 0;
-	char *v = sub_knob(c, attr);
+	char *v = named_knob(c, attr);
 	classad_expr *e = v ? sub_parse_expr(c, v) : NULL;
 	int rc = 0;
 	if (e) {
