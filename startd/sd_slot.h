@@ -101,12 +101,15 @@ struct sd_slot {
 	int children;           /* NumDynamicSlots */
 	/* The policy attributes, parsed from the configuration for this
 	 * slot (SLOT<N>_ and SLOT_TYPE_<T>_ forms first); NULL when not
-	 * defined or not parsable (logged when read). */
+	 * defined, or not parsable or readable (logged when read; START is
+	 * then error instead). */
 	classad_expr *policy[SD_POLICY_ATTRS];
 };
 
-/* Reads the slot's policy from cfg, logging what does not parse (HTCondor
- * then leaves the attribute out, and the policy reads it as undefined). */
+/* Reads the slot's policy from cfg.  A knob that does not parse or cannot
+ * be read (a reference loop) is logged and never replaced by its default:
+ * START becomes error (as HTCondor publishes a START that does not
+ * parse), the others are left out and read as undefined. */
 void sd_slot_configure(struct sd_slot *s, const ks_config *cfg, ks_log *log);
 
 /* Inserts the slot's policy attributes into its ad. */

@@ -43,6 +43,25 @@ static const struct {
 	{"EVICT_BACKFILL", "EVICT_BACKFILL", NULL},
 };
 
+/* A policy knob that cannot be read (its value does not expand: a
+ * reference loop, a bad $INT()) or does not parse is never replaced by
+ * its default, which may allow more than the configuration meant.  START
+ * becomes error, as HTCondor publishes a START that does not parse: the
+ * slot's Requirements is then error, no job matches it and the startd
+ * takes no claim.  The others are left out, as HTCondor leaves out one
+ * that does not parse, and read as undefined. */
+static void unusable(struct sd_slot *s, int i, ks_log *log, const char *what)
+{
+	bool start = strcmp(policy_attrs[i].knob, "START") == 0;
+	if (start)
+		s->policy[i] = classad_parse_expr("error", 5, NULL);
+	ks_log_printf(log, KS_D_ALWAYS, "%s: %s %s; %s", s->short_name,
+		      policy_attrs[i].knob, what,
+		      start ? "START is error, so no job starts on this slot "
+			      "until the configuration is mended"
+			    : "it is left out, and reads as undefined");
+}
+
 void sd_slot_configure(struct sd_slot *s, const ks_config *cfg, ks_log *log)
 {
 	for (int i = 0; i < SD_POLICY_ATTRS; i++) {
@@ -50,21 +69,24 @@ void sd_slot_configure(struct sd_slot *s, const ks_config *cfg, ks_log *log)
 		s->policy[i] = NULL;
 		const char *knob = policy_attrs[i].knob;
 		struct ks_err err = {0};
+		char what[600];
 		char *text = ks_config_get_slot(cfg, knob, s->id, s->type, &err);
-		if (!text && err.code)
-			ks_log_printf(log, KS_D_ALWAYS,
-				      "%s: %s cannot be read: %s", s->short_name,
-				      knob, err.msg);
+		if (!text && err.code) {
+			snprintf(what, sizeof(what), "cannot be read: %s",
+				 err.msg);
+			unusable(s, i, log, what);
+			continue;
+		}
 		if (!text && policy_attrs[i].def)
 			text = ks_xstrdup(policy_attrs[i].def);
 		if (!text)
 			continue;
 		s->policy[i] = classad_parse_expr(text, strlen(text), &err);
-		if (!s->policy[i])
-			ks_log_printf(log, KS_D_ALWAYS,
-				      "%s: %s = %s does not parse (%s); it is "
-				      "left out, and reads as undefined",
-				      s->short_name, knob, text, err.msg);
+		if (!s->policy[i]) {
+			snprintf(what, sizeof(what), "= %.300s does not parse (%s)",
+				 text, err.msg);
+			unusable(s, i, log, what);
+		}
 		free(text);
 	}
 }

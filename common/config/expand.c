@@ -925,6 +925,24 @@ struct open_macro {
 	size_t start, end;
 };
 
+/* The error for a macro met again inside its own expansion: the loop,
+ * from the macro through the ones open around it back to itself
+ * ("$(A) refers to itself (A -> B -> A)"). */
+static int loop_error(struct ctx *c, const struct open_macro *chain,
+		      size_t n, const char *name)
+{
+	struct classad_buf path = {0};
+	for (size_t i = 0; i < n; i++) {
+		kc_buf_adds(&path, chain[i].name);
+		kc_buf_adds(&path, " -> ");
+	}
+	kc_buf_adds(&path, name);
+	int rc = ks_err_set(c->err, KS_EINVAL, 0, 0, 0,
+			    "$(%s) refers to itself (%s)", name, path.data);
+	free(path.data);
+	return rc;
+}
+
 #define MAX_EXPANSIONS 10000
 #define MAX_VALUE (16u << 20)
 
@@ -960,13 +978,12 @@ static char *expand_flat(struct ctx *c, const char *text, bool keep_dollar)
 		char *name = ks_xstrndup(v.data + m.body, name_end - m.body);
 		bool self = false;
 		if (m.fn == FN_NORMAL) {
-			for (size_t i = 0; i < nopen && !self; i++)
-				self = !strcasecmp(open[i].name, name);
+			size_t i = 0;
+			while (i < nopen && strcasecmp(open[i].name, name))
+				i++;
+			self = i < nopen;
 			if (self && !c->self_empty)
-				rc = ks_err_set(c->err, KS_EINVAL, 0, 0, 0,
-						"$(%s) refers to itself "
-						"(through $(%s))",
-						name, open[nopen - 1].name);
+				rc = loop_error(c, open + i, nopen - i, name);
 		}
 		if (!rc && c->max_len &&
 		    (++c->count > MAX_EXPANSIONS || v.len > c->max_len)) {

@@ -411,9 +411,14 @@ static void cmd_config_val(ks_daemon *d, struct ks_request *req)
 	classad *ad = classad_new();
 	struct ks_config_origin o;
 	const char *raw = ks_config_raw(d->cfg, name, &o);
-	char *val = raw ? ks_config_get(d->cfg, name, NULL) : NULL;
+	struct ks_err err = {0};
+	char *val = raw ? ks_config_get(d->cfg, name, &err) : NULL;
 	classad_insert_string(ad, "Name", name);
-	if (raw) {
+	if (raw && !val && err.code) {
+		/* a value that does not expand (a loop) is no value */
+		classad_insert_string(ad, "Error", err.msg);
+		classad_insert_string(ad, "Raw", raw);
+	} else if (raw) {
 		classad_insert_string(ad, "Value", val ? val : "");
 		classad_insert_string(ad, "Raw", raw);
 		classad_insert_string(ad, "File", o.file ? o.file : "");

@@ -116,6 +116,8 @@ static void test_loops(void **state)
 	struct ks_err err;
 	assert_null(ks_config_get(cfg, "A", &err));
 	assert_non_null(strstr(err.msg, "refers to itself"));
+	/* the message names the whole loop */
+	assert_non_null(strstr(err.msg, "(B -> C -> A -> B)"));
 	/* A loop inside a function's argument is the same error. */
 	assert_null(ks_config_get(cfg, "S", &err));
 	assert_non_null(strstr(err.msg, "refers to itself"));

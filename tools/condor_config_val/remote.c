@@ -110,6 +110,10 @@ int cv_remote(const ks_config *cfg, const struct cv_remote *r,
 		} else if (rc) {
 			fprintf(stderr, "%s: %s\n", addr, err.msg);
 			status = 1;
+		} else if (n && classad_eval_string(got[0], "Error", NULL,
+						    &value)) {
+			fprintf(stderr, "Error: %s: %s\n", names[i], value);
+			status = 1;
 		} else if (!n || !classad_eval_string(got[0], "Value", NULL,
 						      &value)) {
 			fprintf(stderr, "Not defined: %s\n", names[i]);
