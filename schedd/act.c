@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "ks_log.h"
+#include "ks_mem.h"
 #include "ks_wire.h"
 #include "sc_cmds.h"
 #include "sc_events.h"
@@ -38,22 +39,54 @@ static bool running(const struct sc_job *j)
 	       j->status == SC_SUSPENDED;
 }
 
+/* A job stopped on its startd (or its local starter) once its new status
+ * is in the store: the startd must not end a job whose removal a
+ * restarted schedd would not know of. */
+struct stop {
+	int cluster, proc;
+	bool force;
+};
+
+static void stop_job(struct sc_schedd *s, void *arg)
+{
+	struct stop *st = arg;
+	struct sc_job *j = sc_queue_find(s, st->cluster, st->proc);
+	if (!j || (!j->run && !j->local))
+		return;
+	if (!st->force) {
+		sc_run_stop(s, j);
+		return;
+	}
+	/* condor_rm -forcex: the job leaves the queue now; its run is told
+	 * to end and left to end without it */
+	sc_run_abandon(s, j);
+	sc_local_forget(j);
+	char *why = NULL;
+	classad_eval_string(j->ad, "RemoveReason", NULL, &why);
+	sc_event_aborted(s, j, why ? why : "");
+	free(why);
+	sc_job_retire(s, j);
+}
+
+static void stop_later(struct sc_schedd *s, struct sc_job *j, bool force)
+{
+	struct stop *st = ks_xmalloc(sizeof(*st));
+	*st = (struct stop){j->cluster, j->proc, force};
+	sc_queue_after(s, stop_job, st, free);
+}
+
 void sc_job_remove(struct sc_schedd *s, struct sc_job *j, const char *reason,
 		   bool force)
 {
-	bool was_running = running(j);
 	if (j->status != SC_REMOVED) {
 		sc_job_set_string(s, j, "RemoveReason", reason);
 		sc_job_set_status(s, j, SC_REMOVED);
 	}
-	if (was_running && (j->run || j->local) && !force) {
+	if (j->run || j->local) {
 		/* the run's end writes the abort and retires the job */
-		sc_run_stop(s, j);
+		stop_later(s, j, force);
 		return;
 	}
-	if (j->run || j->local)
-		sc_run_stop(s, j);
-	sc_local_forget(j);
 	sc_event_aborted(s, j, reason);
 	sc_job_retire(s, j);
 }
@@ -69,7 +102,7 @@ void sc_job_hold(struct sc_schedd *s, struct sc_job *j, const char *reason,
 	sc_job_set_int(s, j, "NumHolds", holds + 1);
 	sc_job_set_status(s, j, SC_HELD);
 	if (j->run || j->local)
-		sc_run_stop(s, j);
+		stop_later(s, j, false);
 	sc_event_held(s, j, reason, code, subcode);
 }
 
@@ -123,7 +156,9 @@ static int do_vacate(struct sc_schedd *s, struct sc_job *j, struct act *a)
 	(void)a;
 	if (!running(j) || (!j->run && !j->local))
 		return SC_AR_BAD_STATUS;
-	sc_run_stop(s, j);
+	/* nothing of the job changes here: it is stopped after the
+	 * command's (empty) commit, with the other commands' stops */
+	stop_later(s, j, false);
 	return SC_AR_SUCCESS;
 }
 
@@ -193,10 +228,23 @@ void sc_cmd_act(ks_daemon *d, struct ks_request *req)
 	classad *result = classad_new();
 	struct sc_select_totals t = {0};
 	struct ks_err err = {0};
+	/* all or nothing, and answered only once it is in the store */
+	sc_queue_begin(s);
 	int rc = sc_select(s, req->ads[0], req->identity, act_one, &a, &t,
 			   result, &err);
+	int crc = 0;
+	if (rc)
+		sc_queue_abort(s);
+	else
+		crc = sc_queue_commit(s, &err);
 	if (rc) {
 		ks_reply_error(req, "%s", err.msg);
+	} else if (crc) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "ACT_ON_JOBS from %s failed, nothing changed: %s",
+			      req->identity, err.msg);
+		ks_reply_error(req, "the job queue could not be written, so "
+				    "nothing was changed: %s", err.msg);
 	} else {
 		sc_select_report(&t, result);
 		ks_log_printf(d->log, KS_D_ALWAYS,
@@ -204,7 +252,6 @@ void sc_cmd_act(ks_daemon *d, struct ks_request *req)
 			      "%ld denied, %ld wrong status, %ld already",
 			      req->identity, t.n[1], t.n[2], t.n[3], t.n[4],
 			      t.n[5]);
-		sc_queue_flush(s);
 		ks_reply(req, KS_REPLY_OK, &result, 1, false);
 	}
 	classad_free(result);

@@ -7,7 +7,9 @@
 
 #include "ks_log.h"
 #include "ks_text.h"
+#include "ks_mem.h"
 #include "ks_userlog.h"
+#include "ks_xfer.h"
 #include "sc_events.h"
 
 static char *job_string(const struct sc_job *j, const char *name)
@@ -34,39 +36,77 @@ static bool info_event(const struct ks_userlog_event *ev,
 	return true;
 }
 
-static void emit(struct sc_schedd *s, struct sc_job *j,
-		 struct ks_userlog_event *ev)
+/* An event formatted for the job's log and for EVENT_LOG, written once
+ * what led to it is in the job queue (sc_queue_after()): a log never
+ * tells of something a restarted schedd does not know. */
+struct pending {
+	char *log;   /* the job's event log, or NULL */
+	char *owner; /* whose identity writes it */
+	char *text;  /* the event (and its 028) for it */
+	size_t len;
+	unsigned opts;
+	char *global; /* the same for EVENT_LOG, or NULL */
+	size_t glen;
+	int cluster, proc;
+};
+
+static void drop_pending(void *arg)
 {
-	struct ks_err err = {0};
+	struct pending *p = arg;
+	free(p->log);
+	free(p->owner);
+	free(p->text);
+	free(p->global);
+	free(p);
+}
+
+/* ev (and its 028 after it when attrs names some of the job's
+ * attributes) as text in opts; NULL when it cannot be formatted. */
+static char *format_two(const struct ks_userlog_event *ev,
+			const struct sc_job *j, const char *attrs,
+			unsigned opts, size_t *len, struct ks_err *err)
+{
+	char *text = NULL, *more = NULL;
+	size_t n = 0, m = 0;
 	struct ks_userlog_event info;
 	classad *info_ad = NULL;
-	char *log = job_string(j, "UserLog");
-	if (log && *log) {
-		char *iwd = job_string(j, "Iwd");
-		char *path = ks_path_in(iwd ? iwd : "/", log);
-		char *opts_text = ks_config_get(s->d->cfg,
-						"DEFAULT_USERLOG_FORMAT_OPTIONS",
-						NULL);
-		unsigned opts = KS_USERLOG_DEFAULT_OPTS;
-		ks_userlog_parse_opts(opts_text, KS_USERLOG_DEFAULT_OPTS, &opts,
-				      NULL);
-		char *attrs = job_string(j, "JobAdInformationAttrs");
-		int rc = ks_userlog_append(path, ev, opts, &err);
-		if (rc == 0 && info_event(ev, j, attrs, opts, &info, &info_ad))
-			rc = ks_userlog_append(path, &info, opts, &err);
+	if (ks_userlog_format(ev, opts, &text, &n, err))
+		return NULL;
+	if (info_event(ev, j, attrs, opts, &info, &info_ad) &&
+	    ks_userlog_format(&info, opts, &more, &m, err) == 0) {
+		text = ks_xrealloc(text, n + m + 1);
+		memcpy(text + n, more, m + 1);
+		n += m;
+	}
+	free(more);
+	classad_free(info_ad);
+	*len = n;
+	return text;
+}
+
+/* The schedd runs as root (or as the condor account): a job's event log
+ * is the user's file, opened and written with the user's identity only,
+ * so a log named in a directory the user may not write, or a link to a
+ * file the user may not change, is refused as it would be to the user. */
+static void write_pending(struct sc_schedd *s, void *arg)
+{
+	struct pending *p = arg;
+	struct ks_err err = {0};
+	if (p->log) {
+		struct ks_xfer_ids ids;
+		int rc = ks_xfer_become(p->owner, &ids, &err);
+		if (rc == 0) {
+			rc = ks_userlog_write(p->log, p->text, p->len, p->opts,
+					      &err);
+			ks_xfer_unbecome(&ids);
+		}
 		if (rc)
 			ks_log_printf(s->d->log, KS_D_ALWAYS,
 				      "job %d.%d: cannot write its event log: "
 				      "%s",
-				      j->cluster, j->proc, err.msg);
-		classad_free(info_ad);
-		free(attrs);
-		free(opts_text);
-		free(path);
-		free(iwd);
+				      p->cluster, p->proc, err.msg);
 	}
-	free(log);
-	if (s->event_log) {
+	if (p->global && s->event_log) {
 		char *opts_text =
 			ks_config_get(s->d->cfg, "EVENT_LOG_FORMAT_OPTIONS", NULL);
 		struct ks_userlog_global g = {
@@ -79,19 +119,66 @@ static void emit(struct sc_schedd *s, struct sc_job *j,
 		};
 		ks_userlog_parse_opts(opts_text, KS_USERLOG_GLOBAL_DEFAULT_OPTS,
 				      &g.opts, NULL);
-		char *attrs = ks_config_get(
-			s->d->cfg, "EVENT_LOG_JOB_AD_INFORMATION_ATTRS", NULL);
-		int rc = ks_userlog_append_global(&g, ev, &err);
-		if (rc == 0 &&
-		    info_event(ev, j, attrs, g.opts, &info, &info_ad))
-			rc = ks_userlog_append_global(&g, &info, &err);
-		if (rc)
+		free(opts_text);
+		if (ks_userlog_write_global(&g, p->global, p->glen, &err))
 			ks_log_printf(s->d->log, KS_D_ALWAYS,
 				      "cannot write EVENT_LOG: %s", err.msg);
-		classad_free(info_ad);
-		free(attrs);
-		free(opts_text);
 	}
+}
+
+static void emit(struct sc_schedd *s, struct sc_job *j,
+		 struct ks_userlog_event *ev)
+{
+	struct ks_err err = {0};
+	struct pending *p = ks_xcalloc(1, sizeof(*p));
+	p->cluster = j->cluster;
+	p->proc = j->proc;
+	char *log = job_string(j, "UserLog");
+	if (log && *log) {
+		char *iwd = job_string(j, "Iwd");
+		p->log = ks_path_in(iwd ? iwd : "/", log);
+		free(iwd);
+		p->owner = ks_xstrdup(j->owner);
+		char *opts_text = ks_config_get(s->d->cfg,
+						"DEFAULT_USERLOG_FORMAT_OPTIONS",
+						NULL);
+		p->opts = KS_USERLOG_DEFAULT_OPTS;
+		ks_userlog_parse_opts(opts_text, KS_USERLOG_DEFAULT_OPTS,
+				      &p->opts, NULL);
+		free(opts_text);
+		char *attrs = job_string(j, "JobAdInformationAttrs");
+		p->text = format_two(ev, j, attrs, p->opts, &p->len, &err);
+		free(attrs);
+		if (!p->text) {
+			ks_log_printf(s->d->log, KS_D_ALWAYS,
+				      "job %d.%d: cannot write its event log: "
+				      "%s",
+				      j->cluster, j->proc, err.msg);
+			free(p->log);
+			p->log = NULL;
+		}
+	}
+	free(log);
+	if (s->event_log) {
+		char *opts_text =
+			ks_config_get(s->d->cfg, "EVENT_LOG_FORMAT_OPTIONS", NULL);
+		unsigned opts = KS_USERLOG_GLOBAL_DEFAULT_OPTS;
+		ks_userlog_parse_opts(opts_text, KS_USERLOG_GLOBAL_DEFAULT_OPTS,
+				      &opts, NULL);
+		free(opts_text);
+		char *attrs = ks_config_get(
+			s->d->cfg, "EVENT_LOG_JOB_AD_INFORMATION_ATTRS", NULL);
+		p->global = format_two(ev, j, attrs, opts, &p->glen, &err);
+		free(attrs);
+		if (!p->global)
+			ks_log_printf(s->d->log, KS_D_ALWAYS,
+				      "cannot write EVENT_LOG: %s", err.msg);
+	}
+	if (!p->log && !p->global) {
+		drop_pending(p);
+		return;
+	}
+	sc_queue_after(s, write_pending, p, drop_pending);
 }
 
 static void init(struct ks_userlog_event *ev, enum ks_userlog_type t,

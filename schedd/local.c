@@ -202,7 +202,7 @@ void sc_local_start_idle(struct sc_schedd *s)
 	if (s->d->shutting_down)
 		return;
 	sc_queue_each(s, start_idle, s);
-	sc_queue_flush(s);
+	sc_queue_flush(s, NULL);
 }
 
 void sc_local_stop(struct sc_schedd *s, struct sc_job *j)

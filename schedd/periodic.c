@@ -188,5 +188,5 @@ void sc_periodic_run(struct sc_schedd *s)
 	free(P.sub);
 	classad_free(sys);
 	if (P.n)
-		sc_queue_flush(s);
+		sc_queue_flush(s, NULL);
 }

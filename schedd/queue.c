@@ -20,29 +20,12 @@
 
 #include "ks_log.h"
 #include "ks_mem.h"
-#include "sc_schedd.h"
+#include "sc_queue_int.h"
 
 static const char *const tables[] = {"queue", "history"};
 
-struct sc_queue {
-	ks_store *store;
-	struct sc_cluster **cl;
-	size_t ncl, capcl;
-	int next_cluster;
-	uint64_t history_seq;
-	struct sc_counts counts;
-	size_t njobs;
-	/* jobs and clusters with changes for the store */
-	struct sc_job **dirty;
-	size_t ndirty, capdirty;
-	struct sc_cluster **dead; /* clusters whose last job left */
-	size_t ndead, capdead;
-	classad **retired; /* whole ads for the history */
-	size_t nretired, capretired;
-	uint64_t flush_timer;
-};
 
-static void put_be32(unsigned char *p, uint32_t v)
+void sc_queue_put_be32(unsigned char *p, uint32_t v)
 {
 	p[0] = v >> 24;
 	p[1] = v >> 16;
@@ -56,18 +39,18 @@ static uint32_t get_be32(const unsigned char *p)
 	       (uint32_t)p[2] << 8 | p[3];
 }
 
-static size_t cluster_key(unsigned char *k, int cluster)
+size_t sc_queue_cluster_key(unsigned char *k, int cluster)
 {
 	k[0] = 'c';
-	put_be32(k + 1, (uint32_t)cluster);
+	sc_queue_put_be32(k + 1, (uint32_t)cluster);
 	return 5;
 }
 
-static size_t proc_key(unsigned char *k, int cluster, int proc)
+size_t sc_queue_proc_key(unsigned char *k, int cluster, int proc)
 {
 	k[0] = 'p';
-	put_be32(k + 1, (uint32_t)cluster);
-	put_be32(k + 5, (uint32_t)proc);
+	sc_queue_put_be32(k + 1, (uint32_t)cluster);
+	sc_queue_put_be32(k + 5, (uint32_t)proc);
 	return 9;
 }
 
@@ -94,27 +77,33 @@ static struct sc_cluster *find_cluster(const struct sc_queue *q, int id)
 	return lo < q->ncl && q->cl[lo]->id == id ? q->cl[lo] : NULL;
 }
 
-static struct sc_cluster *add_cluster(struct sc_queue *q, int id, classad *ad)
+void sc_queue_readd_cluster(struct sc_queue *q, struct sc_cluster *c)
 {
-	struct sc_cluster *c = ks_xcalloc(1, sizeof(*c));
-	c->id = id;
-	c->ad = ad;
 	if (q->ncl == q->capcl) {
 		q->capcl = q->capcl ? q->capcl * 2 : 64;
 		q->cl = ks_xrealloc(q->cl, q->capcl * sizeof(*q->cl));
 	}
 	/* ids only grow, but a restart loads them from the store in key
-	 * order too, so appending keeps the array sorted */
+	 * order too (and an undone removal puts one back), so this is
+	 * mostly an append */
 	size_t at = q->ncl;
-	while (at > 0 && q->cl[at - 1]->id > id)
+	while (at > 0 && q->cl[at - 1]->id > c->id)
 		at--;
 	memmove(q->cl + at + 1, q->cl + at, (q->ncl - at) * sizeof(*q->cl));
 	q->cl[at] = c;
 	q->ncl++;
+}
+
+static struct sc_cluster *add_cluster(struct sc_queue *q, int id, classad *ad)
+{
+	struct sc_cluster *c = ks_xcalloc(1, sizeof(*c));
+	c->id = id;
+	c->ad = ad;
+	sc_queue_readd_cluster(q, c);
 	return c;
 }
 
-static void count(struct sc_queue *q, int st, long d)
+void sc_queue_count(struct sc_queue *q, int st, long d)
 {
 	if (st >= 0 && st < SC_NSTATUS)
 		q->counts.by_status[st] += d;
@@ -153,22 +142,22 @@ static struct sc_job *add_job(struct sc_queue *q, struct sc_cluster *c,
 	c->procs[proc] = j;
 	c->live++;
 	q->njobs++;
-	count(q, j->status, 1);
+	sc_queue_count(q, j->status, 1);
 	return j;
 }
 
-static void free_job(struct sc_job *j)
+void sc_queue_free_job(struct sc_job *j)
 {
 	classad_free(j->ad);
 	free(j->owner);
 	free(j);
 }
 
-static void free_cluster(struct sc_cluster *c)
+void sc_queue_free_cluster(struct sc_cluster *c)
 {
 	for (size_t i = 0; i < c->nprocs; i++)
 		if (c->procs[i])
-			free_job(c->procs[i]);
+			sc_queue_free_job(c->procs[i]);
 	free(c->procs);
 	classad_free(c->ad);
 	free(c);
@@ -293,11 +282,12 @@ void sc_queue_close(struct sc_schedd *s)
 	if (q->store)
 		ks_store_sync(q->store, NULL);
 	for (size_t i = 0; i < q->ncl; i++)
-		free_cluster(q->cl[i]);
+		sc_queue_free_cluster(q->cl[i]);
 	for (size_t i = 0; i < q->ndead; i++)
-		free_cluster(q->dead[i]);
+		sc_queue_free_cluster(q->dead[i]);
 	for (size_t i = 0; i < q->nretired; i++)
 		classad_free(q->retired[i]);
+	sc_txn_free(q);
 	free(q->cl);
 	free(q->dirty);
 	free(q->dead);
@@ -309,7 +299,7 @@ void sc_queue_close(struct sc_schedd *s)
 
 /* ---- writing --------------------------------------------------------- */
 
-static int put_ad(ks_txn *t, const char *table, const unsigned char *k,
+int sc_queue_put_ad(ks_txn *t, const char *table, const unsigned char *k,
 		  size_t kl, const classad *ad, struct ks_err *err)
 {
 	char *text = classad_unparse(ad, CLASSAD_FMT_NEW);
@@ -355,10 +345,10 @@ static int submit_txn(ks_txn *t, void *arg, struct ks_err *err)
 {
 	struct submit *S = arg;
 	unsigned char k[9];
-	int rc = put_ad(t, "queue", k, cluster_key(k, S->cluster), S->cl_ad,
+	int rc = sc_queue_put_ad(t, "queue", k, sc_queue_cluster_key(k, S->cluster), S->cl_ad,
 			err);
 	for (size_t i = 0; rc == 0 && i < S->n; i++)
-		rc = put_ad(t, "queue", k, proc_key(k, S->cluster, (int)i),
+		rc = sc_queue_put_ad(t, "queue", k, sc_queue_proc_key(k, S->cluster, (int)i),
 			    S->procs[i], err);
 	return rc;
 }
@@ -392,74 +382,7 @@ int sc_queue_submit(struct sc_schedd *s, int cluster, classad *cl_ad,
 	return 0;
 }
 
-struct flush {
-	struct sc_queue *q;
-};
-
-static int flush_txn(ks_txn *t, void *arg, struct ks_err *err)
-{
-	struct sc_queue *q = ((struct flush *)arg)->q;
-	unsigned char k[9];
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < q->ndirty; i++) {
-		struct sc_job *j = q->dirty[i];
-		size_t kl = proc_key(k, j->cluster, j->proc);
-		rc = j->gone ? ks_txn_del(t, "queue", k, kl, err)
-			     : put_ad(t, "queue", k, kl, j->ad, err);
-	}
-	for (size_t i = 0; rc == 0 && i < q->ndead; i++)
-		rc = ks_txn_del(t, "queue", k, cluster_key(k, q->dead[i]->id),
-				err);
-	uint64_t seq = q->history_seq;
-	for (size_t i = 0; rc == 0 && i < q->nretired; i++) {
-		seq++;
-		put_be32(k, (uint32_t)(seq >> 32));
-		put_be32(k + 4, (uint32_t)seq);
-		rc = put_ad(t, "history", k, 8, q->retired[i], err);
-	}
-	return rc;
-}
-
-int sc_queue_flush(struct sc_schedd *s)
-{
-	struct sc_queue *q = s->q;
-	q->flush_timer = 0;
-	if (!q->ndirty && !q->ndead && !q->nretired)
-		return 0;
-	struct ks_err err = {0};
-	struct flush F = {q};
-	int rc = ks_store_write(q->store, flush_txn, &F, &err);
-	if (rc) {
-		/* keep what is pending for the next try */
-		ks_log_printf(s->d->log, KS_D_ALWAYS,
-			      "cannot write the job queue: %s", err.msg);
-		return rc;
-	}
-	q->history_seq += q->nretired;
-	for (size_t i = 0; i < q->ndirty; i++) {
-		struct sc_job *j = q->dirty[i];
-		j->dirty = false;
-		if (j->gone)
-			free_job(j);
-	}
-	q->ndirty = 0;
-	for (size_t i = 0; i < q->ndead; i++) {
-		q->dead[i]->nprocs = 0; /* its jobs were freed above */
-		free_cluster(q->dead[i]);
-	}
-	q->ndead = 0;
-	for (size_t i = 0; i < q->nretired; i++)
-		classad_free(q->retired[i]);
-	q->nretired = 0;
-	return 0;
-}
-
-static void flush_cb(void *arg)
-{
-	sc_queue_flush(arg);
-}
-
-static void mark(struct sc_schedd *s, struct sc_job *j)
+void sc_queue_mark(struct sc_schedd *s, struct sc_job *j)
 {
 	struct sc_queue *q = s->q;
 	if (!j->dirty) {
@@ -471,50 +394,55 @@ static void mark(struct sc_schedd *s, struct sc_job *j)
 		}
 		q->dirty[q->ndirty++] = j;
 	}
-	if (!q->flush_timer)
-		q->flush_timer = ks_loop_timer(s->d->loop, 0, 0, flush_cb, s);
+	sc_queue_arm_flush(s);
 }
 
 void sc_job_touch(struct sc_schedd *s, struct sc_job *j)
 {
-	mark(s, j);
+	sc_txn_remember(s->q, j);
+	sc_queue_mark(s, j);
 }
 
 void sc_job_set_int(struct sc_schedd *s, struct sc_job *j, const char *name,
 		    int64_t v)
 {
+	sc_txn_remember(s->q, j);
 	classad_insert_int(j->ad, name, v);
-	mark(s, j);
+	sc_queue_mark(s, j);
 }
 
 void sc_job_set_real(struct sc_schedd *s, struct sc_job *j, const char *name,
 		     double v)
 {
+	sc_txn_remember(s->q, j);
 	classad_insert_real(j->ad, name, v);
-	mark(s, j);
+	sc_queue_mark(s, j);
 }
 
 void sc_job_set_string(struct sc_schedd *s, struct sc_job *j,
 		       const char *name, const char *v)
 {
+	sc_txn_remember(s->q, j);
 	classad_insert_string(j->ad, name, v);
-	mark(s, j);
+	sc_queue_mark(s, j);
 }
 
 void sc_job_set_bool(struct sc_schedd *s, struct sc_job *j, const char *name,
 		     bool v)
 {
+	sc_txn_remember(s->q, j);
 	classad_insert_bool(j->ad, name, v);
-	mark(s, j);
+	sc_queue_mark(s, j);
 }
 
 int sc_job_set_expr(struct sc_schedd *s, struct sc_job *j, const char *name,
 		    const char *expr)
 {
+	sc_txn_remember(s->q, j);
 	struct ks_err err = {0};
 	int rc = classad_insert_text(j->ad, name, expr, &err);
 	if (rc == 0) {
-		mark(s, j);
+		sc_queue_mark(s, j);
 		j->autocluster = 0;
 		if (strcasecmp(name, "Owner") == 0) {
 			char *owner = NULL;
@@ -529,13 +457,14 @@ int sc_job_set_expr(struct sc_schedd *s, struct sc_job *j, const char *name,
 void sc_job_delete_attr(struct sc_schedd *s, struct sc_job *j,
 			const char *name)
 {
+	sc_txn_remember(s->q, j);
 	/* a proc without its own value would see the cluster's: an
 	 * explicit undefined hides it */
 	if (classad_lookup(j->cl->ad, name))
 		classad_insert_text(j->ad, name, "undefined", NULL);
 	else
 		classad_delete(j->ad, name);
-	mark(s, j);
+	sc_queue_mark(s, j);
 	j->autocluster = 0;
 }
 
@@ -543,13 +472,14 @@ void sc_job_set_status(struct sc_schedd *s, struct sc_job *j, int st)
 {
 	if (j->status == st)
 		return;
-	count(s->q, j->status, -1);
-	count(s->q, st, 1);
+	sc_txn_remember(s->q, j);
+	sc_queue_count(s->q, j->status, -1);
+	sc_queue_count(s->q, st, 1);
 	classad_insert_int(j->ad, "LastJobStatus", j->status);
 	classad_insert_int(j->ad, "JobStatus", st);
 	classad_insert_int(j->ad, "EnteredCurrentStatus", (int64_t)time(NULL));
 	j->status = st;
-	mark(s, j);
+	sc_queue_mark(s, j);
 	sc_submitters_changed(s);
 }
 
@@ -567,15 +497,16 @@ void sc_job_retire(struct sc_schedd *s, struct sc_job *j)
 	struct sc_queue *q = s->q;
 	if (j->gone)
 		return;
+	sc_txn_remember(q, j);
 	if (q->nretired == q->capretired) {
 		q->capretired = q->capretired ? q->capretired * 2 : 64;
 		q->retired = ks_xrealloc(q->retired,
 					 q->capretired * sizeof(*q->retired));
 	}
 	q->retired[q->nretired++] = sc_job_flat(j);
-	mark(s, j);
+	sc_queue_mark(s, j);
 	j->gone = true;
-	count(q, j->status, -1);
+	sc_queue_count(q, j->status, -1);
 	q->njobs--;
 	struct sc_cluster *c = j->cl;
 	c->procs[j->proc] = NULL;

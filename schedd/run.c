@@ -43,6 +43,11 @@
 #include "sc_run.h"
 #include "sc_xfer.h"
 
+/* Set in a job from the moment its activation is in the store until its
+ * execute event is written: a schedd that restarts in between learns
+ * from the startd whether the job started, and writes the event then. */
+#define PENDING_ATTR "KsActivationPending"
+
 /* A startd on loopback answers in microseconds; one that does not
  * answer in this long is treated as gone. */
 #define STARTD_TIMEOUT_MS 5000
@@ -78,7 +83,19 @@ struct sc_run {
 	bool release_after; /* the job was stopped: no reuse */
 	bool xfer;          /* the job on it transfers files */
 	uint64_t sent;      /* bytes of input sent with the activation */
+	uint64_t serial;    /* names it to effects that wait for a flush */
+	bool stop_on_start; /* stopped while being started: deactivate it */
+	bool stop_force;    /* ... forcibly */
 };
+
+/* The run named serial, if it is still there. */
+static struct sc_run *run_by_serial(struct sc_schedd *s, uint64_t serial)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i]->serial == serial)
+			return s->runs[i];
+	return NULL;
+}
 
 static char *ad_string(const classad *ad, const char *name)
 {
@@ -203,6 +220,7 @@ static int ask_startd(struct sc_run *r, int code, const classad *job,
 
 static void add_run(struct sc_schedd *s, struct sc_run *r)
 {
+	r->serial = ++s->run_serial;
 	if (s->nruns == s->runcap) {
 		s->runcap = s->runcap ? s->runcap * 2 : 16;
 		s->runs = ks_xrealloc(s->runs, s->runcap * sizeof(*s->runs));
@@ -303,7 +321,7 @@ static void on_alive(void *arg)
 	}
 	if (r->job && r->state == R_ACTIVE) {
 		renew_lease(r);
-		sc_queue_flush(r->s);
+		sc_queue_flush(r->s, NULL);
 	}
 }
 
@@ -414,6 +432,11 @@ static void job_exited(struct sc_schedd *s, struct sc_job *j,
 }
 
 static void activate(struct sc_run *r, struct sc_job *j);
+static void forget_claim(struct sc_schedd *s, struct sc_job *j);
+static void never_ran(struct sc_schedd *s, struct sc_job *j,
+		      const char *where);
+static void deactivate(struct sc_run *r, bool force);
+static void job_started(struct sc_run *r, struct sc_job *j);
 
 /* Another idle job of the same submitter that the claimed slot takes. */
 static struct sc_job *next_job(struct sc_run *r);
@@ -522,21 +545,17 @@ void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 		sc_event_evicted(s, j, res);
 	}
 	free(how);
-	sc_queue_flush(s);
+	sc_queue_flush(s, NULL);
 }
 
-static void job_ended(struct sc_run *r, const classad *res,
-		      classad *const *files, size_t nfiles)
+/* The claim once its last job's end is in the store: the startd keeps
+ * that end (for a schedd that reconnects) until the claim runs another
+ * job or is released, so neither may happen before. */
+static void reuse_claim(struct sc_schedd *s, void *arg)
 {
-	struct sc_schedd *s = r->s;
-	struct sc_job *j = r->job;
-	r->job = NULL;
-	r->state = R_IDLE;
-	close_act(r);
-	if (!j)
+	struct sc_run *r = run_by_serial(s, *(uint64_t *)arg);
+	if (!r || r->job)
 		return;
-	j->run = NULL;
-	sc_run_job_end(s, j, r->slot_name, res, r, files, nfiles);
 	if (r->state == R_GONE || r->release_after || s->d->shutting_down) {
 		release(r, "the job is done");
 		return;
@@ -546,6 +565,32 @@ static void job_ended(struct sc_run *r, const classad *res,
 		activate(r, next);
 	else
 		release(r, "no more jobs for it");
+}
+
+static void after_flush(struct sc_run *r, sc_effect_fn fn)
+{
+	uint64_t *serial = ks_xmalloc(sizeof(*serial));
+	*serial = r->serial;
+	sc_queue_after(r->s, fn, serial, free);
+}
+
+static void job_ended(struct sc_run *r, const classad *res,
+		      classad *const *files, size_t nfiles)
+{
+	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
+	r->job = NULL;
+	if (r->state != R_GONE)
+		r->state = R_IDLE;
+	close_act(r);
+	if (j) {
+		j->run = NULL;
+		sc_run_job_end(s, j, r->slot_name, res, r, files, nfiles);
+	} else {
+		/* its job left the queue meanwhile (condor_rm -forcex) */
+		r->release_after = true;
+	}
+	after_flush(r, reuse_claim);
 }
 
 /* News of the running job from its startd (as HTCondor's starter
@@ -591,7 +636,7 @@ static void job_news(struct sc_run *r, const classad *u)
 			sc_job_set_int(s, j, "MemoryUsage", mem);
 		sc_event_image_size(s, j, image, mem, rss);
 	}
-	sc_queue_flush(s);
+	sc_queue_flush(s, NULL);
 }
 
 /* ---- disconnection and reconnection ---------------------------------- */
@@ -625,6 +670,12 @@ static void forget_claim(struct sc_schedd *s, struct sc_job *j)
  * running at the schedd's start, as HTCondor's shadow writes them), and
  * the claim is released (which ends the job on the startd if it is
  * there after all, so that it never runs twice at once). */
+static bool start_pending(const struct sc_job *j)
+{
+	bool v = false;
+	return classad_eval_bool(j->ad, PENDING_ATTR, NULL, &v) && v;
+}
+
 static void reconnect_failed(struct sc_run *r, const char *why)
 {
 	struct sc_schedd *s = r->s;
@@ -634,12 +685,22 @@ static void reconnect_failed(struct sc_run *r, const char *why)
 		      j->proc, r->slot_name, why);
 	r->job = NULL;
 	j->run = NULL;
-	sc_event_reconnect_failed(s, j, r->slot_name, why);
-	forget_claim(s, j);
-	sc_job_set_status(s, j, SC_IDLE);
-	if (!r->born_disconnected)
-		sc_event_evicted(s, j, NULL);
-	sc_queue_flush(s);
+	if (start_pending(j)) {
+		/* the schedd died between recording the start and hearing
+		 * of it, and the startd has no job: it never started, so
+		 * its log has nothing to tell */
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "job %d.%d had not started on %s: idle again",
+			      j->cluster, j->proc, r->slot_name);
+		never_ran(s, j, r->slot_name);
+	} else {
+		sc_event_reconnect_failed(s, j, r->slot_name, why);
+		forget_claim(s, j);
+		sc_job_set_status(s, j, SC_IDLE);
+		if (!r->born_disconnected)
+			sc_event_evicted(s, j, NULL);
+	}
+	sc_queue_flush(s, NULL);
 	release(r, "its job could not be reconnected");
 }
 
@@ -654,12 +715,15 @@ static void reconnected(struct sc_run *r, ks_conn *c)
 	r->attempts = 0;
 	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d reconnected on %s",
 		      j->cluster, j->proc, r->slot_name);
+	/* it started while the schedd was away: its start first */
+	if (start_pending(j))
+		job_started(r, j);
 	add_int(s, j, "NumJobReconnects", 1);
 	sc_job_delete_attr(s, j, "JobDisconnectedDate");
 	sc_job_delete_attr(s, j, "JobCurrentReconnectAttempt");
 	renew_lease(r);
 	sc_event_reconnected(s, j, r->slot_name, r->startd);
-	sc_queue_flush(s);
+	sc_queue_flush(s, NULL);
 	arm_alive(r);
 	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_result, r);
 	if (ks_conn_pending(c))
@@ -713,6 +777,73 @@ static void next_reconnect(struct sc_run *r)
 					   0, attempt_reconnect, r);
 }
 
+/* The collector's address for the run's startd, when it is not the one
+ * the run knows: the startd restarted elsewhere (a new port).  The slot
+ * is looked for by its name, then (a dynamic slot is gone with its
+ * startd) any slot of the same machine, when they all agree.  True when
+ * r->startd was changed. */
+static bool startd_moved(struct sc_run *r)
+{
+	ks_daemon *d = r->s->d;
+	const char *at = strrchr(r->slot_name, '@');
+	char *machine = ad_string(r->slot, "Machine");
+	if (!machine && at && at[1])
+		machine = ks_xstrdup(at + 1);
+	if (!machine)
+		return false;
+	struct classad_buf req = {0};
+	classad_buf_add(&req, "Name == ", 8);
+	classad_quote_string_buf(&req, r->slot_name, strlen(r->slot_name));
+	classad_buf_add(&req, " || Machine == ", 15);
+	classad_quote_string_buf(&req, machine, strlen(machine));
+	free(machine);
+	classad *q = classad_new();
+	classad_insert_string(q, "MyType", "Query");
+	classad_insert_string(q, "TargetType", "Machine");
+	classad_insert_text(q, "Requirements", req.data, NULL);
+	classad_insert_string(q, "Projection", "Name MyAddress");
+	free(req.data);
+	classad **ads = NULL;
+	size_t n = 0;
+	struct ks_err err = {0};
+	char *found = NULL;
+	bool ambiguous = false, named = false;
+	if (ks_collector_query(d->cfg, NULL, KS_QUERY_STARTD_ADS, q, &ads, &n,
+			       &err) == 0) {
+		for (size_t i = 0; i < n && !named; i++) {
+			char *addr = ad_string(ads[i], "MyAddress");
+			char *name = ad_string(ads[i], "Name");
+			if (addr && name && strcmp(name, r->slot_name) == 0) {
+				free(found);
+				found = addr;
+				addr = NULL;
+				named = true;
+				ambiguous = false;
+			} else if (addr && !found) {
+				found = addr;
+				addr = NULL;
+			} else if (addr && strcmp(addr, found) != 0) {
+				ambiguous = true;
+			}
+			free(addr);
+			free(name);
+		}
+	}
+	ks_ads_free(ads, n);
+	classad_free(q);
+	bool moved = found && !ambiguous && strcmp(found, r->startd) != 0;
+	if (moved) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "the startd of %s is now at %s (was %s)",
+			      r->slot_name, found, r->startd);
+		free(r->startd);
+		r->startd = found;
+		found = NULL;
+	}
+	free(found);
+	return moved;
+}
+
 static void attempt_reconnect(void *arg)
 {
 	struct sc_run *r = arg;
@@ -722,7 +853,7 @@ static void attempt_reconnect(void *arg)
 	r->attempts++;
 	sc_job_set_int(s, j, "JobCurrentReconnectAttempt", r->attempts);
 	add_int(s, j, "TotalJobReconnectAttempts", 1);
-	sc_queue_flush(s);
+	sc_queue_flush(s, NULL);
 	ks_conn *c = NULL;
 	struct ks_err err = {0};
 	int rc = ask_startd(r, KS_ACTIVATE_CLAIM, NULL, NULL, &c, &err);
@@ -732,9 +863,12 @@ static void attempt_reconnect(void *arg)
 	}
 	if (rc == 0 || rc == KS_EPERM) {
 		/* the startd answered: it has no such claim (it was
-		 * restarted), or no job on it */
+		 * restarted), or no job on it (the claim is released) */
 		bool claim = rc == KS_EPERM && strstr(err.msg, "claim id");
-		r->state = R_GONE;
+		if (claim)
+			r->state = R_GONE;
+		else
+			r->state = R_IDLE;
 		reconnect_failed(r, claim ? "Claim not found at execution machine"
 					  : "Job not found at execution machine");
 		return;
@@ -742,6 +876,14 @@ static void attempt_reconnect(void *arg)
 	ks_log_printf(s->d->log, KS_D_ALWAYS,
 		      "job %d.%d: attempt %d to reconnect to %s failed: %s",
 		      j->cluster, j->proc, r->attempts, r->slot_name, err.msg);
+	if (startd_moved(r)) {
+		/* a restarted startd: it answers at once, and if it no
+		 * longer has the claim, the job need not wait out its
+		 * lease */
+		r->reconnect_timer = ks_loop_timer(s->d->loop, 0, 0,
+						   attempt_reconnect, r);
+		return;
+	}
 	next_reconnect(r);
 }
 
@@ -757,7 +899,7 @@ static void disconnected(struct sc_run *r)
 			      "Socket between submit and execute hosts closed "
 			      "unexpectedly");
 	sc_job_set_int(s, j, "JobDisconnectedDate", (int64_t)time(NULL));
-	sc_queue_flush(s);
+	sc_queue_flush(s, NULL);
 	next_reconnect(r);
 }
 
@@ -809,17 +951,58 @@ static void on_result(void *arg, int fd, unsigned events)
 
 /* ---- starting -------------------------------------------------------- */
 
+/* A job whose run ended before it started: Idle again, without an event
+ * (its log never told of a start), or out of the queue when a command
+ * removed it meanwhile; nothing of the claim left in it. */
+static void never_ran(struct sc_schedd *s, struct sc_job *j, const char *where)
+{
+	forget_claim(s, j);
+	sc_job_delete_attr(s, j, PENDING_ATTR);
+	if (j->status == SC_RUNNING)
+		sc_job_set_status(s, j, SC_IDLE);
+	else if (j->status == SC_REMOVED)
+		sc_run_job_end(s, j, where, NULL, NULL, NULL, 0);
+}
+
 static void activation_failed(struct sc_run *r, const char *why)
 {
+	struct sc_schedd *s = r->s;
 	struct sc_job *j = r->job;
-	ks_log_printf(r->s->d->log, KS_D_ALWAYS,
-		      "cannot start job %d.%d on %s: %s", j->cluster, j->proc,
-		      r->slot_name, why);
+	ks_log_printf(s->d->log, KS_D_ALWAYS,
+		      "cannot start job %d.%d on %s: %s", j ? j->cluster : -1,
+		      j ? j->proc : -1, r->slot_name, why);
 	r->job = NULL;
-	j->run = NULL;
+	if (j) {
+		j->run = NULL;
+		never_ran(s, j, r->slot_name);
+	}
 	close_act(r);
 	r->state = R_IDLE;
-	release(r, "activation failed");
+	sc_queue_flush(s, NULL);
+	/* (after the flush: the startd may drop the claim at once) */
+	after_flush(r, reuse_claim);
+	r->release_after = true;
+}
+
+/* What the schedd keeps of a job's start on the claim's slot, and its
+ * execute event: at the startd's answer, or at a reconnection that finds
+ * the job started while the schedd was away. */
+static void job_started(struct sc_run *r, struct sc_job *j)
+{
+	struct sc_schedd *s = r->s;
+	time_t now = time(NULL);
+	int64_t first = 0;
+	sc_job_delete_attr(s, j, PENDING_ATTR);
+	if (!classad_eval_int(j->ad, "JobStartDate", NULL, &first))
+		sc_job_set_int(s, j, "JobStartDate", (int64_t)now);
+	sc_job_set_int(s, j, "JobCurrentStartDate", (int64_t)now);
+	sc_job_set_int(s, j, "JobCurrentStartExecutingDate", (int64_t)now);
+	add_int(s, j, "NumJobStarts", 1);
+	sc_machine_attrs(s, j, r->slot);
+	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)now);
+	sc_event_execute(s, j, r->startd, r->slot_name);
+	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d started on %s",
+		      j->cluster, j->proc, r->slot_name);
 }
 
 /* The startd's first answer to ACTIVATE_CLAIM: the job has started (its
@@ -841,44 +1024,60 @@ static void on_activated(void *arg, int fd, unsigned events)
 		return;
 	}
 	r->state = R_ACTIVE;
-	if (r->sent)
-		add_real(s, j, "BytesSent", (double)r->sent);
-	if (r->xfer)
-		xfer_event(s, j, KS_USERLOG_XFER_IN_FINISHED, NULL);
-	time_t now = time(NULL);
-	int64_t first = 0;
-	if (!classad_eval_int(j->ad, "JobStartDate", NULL, &first))
-		sc_job_set_int(s, j, "JobStartDate", (int64_t)now);
-	sc_job_set_int(s, j, "JobCurrentStartDate", (int64_t)now);
-	sc_job_set_int(s, j, "JobCurrentStartExecutingDate", (int64_t)now);
-	sc_job_set_int(s, j, "ShadowBday", (int64_t)now);
-	add_int(s, j, "NumJobStarts", 1);
-	add_int(s, j, "NumShadowStarts", 1);
-	sc_machine_attrs(s, j, r->slot);
-	sc_job_set_string(s, j, "RemoteHost", r->slot_name);
-	sc_job_set_string(s, j, "StartdIpAddr", r->startd);
-	sc_job_set_string(s, j, "ClaimId", r->claim_id);
-	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)now);
-	sc_job_set_status(s, j, SC_RUNNING);
-	sc_queue_flush(s);
-	sc_event_execute(s, j, r->startd, r->slot_name);
-	ks_log_printf(d->log, KS_D_ALWAYS, "job %d.%d started on %s",
-		      j->cluster, j->proc, r->slot_name);
+	if (j) {
+		if (r->sent)
+			add_real(s, j, "BytesSent", (double)r->sent);
+		if (r->xfer)
+			xfer_event(s, j, KS_USERLOG_XFER_IN_FINISHED, NULL);
+		job_started(r, j);
+		sc_queue_flush(s, NULL);
+	}
 	arm_alive(r);
 	ks_loop_unwatch(d->loop, ks_conn_fd(r->act));
 	ks_loop_watch(d->loop, ks_conn_fd(r->act), KS_EV_IN, on_result, r);
-	if (ks_conn_pending(r->act))
+	/* a command stopped it while it was being started */
+	if (r->stop_on_start)
+		deactivate(r, r->stop_force);
+	if (r->act && ks_conn_pending(r->act))
 		on_result(r, ks_conn_fd(r->act), KS_EV_IN);
+}
+
+/* The job's coming start, in the store before the startd hears of it
+ * (HTCondor's schedd marks a job Running when its shadow is born): a
+ * schedd killed after sending ACTIVATE_CLAIM then reconnects to the job,
+ * or learns that it never started, instead of matching it again while it
+ * runs.  Returns 0 or the store's error (the job as it was). */
+static int record_start(struct sc_run *r, struct sc_job *j, struct ks_err *err)
+{
+	struct sc_schedd *s = r->s;
+	sc_queue_begin(s);
+	sc_job_set_string(s, j, "RemoteHost", r->slot_name);
+	sc_job_set_string(s, j, "StartdIpAddr", r->startd);
+	sc_job_set_string(s, j, "ClaimId", r->claim_id);
+	sc_job_set_int(s, j, "ShadowBday", (int64_t)time(NULL));
+	/* (the lease a restarted schedd reconnects within) */
+	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)time(NULL));
+	add_int(s, j, "NumShadowStarts", 1);
+	sc_job_set_bool(s, j, PENDING_ATTR, true);
+	sc_job_set_status(s, j, SC_RUNNING);
+	return sc_queue_commit(s, err);
 }
 
 static void activate(struct sc_run *r, struct sc_job *j)
 {
 	struct sc_schedd *s = r->s;
 	ks_daemon *d = s->d;
+	struct ks_err err = {0};
+	if (record_start(r, j, &err)) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "job %d.%d not started on %s: %s", j->cluster,
+			      j->proc, r->slot_name, err.msg);
+		release(r, "the job's start could not be recorded");
+		return;
+	}
 	r->job = j;
 	j->run = r;
 	classad *job = job_for_startd(s, j, r->slot);
-	struct ks_err err = {0};
 	struct ks_xfer_set files = {0};
 	r->xfer = sc_xfer_wanted(job);
 	if (r->xfer) {
@@ -897,9 +1096,11 @@ static void activate(struct sc_run *r, struct sc_job *j)
 			classad_free(job);
 			r->job = NULL;
 			j->run = NULL;
+			never_ran(s, j, r->slot_name);
 			sc_job_hold(s, j, why, 13, eno);
-			sc_queue_flush(s);
-			release(r, "the job's input could not be sent");
+			sc_queue_flush(s, NULL);
+			r->release_after = true;
+			after_flush(r, reuse_claim);
 			return;
 		}
 	}
@@ -1039,6 +1240,57 @@ int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
 	return 0;
 }
 
+/* Tells the startd to end the job on the claim (forcibly: at once);
+ * its end comes back on the activation's connection. */
+static void deactivate(struct sc_run *r, bool force)
+{
+	struct ks_err err = {0};
+	int code = force ? KS_DEACTIVATE_CLAIM_FORCIBLY : KS_DEACTIVATE_CLAIM;
+	if (ask_startd(r, code, NULL, NULL, NULL, &err))
+		ks_log_printf(r->s->d->log, KS_D_ALWAYS, "%s to %s: %s",
+			      ks_command_name(code), r->startd, err.msg);
+}
+
+/* Stops what the run does, for a command: a job started is deactivated
+ * (its end comes as any end), one being started is deactivated once the
+ * startd says it has started (so that its log tells of the run), one
+ * out of reach is given up with its claim.  Returns the job when its run
+ * is over here and now (NULL when its end is still to come). */
+static struct sc_job *stop_run(struct sc_run *r, bool force)
+{
+	struct sc_job *j = r->job;
+	r->release_after = true;
+	switch (r->state) {
+	case R_ACTIVE:
+		deactivate(r, force);
+		return NULL;
+	case R_ACTIVATING:
+		r->stop_on_start = true;
+		r->stop_force = force;
+		return NULL;
+	case R_DISCONNECTED:
+		/* the claim is given up (which ends the job on its startd if
+		 * that is there after all) and the run ends here, as lost */
+		r->job = NULL;
+		if (j)
+			j->run = NULL;
+		release(r, "the job was stopped while disconnected");
+		return j;
+	case R_CLAIMING:
+		/* claim() finds no job and drops the match */
+		r->job = NULL;
+		if (j)
+			j->run = NULL;
+		return j;
+	default:
+		r->job = NULL;
+		if (j)
+			j->run = NULL;
+		release(r, "the job was stopped");
+		return j;
+	}
+}
+
 void sc_run_stop(struct sc_schedd *s, struct sc_job *j)
 {
 	if (j->local) {
@@ -1048,36 +1300,27 @@ void sc_run_stop(struct sc_schedd *s, struct sc_job *j)
 	struct sc_run *r = j->run;
 	if (!r)
 		return;
-	r->release_after = true;
-	if (r->state == R_DISCONNECTED) {
-		/* out of reach: the claim is given up (which ends the job on
-		 * its startd if that is there after all) and the run ends
-		 * here, as lost */
-		r->job = NULL;
-		j->run = NULL;
-		char *where = ks_xstrdup(r->slot_name);
-		release(r, "the job was stopped while disconnected");
-		sc_run_job_end(s, j, where, NULL, NULL, NULL, 0);
-		free(where);
-		return;
+	bool lost = r->state == R_DISCONNECTED;
+	char *where = ks_xstrdup(r->slot_name);
+	if (stop_run(r, false)) {
+		if (lost)
+			sc_run_job_end(s, j, where, NULL, NULL, NULL, 0);
+		else
+			never_ran(s, j, where);
 	}
-	if (r->state != R_ACTIVE) {
-		/* not started yet: the claim is dropped */
-		r->job = NULL;
-		j->run = NULL;
-		if (r->state == R_CLAIMING) {
-			r->state = R_GONE;
-			free_run(r);
-		} else {
-			release(r, "the job was stopped");
-		}
+	free(where);
+}
+
+void sc_run_abandon(struct sc_schedd *s, struct sc_job *j)
+{
+	(void)s;
+	struct sc_run *r = j->run;
+	if (!r)
 		return;
-	}
-	struct ks_err err = {0};
-	if (ask_startd(r, KS_DEACTIVATE_CLAIM, NULL, NULL, NULL, &err))
-		ks_log_printf(s->d->log, KS_D_ALWAYS,
-			      "DEACTIVATE_CLAIM to %s: %s", r->startd,
-			      err.msg);
+	stop_run(r, true);
+	/* the run ends without its job, which leaves the queue now */
+	r->job = NULL;
+	j->run = NULL;
 }
 
 /* ---- start-up and shutdown ------------------------------------------ */
@@ -1090,9 +1333,45 @@ void sc_run_stop(struct sc_schedd *s, struct sc_job *j)
  * not at hand for a match).  Else it is Idle again at once, without an
  * event, as HTCondor's schedd marks such jobs stopped; a claim it had is
  * released, which ends the job if it still runs there. */
+/* A job removed or held while it ran, whose run had not ended when the
+ * schedd stopped: its claim is released (which ends the job on its
+ * startd), and a removed job leaves the queue as its run's end would
+ * have made it leave. */
+static void recover_stopped(struct sc_schedd *s, struct sc_job *j)
+{
+	char *claim = ad_string(j->ad, "ClaimId");
+	char *startd = ad_string(j->ad, "StartdIpAddr");
+	if (claim && startd) {
+		struct sc_run *r = ks_xcalloc(1, sizeof(*r));
+		r->s = s;
+		r->state = R_IDLE;
+		r->claim_id = claim;
+		r->startd = startd;
+		r->slot_name = ad_string(j->ad, "RemoteHost");
+		add_run(s, r);
+		release(r, "its job was stopped while the schedd was away");
+	} else {
+		free(claim);
+		free(startd);
+	}
+	forget_claim(s, j);
+	sc_job_delete_attr(s, j, PENDING_ATTR);
+	if (j->status == SC_REMOVED) {
+		char *why = ad_string(j->ad, "RemoveReason");
+		sc_event_aborted(s, j, why ? why : "");
+		free(why);
+		sc_job_retire(s, j);
+	}
+}
+
 static int recover_job(struct sc_job *j, void *arg)
 {
 	struct sc_schedd *s = arg;
+	if (j->status == SC_REMOVED ||
+	    (j->status == SC_HELD && classad_lookup(j->ad, "ClaimId"))) {
+		recover_stopped(s, j);
+		return 0;
+	}
 	if (j->status != SC_RUNNING && j->status != SC_TRANSFERRING &&
 	    j->status != SC_SUSPENDED)
 		return 0;
@@ -1121,6 +1400,7 @@ static int recover_job(struct sc_job *j, void *arg)
 		if (!has_claim)
 			r->state = R_GONE;
 		forget_claim(s, j);
+		sc_job_delete_attr(s, j, PENDING_ATTR);
 		sc_job_set_status(s, j, SC_IDLE);
 		release(r, "its job was idle again after a restart");
 		return 0;
@@ -1137,7 +1417,7 @@ static int recover_job(struct sc_job *j, void *arg)
 void sc_run_start(struct sc_schedd *s)
 {
 	sc_queue_each(s, recover_job, s);
-	sc_queue_flush(s);
+	sc_queue_flush(s, NULL);
 }
 
 void sc_run_reconfig(struct sc_schedd *s)

@@ -24,6 +24,11 @@ int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
  * claim is released. */
 void sc_run_stop(struct sc_schedd *s, struct sc_job *j);
 
+/* condor_rm -forcex of a running job: the job leaves its run now (the
+ * caller retires it); the run is ended forcibly on its startd and its
+ * claim released without it. */
+void sc_run_abandon(struct sc_schedd *s, struct sc_job *j);
+
 /* What a job's end means for it: usage recorded, then completed (exit
  * policy), held, requeued or retired (a removal while it ran), with its
  * events.  where names the slot for the log; r and files: the run and

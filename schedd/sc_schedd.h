@@ -85,6 +85,7 @@ struct sc_schedd {
 	/* runs (claims) in progress */
 	struct sc_run **runs;
 	size_t nruns, runcap;
+	uint64_t run_serial; /* the last run's */
 	uint64_t periodic_timer, submitter_timer;
 	bool submitters_pending;
 	char **submitters; /* names advertised last time, to invalidate */
@@ -152,8 +153,29 @@ void sc_job_set_status(struct sc_schedd *s, struct sc_job *j, int st);
 void sc_job_retire(struct sc_schedd *s, struct sc_job *j);
 
 /* Writes every pending change in one transaction now (also done from a
- * zero-delay timer after any change). */
-int sc_queue_flush(struct sc_schedd *s);
+ * zero-delay timer after any change), then runs the effects waiting for
+ * it.  Returns 0, or the store's error (err filled, may be NULL): then
+ * everything stays pending and is tried again soon (txn.c). */
+int sc_queue_flush(struct sc_schedd *s, struct ks_err *err);
+
+/* Something to do once the changes made before it are in the store: an
+ * event for a job's log, a claim released, a job stopped on its startd.
+ * fn runs after the next successful flush, in the order given; drop (may
+ * be NULL) frees arg after fn has run, or when the effect is dropped (a
+ * transaction undone, the schedd ending). */
+typedef void (*sc_effect_fn)(struct sc_schedd *s, void *arg);
+void sc_queue_after(struct sc_schedd *s, sc_effect_fn fn, void *arg,
+		    void (*drop)(void *arg));
+
+/* A command's changes, all or nothing: after sc_queue_begin(), changes
+ * wait for sc_queue_commit(), which writes them (durable when it returns
+ * 0).  When it cannot, the jobs changed are put back as they were in
+ * memory too, the effects added meanwhile are dropped, and the store's
+ * error is returned (err filled). */
+void sc_queue_begin(struct sc_schedd *s);
+int sc_queue_commit(struct sc_schedd *s, struct ks_err *err);
+/* Ends the transaction by undoing it (a command that failed midway). */
+void sc_queue_abort(struct sc_schedd *s);
 
 /* Walks the history newest first. */
 int sc_history_each(struct sc_schedd *s,

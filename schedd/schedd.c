@@ -366,7 +366,7 @@ static void shutdown_schedd(ks_daemon *d, bool fast)
 	sc_run_shutdown(s, fast);
 	sc_run_free_all(s);
 	sc_local_shutdown(s);
-	sc_queue_flush(s);
+	sc_queue_flush(s, NULL);
 	/* withdraw the submitter ads: no jobs to negotiate for now */
 	for (size_t k = 0; k < s->nsubmitters; k++) {
 		invalidate_submitter(d, s->submitters[k]);

@@ -177,12 +177,18 @@ static void set_attribute(struct sc_schedd *s, struct ks_request *req)
 			struct set_attr a = {name, value};
 			struct sc_select_totals t = {0};
 			classad *result = classad_new();
+			/* all or nothing, answered once in the store */
+			sc_queue_begin(s);
 			if (sc_select(s, req->ads[0], req->identity, set_one,
 				      &a, &t, result, &err)) {
+				sc_queue_abort(s);
 				ks_reply_error(req, "%s", err.msg);
+			} else if (sc_queue_commit(s, &err)) {
+				ks_reply_error(req, "the job queue could not be "
+						    "written, so nothing was "
+						    "changed: %s", err.msg);
 			} else {
 				sc_select_report(&t, result);
-				sc_queue_flush(s);
 				ks_reply(req, KS_REPLY_OK, &result, 1, false);
 			}
 			classad_free(result);

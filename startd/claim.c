@@ -141,6 +141,8 @@ static void forget_claim(ks_daemon *d, struct sd_slot *s)
 	struct sd_claim *c = &s->claim;
 	classad_free(s->job);
 	s->job = NULL;
+	classad_free(c->result);
+	c->result = NULL;
 	ks_xfer_set_free(&c->outputs);
 	free(c->client);
 	free(c->client_host);
@@ -254,7 +256,6 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 	c->job_start = 0;
 	c->suspended_at = 0;
 	s->st.starter = false;
-	c->unheard = true;
 	if (c->later) {
 		classad *r = c->result;
 		size_t nads = 0;
@@ -262,7 +263,6 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 		bool sent = ks_later_reply(c->later, KS_REPLY_OK, ads, nads);
 		free(ads);
 		c->later = NULL;
-		c->unheard = !sent;
 		char *how = ad_string(r, "JobExitReason");
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: the job has ended (%s); %s", s->short_name,
@@ -889,13 +889,12 @@ static void reconnect(ks_daemon *d, struct sd_slot *s, struct ks_request *req)
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: %s reconnected to its running job",
 			      s->short_name, req->identity);
-	} else if (c->unheard && c->result) {
+	} else if (c->result) {
 		ks_reply(req, KS_REPLY_OK, &now, 1, true);
 		size_t nads = 0;
 		classad **ads = final_ads(c, &nads);
 		ks_reply(req, KS_REPLY_OK, ads, nads, false);
 		free(ads);
-		c->unheard = false;
 		c->last_alive = sd_now();
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: %s reconnected and was given its job's end",
@@ -952,7 +951,11 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 	if (s->job != last)
 		classad_free(last);
 	char why[300];
+	/* the last job's end was heard: a claimer that was not told it
+	 * would not start another job on the claim */
 	ks_xfer_set_free(&s->claim.outputs);
+	classad_free(s->claim.result);
+	s->claim.result = NULL;
 	int rc = stage_files(d, s, req->ads + 2, req->n > 2 ? req->n - 2 : 0,
 			     why, sizeof(why));
 	if (rc) {
@@ -970,7 +973,6 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 	if (rc)
 		return;
 	s->claim.last_alive = sd_now();
-	s->claim.unheard = false;
 	classad *now = classad_new();
 	classad_insert_int(now, "StarterPid", s->claim.starter);
 	ks_reply(req, KS_REPLY_OK, &now, 1, true);

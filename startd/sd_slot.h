@@ -56,9 +56,10 @@ struct sd_claim {
 	struct ks_daemon *daemon; /* the slot's startd, for its timers */
 	struct ks_loop *loop;   /* the daemon's, while a starter runs */
 	struct ks_later *later; /* the activation's final reply, or NULL */
-	classad *result;        /* the last job's result ad */
-	bool unheard;           /* ... which no claimer has received: kept
-				 * for one that reconnects */
+	/* the last job's result ad: kept until the claim runs another job
+	 * or ends, so that a claimer that lost it (a schedd killed before
+	 * it could record the end) gets it again when it reconnects */
+	classad *result;
 };
 
 /* A better claim waiting for a claimed slot (rank or priority

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #define MAX_TABLES 16
 /* A sparse file: the map costs address space, not disk, until used. */
@@ -28,9 +30,25 @@ struct ks_txn {
 	MDB_txn *txn;
 };
 
+/* LMDB reports a write cut short as EIO, which is what a full file
+ * system does to it first: the error a user can act on is the full
+ * disk, so that is what is said when the store's file system has no
+ * room left for this process. */
+static int real_errno(const ks_store *s, int rc)
+{
+	mdb_filehandle_t fd;
+	struct statvfs v;
+	if (rc != EIO || !s || !s->env || mdb_env_get_fd(s->env, &fd) != 0 ||
+	    fstatvfs(fd, &v) != 0)
+		return rc;
+	fsblkcnt_t left = geteuid() == 0 ? v.f_bfree : v.f_bavail;
+	return left * v.f_frsize < (fsblkcnt_t)64 * 1024 ? ENOSPC : rc;
+}
+
 static int fail(struct ks_err *err, const ks_store *s, const char *what,
 		int rc)
 {
+	rc = real_errno(s, rc);
 	int code = rc == MDB_NOTFOUND ? KS_ENOTFOUND
 		   : rc == ENOMEM     ? KS_ENOMEM
 				      : KS_EIO;

@@ -267,6 +267,11 @@ int ks_userlog_append_global(const struct ks_userlog_global *g,
 			     const struct ks_userlog_event *ev,
 			     struct ks_err *err);
 
+/* The same for events already formatted (ks_userlog_format() with g's
+ * options): len bytes of one or more events, written in one write. */
+int ks_userlog_write_global(const struct ks_userlog_global *g,
+			    const char *events, size_t len, struct ks_err *err);
+
 /* ---- building the ads some events carry, from the job ad ---------- */
 
 /* The usage ad of events 004 and 005 (the "Partitionable Resources"

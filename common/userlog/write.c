@@ -396,10 +396,21 @@ int ks_userlog_append_global(const struct ks_userlog_global *g,
 	int rc = ks_userlog_format(ev, g->opts, &text, &len, err);
 	if (rc != 0)
 		return rc;
-	if (strcmp(g->path, "/dev/null") == 0) {
-		free(text);
+	rc = ks_userlog_write_global(g, text, len, err);
+	free(text);
+	return rc;
+}
+
+int ks_userlog_write_global(const struct ks_userlog_global *g,
+			    const char *events, size_t len, struct ks_err *err)
+{
+	if (!g || !g->path || !*g->path)
+		return ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				  "no global event log named (EVENT_LOG)");
+	if (strcmp(g->path, "/dev/null") == 0)
 		return 0;
-	}
+	int rc;
+	char *text = ks_xstrndup(events, len);
 
 	int fd = -1;
 	bool locked = false;

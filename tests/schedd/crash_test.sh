@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# crash_test.sh BUILD: the schedd acknowledges nothing before it is in
+# its store, and a crash at the worst moment runs no job twice and leaves
+# no run out of the event log.  Each job appends a line to its own file
+# each time it starts and ends, so that the runs are counted from what
+# really ran.
+#  1. the schedd killed the moment its ACTIVATE_CLAIM has left (a fault
+#     injector preloaded into the daemons): the restarted schedd finds
+#     the job started and reconnects to it; it runs once, with its
+#     execute (001) and terminated (005) events;
+#  2. a job that ends while the schedd is stopped, the schedd then
+#     killed: the startd keeps the end for the restarted schedd, and the
+#     job runs once;
+#  3. (as root) a spool that fills: condor_rm, condor_qedit and a
+#     submission fail with "No space left on device" and change nothing;
+#     a job's end waits until there is room, across a schedd killed
+#     meanwhile, and is recorded once.
+set -u
+B=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../daemon/lib.sh"
+. "$here/../startd/lib_startd.sh"
+. "$here/lib_pool.sh"
+tools_on_path
+
+pool_dir crash_test
+chmod 755 "$T"
+J=$T/jobs
+mkdir -p "$J" && chmod 1777 "$J"
+mkdir -p "$T/spool"
+# the runs of job $1, and then sleep $2
+cat > "$J/run.sh" <<'SH'
+#!/bin/sh
+echo "start $$" >> "$1"
+sleep "$2"
+echo "end $$" >> "$1"
+SH
+chmod 755 "$J/run.sh"
+job_pool_config <<CFG
+NUM_CPUS = 2
+SPOOL = $T/spool
+CFG
+# the fault injector, in every daemon the master starts
+export LD_PRELOAD=$B/tests/libks_crash_after.so
+export KS_CRASH_AFTER_FILE=$T/crash
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0
+KS_CRASH_AFTER_CODE=444 start_master
+unset LD_PRELOAD
+wait_for 20 sh -c 'condor_status -af Name | grep -q slot1' || fail "no slots"
+wait_for 20 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no schedd ad"
+
+schedd_pid() { pgrep -P "$MASTER_PID" -f condor_schedd; }
+# more_than N PATTERN FILE: FILE has more than N lines with PATTERN
+more_than() { [ "$(grep -c "$2" "$3")" -gt "$1" ]; }
+# runs FILE: the starts and ends a job wrote, as "start end ..."
+runs() { sed 's/ .*//' "$1" 2>/dev/null | tr '\n' ' '; }
+# events LOG: the numbers of the events of a job's runs, in order, as
+# one word (image sizes and the like left out)
+events() { grep -oE '^(000|001|004|005|009|012|013|022|023|024) ' "$1" | tr -d ' \n'; }
+submit() {
+	cat > "$J/$1.sub"
+	out=$(condor_submit "$J/$1.sub") || fail "condor_submit $1: $out"
+	C=$(cluster_of "$out")
+	[ -n "$C" ] || fail "no cluster for $1: $out"
+}
+
+# --- 1. killed right after ACTIVATE_CLAIM ---------------------------------
+touch "$T/crash"
+old=$(schedd_pid)
+submit a <<SUB
+executable = $J/run.sh
+arguments = $J/a.runs 2
+log = $J/a.log
+queue
+SUB
+wait_for 30 sh -c "[ ! -e '$T/crash' ]" || fail "the schedd did not send ACTIVATE_CLAIM"
+wait_for 30 sh -c "p=\$(pgrep -P $MASTER_PID -f condor_schedd) && [ \"\$p\" != '$old' ]" ||
+	fail "the schedd was not restarted"
+wait_for 60 in_history "$C" 1 || fail "job a did not finish after the crash"
+[ "$(runs "$J/a.runs")" = "start end " ] || fail "job a ran: $(runs "$J/a.runs")"
+[ "$(events "$J/a.log")" = 000001023005 ] || fail "job a's events: $(events "$J/a.log")"
+[ "$(condor_history -af NumJobStarts -constraint "ClusterId == $C")" = 1 ] ||
+	fail "job a's NumJobStarts: $(condor_history -af NumJobStarts -constraint "ClusterId == $C")"
+grep -q "job $C.0 reconnected" "$T/log/SchedLog" || fail "job a was not reconnected"
+echo "ok: a schedd killed right after ACTIVATE_CLAIM: the job ran once, 001 and 005 in its log"
+
+# --- 2. the job ends while the schedd is away -----------------------------
+submit b <<SUB
+executable = $J/run.sh
+arguments = $J/b.runs 2
+log = $J/b.log
+queue
+SUB
+wait_for 30 status_is "$C.0" 2 || fail "job b did not start"
+wait_for 30 grep -q '^001 ' "$J/b.log" || fail "job b's execute event"
+pid=$(schedd_pid)
+ends=$(grep -c 'its result went to the claimer' "$T/log/StartLog")
+kill -STOP "$pid"
+wait_for 30 grep -q end "$J/b.runs" || { kill -CONT "$pid"; fail "job b did not end"; }
+wait_for 30 more_than "$ends" 'its result went to the claimer' "$T/log/StartLog" ||
+	{ kill -CONT "$pid"; fail "the startd did not send job b's end"; }
+kill -9 "$pid"
+wait_for 60 in_history "$C" 1 || fail "job b did not finish after the crash"
+[ "$(runs "$J/b.runs")" = "start end " ] || fail "job b ran: $(runs "$J/b.runs")"
+[ "$(events "$J/b.log")" = 000001023005 ] || fail "job b's events: $(events "$J/b.log")"
+grep -q 'reconnected and was given its job' "$T/log/StartLog" || fail "the startd gave no end"
+echo "ok: a job that ended while its schedd was away: recorded once after the restart"
+
+# --- 3. a full spool ------------------------------------------------------
+# The store reuses the pages older transactions freed, so a full file
+# system fails only the writes that need more: the commands below and
+# job r's end (its ad is large) each need a few hundred KiB.
+if [ "$(id -u)" != 0 ]; then
+	echo "skip: a full spool (needs root to mount a small file system)"
+	exit 0
+fi
+stop_pool
+mount -t tmpfs -o size=16m kstest "$T/spool" || { echo "skip: cannot mount a tmpfs"; exit 0; }
+trap 'umount -l "$T/spool" 2>/dev/null; pool_cleanup' EXIT
+start_master
+wait_for 20 sh -c 'condor_status -af Name | grep -q slot1' || fail "no slots (3)"
+wait_for 20 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no schedd ad (3)"
+big=$(head -c 300000 /dev/zero | tr '\0' x)
+submit h <<SUB
+executable = /bin/true
+hold = true
+log = $J/h.log
+queue 200
+SUB
+H=$C
+submit r <<SUB
+executable = $J/run.sh
+arguments = $J/r.runs 4
+log = $J/r.log
++Payload = "$big"
+queue
+SUB
+R=$C
+cat > "$J/many.sub" <<SUB
+executable = /bin/true
+hold = true
+queue 5000
+SUB
+wait_for 30 grep -q start "$J/r.runs" || fail "job r did not start"
+wait_for 30 grep -q '^001 ' "$J/r.log" || fail "job r's execute event"
+ends=$(grep -c 'its result went to the claimer' "$T/log/StartLog")
+dd if=/dev/zero of="$T/spool/filler" bs=64k 2>/dev/null
+out=$(condor_rm "$H" 2>&1) && fail "condor_rm on a full spool succeeded: $out"
+grep -q 'No space left on device' <<<"$out" || fail "condor_rm's error: $out"
+[ "$(condor_q "$H" -af JobStatus | sort -u)" = 5 ] || fail "condor_rm changed job h"
+out=$(condor_qedit "$H" Foo "\"${big:0:3000}\"" 2>&1) && fail "condor_qedit on a full spool succeeded: $out"
+grep -q 'No space left on device' <<<"$out" || fail "condor_qedit's error: $out"
+[ "$(condor_q "$H" -af Foo | sort -u)" = undefined ] || fail "condor_qedit changed job h"
+out=$(condor_submit "$J/many.sub" 2>&1) && fail "a submission to a full spool succeeded: $out"
+grep -q 'No space left on device' <<<"$out" || fail "condor_submit's error: $out"
+[ "$(condor_q -af ClusterId | sort -u | tr '\n' ' ')" = "$H $R " ] ||
+	fail "the queue after a refused submission: $(condor_q -af ClusterId | sort -u)"
+# job r ends meanwhile: its end cannot be written, and waits
+fails=$(grep -c 'cannot write the job queue' "$T/log/SchedLog")
+wait_for 30 grep -q end "$J/r.runs" || fail "job r did not end"
+wait_for 30 more_than "$ends" 'its result went to the claimer' "$T/log/StartLog" ||
+	fail "the startd did not send job r's end"
+wait_for 30 more_than "$fails" 'cannot write the job queue' "$T/log/SchedLog" ||
+	fail "job r's end was not tried"
+! grep -q '^005 ' "$J/r.log" || fail "job r's end logged before it was recorded"
+# and a schedd killed now restarts with the job still running: the
+# startd still has its end
+fails=$(grep -c 'cannot write the job queue' "$T/log/SchedLog")
+old=$(schedd_pid)
+kill -9 "$old"
+wait_for 30 sh -c "p=\$(pgrep -P $MASTER_PID -f condor_schedd) && [ \"\$p\" != '$old' ]" ||
+	fail "the schedd was not restarted (3)"
+wait_for 30 more_than "$fails" 'cannot write the job queue' "$T/log/SchedLog" ||
+	fail "the restarted schedd did not try to write job r's end"
+! grep -q '^005 ' "$J/r.log" || fail "job r's end logged before it was recorded (2)"
+rm -f "$T/spool/filler"
+wait_for 60 grep -q '^005 ' "$J/r.log" || fail "job r's end was not recorded once there was room"
+wait_for 10 in_history "$R" 1 || fail "job r is not in the history"
+[ "$(runs "$J/r.runs")" = "start end " ] || fail "job r ran: $(runs "$J/r.runs")"
+[ "$(grep -c '^005 ' "$J/r.log")" = 1 ] || fail "job r's terminated events: $(events "$J/r.log")"
+[ "$(grep -c '^001 ' "$J/r.log")" = 1 ] || fail "job r's execute events: $(events "$J/r.log")"
+out=$(condor_rm "$H" 2>&1) || fail "condor_rm once there was room: $out"
+wait_for 30 in_history "$H" 200 || fail "jobs h were not removed"
+echo "ok: a full spool: commands and submissions refused with the reason, a job's end kept until written"
