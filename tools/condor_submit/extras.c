@@ -1009,7 +1009,7 @@ int sub_set_container_transfer(const struct sub_job_ctx *c, classad *ad,
 	if (inputs->len)
 		classad_buf_add(inputs, ",", 1);
 	classad_buf_add(inputs, image, strlen(image));
-	*kb += sub_file_kb(iwd, image);
+	*kb += sub_file_kb(c, iwd, image);
 	size_t n = strlen(image);
 	char *path = ks_xstrdup(image);
 	if (n > 1 && path[n - 1] == '/')
@@ -1425,10 +1425,11 @@ int sub_requirements(const classad *ad, const char *user, int universe,
 
 /* ---- RequireGPUs ----------------------------------------------------- */
 
-void sub_gpus_require(classad *ad)
+int sub_gpus_require(const struct sub_job_ctx *c, classad *ad,
+		     struct ks_err *err)
 {
 	if (!classad_lookup(ad, "RequestGPUs"))
-		return;
+		return 0;
 	/* the GPU properties require_gpus already checks (bare or MY.) */
 	const classad_expr *req = classad_lookup(ad, "RequireGPUs");
 	classad *props = classad_new();
@@ -1455,7 +1456,7 @@ void sub_gpus_require(classad *ad)
 	}
 	classad_free(props);
 	if (!b.len)
-		return;
+		return 0;
 	char *text;
 	if (req) {
 		char *old = classad_expr_unparse(req, false);
@@ -1469,7 +1470,9 @@ void sub_gpus_require(classad *ad)
 	} else {
 		text = b.data;
 	}
-	if (classad_insert_text(ad, "RequireGPUs", text, NULL) != 0)
-		classad_insert_string(ad, "RequireGPUs", text);
+	/* (the user's part parsed alone; joined, it may still nest too
+	 * deep) */
+	int rc = sub_put_expr(c, ad, "RequireGPUs", text, "require_gpus", err);
 	free(text);
+	return rc;
 }

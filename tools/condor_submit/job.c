@@ -710,12 +710,15 @@ static int put_requirements(const struct sub_job_ctx *c, classad *ad,
 		if (!x) {
 			/* (HTCondor parses it in its parentheses; the reason
 			 * is the one of the user's text as written) */
-			struct ks_err why = {0};
+			struct ks_err why = {0}, alone = {0};
 			const char *src;
 			int line = sub_where(c, "requirements", NULL, &src);
-			classad_expr_free(classad_parse_expr(v, strlen(v), &why));
+			classad_expr_free(classad_parse_expr(
+				start.data, start.len, &why));
+			x = classad_parse_expr(v, strlen(v), &alone);
+			classad_expr_free(x);
 			rc = sub_expr_error(err, line, src, "requirements", v,
-					    &why);
+					    x ? &why : &alone);
 			goto out;
 		}
 		classad_expr_free(x);
@@ -753,7 +756,8 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 {
 	classad *ad = classad_new();
 	sub_set_base(c, ad);
-	char *exe = get(c, "executable");
+	/* (empty is not given, as HTCondor reads it) */
+	char *exe = sub_param(c, "executable", "Cmd");
 	/* initialdir (or Iwd), else initial_dir (or job_iwd) */
 	char *iwd = sub_param(c, "initialdir", "Iwd");
 	if (!iwd)
@@ -806,10 +810,24 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		    : send_exe ? ks_path_in(dir, exe)
 			       : ks_xstrdup(exe);
 	send_exe = send_exe && !shell;
-	if (send_exe && !strstr(exe, "$$") && sub_access(c, cmd, F_OK) != 0) {
+	bool is_dir = false;
+	long long size = 1;
+	if (send_exe && !strstr(exe, "$$") &&
+	    sub_stat(c, cmd, &is_dir, &size) != 0) {
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"Can't access executable file %s: %s", exe,
 				strerror(errno));
+		free(cmd);
+		goto out;
+	}
+	/* HTCondor's check of an empty file; a directory (which HTCondor
+	 * takes, and whose run fails on the execute side) is refused here */
+	if (send_exe && (is_dir || size == 0)) {
+		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
+				is_dir ? "Executable file %s is a directory, not a "
+					 "program"
+				       : "Executable file %s has zero length",
+				cmd);
 		free(cmd);
 		goto out;
 	}
@@ -891,8 +909,9 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 		goto out;
 	/* RequireGPUs and Requirements read the job's own attributes too,
 	 * as HTCondor's do */
-	sub_gpus_require(ad);
-	rc = put_requirements(c, ad, universe, topping, grid, own_req, err);
+	if (!(rc = sub_gpus_require(c, ad, err)))
+		rc = put_requirements(c, ad, universe, topping, grid, own_req,
+				      err);
 out:
 	free(exe);
 	free(shell);

@@ -4,8 +4,10 @@
  * A 100,000-job submission asks each of these a 100,000 times.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ks_mem.h"
@@ -30,12 +32,22 @@ struct sub_memo {
 	 * every job of the cluster */
 	long long exe_kb;
 	bool exe_known;
+	/* directory entries sub_file_kb() may still count */
+	long walk_left;
+	/* the last path sub_stat() was asked of, and its answer */
+	struct {
+		char *path;
+		int rc, err;
+		bool is_dir;
+		long long size;
+	} stat;
 };
 
 struct sub_memo *sub_memo_new(void)
 {
 	struct sub_memo *m = ks_xcalloc(1, sizeof(*m));
 	m->exprs = classad_cache_new();
+	m->walk_left = SUB_WALK_MAX;
 	return m;
 }
 
@@ -48,6 +60,7 @@ void sub_memo_free(struct sub_memo *m)
 		free(m->knobs[i].value);
 	for (size_t i = 0; i < 2; i++)
 		free(m->access[i].path);
+	free(m->stat.path);
 	free(m);
 }
 
@@ -115,10 +128,55 @@ long long sub_exe_size(const struct sub_job_ctx *c, const char *path)
 	struct sub_memo *m = c->memo;
 	if (m && m->exe_known && c->proc > 0)
 		return m->exe_kb;
-	long long kb = sub_file_kb(NULL, path);
+	long long kb = sub_file_kb(c, NULL, path);
 	if (m) {
 		m->exe_kb = kb;
 		m->exe_known = true;
 	}
 	return kb;
+}
+
+bool sub_walk_take(const struct sub_job_ctx *c)
+{
+	struct sub_memo *m = c->memo;
+	if (!m)
+		return true;
+	if (m->walk_left > 0) {
+		m->walk_left--;
+		return true;
+	}
+	if (m->walk_left == 0) {
+		fprintf(stderr, "\nWARNING: the job's input directories hold "
+				"more than %d files: its DiskUsage and "
+				"TransferInputSizeMB count the first %d\n",
+			SUB_WALK_MAX, SUB_WALK_MAX);
+		m->walk_left = -1;
+	}
+	return false;
+}
+
+int sub_stat(const struct sub_job_ctx *c, const char *path, bool *is_dir,
+	     long long *size)
+{
+	struct sub_memo *m = c->memo;
+	if (!m || !m->stat.path || strcmp(m->stat.path, path) != 0) {
+		struct stat st;
+		int rc = stat(path, &st), e = errno;
+		if (!m) {
+			*is_dir = !rc && S_ISDIR(st.st_mode);
+			*size = rc ? 0 : (long long)st.st_size;
+			errno = e;
+			return rc;
+		}
+		free(m->stat.path);
+		m->stat.path = ks_xstrdup(path);
+		m->stat.rc = rc;
+		m->stat.err = e;
+		m->stat.is_dir = !rc && S_ISDIR(st.st_mode);
+		m->stat.size = rc ? 0 : (long long)st.st_size;
+	}
+	*is_dir = m->stat.is_dir;
+	*size = m->stat.size;
+	errno = m->stat.err;
+	return m->stat.rc;
 }

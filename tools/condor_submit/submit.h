@@ -144,10 +144,20 @@ bool sub_knob_bool(const struct sub_job_ctx *c, const char *name, bool def);
 /* access(path, mode), the answer kept for the next jobs (errno set as
  * access() sets it). */
 int sub_access(const struct sub_job_ctx *c, const char *path, int mode);
+/* stat(path): 0 with *is_dir and *size, or -1 with errno set; the answer
+ * kept for the next jobs. */
+int sub_stat(const struct sub_job_ctx *c, const char *path, bool *is_dir,
+	     long long *size);
 /* The size of the job's executable in KiB as HTCondor measures it once
  * per cluster: measured for the first job (proc 0, or any job without a
  * memo), the first job's value for the others. */
 long long sub_exe_size(const struct sub_job_ctx *c, const char *path);
+/* One more directory entry counted by sub_file_kb(): false once the
+ * submission has counted SUB_WALK_MAX (an input directory that big is
+ * counted in part, with a warning, rather than making condor_submit walk
+ * a whole file system); always true without a memo. */
+#define SUB_WALK_MAX 100000
+bool sub_walk_take(const struct sub_job_ctx *c);
 
 /* The job ad, or NULL with err saying why (HTCondor's messages). */
 classad *sub_job_ad(const struct sub_job_ctx *c, struct ks_err *err);
@@ -206,8 +216,10 @@ int sub_expr_error(struct ks_err *err, int line, const char *src,
 
 /* The file size of path (a directory: of what it holds) in KiB, rounded
  * up, as HTCondor counts a job's files; 0 for a URL or what cannot be
- * read.  path is taken from iwd when relative. */
-long long sub_file_kb(const char *iwd, const char *path);
+ * read.  path is taken from iwd (NULL: the current directory) when
+ * relative.  Directories are walked within c's budget (sub_walk_take()). */
+long long sub_file_kb(const struct sub_job_ctx *c, const char *iwd,
+		      const char *path);
 
 /* base.c: what every job ad starts with (HTCondor's base job ad): its
  * types, QDate, JobSubmitMethod, an undefined Owner (the schedd sets it
@@ -374,8 +386,10 @@ int sub_requirements(const classad *ad, const char *user, int universe,
 
 /* With a GPU request: RequireGPUs completed by the clauses of the
  * GPUsMin/MaxCapability, GPUsMinMemory and GPUsMinRuntime the job has (as
- * HTCondor does once the job's own attributes are in). */
-void sub_gpus_require(classad *ad);
+ * HTCondor does once the job's own attributes are in).  Returns 0, or an
+ * error when the whole does not parse. */
+int sub_gpus_require(const struct sub_job_ctx *c, classad *ad,
+		     struct ks_err *err);
 
 /* each.c: makes every job of the description, in order, with the given
  * cluster id and submission time now (QDate), and hands each (a new ad,

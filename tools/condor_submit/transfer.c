@@ -74,21 +74,23 @@ static bool is_url(const char *s)
 }
 
 /* Bytes of the files under directory path, at most depth levels down
- * (symbolic links are not followed into: a loop would never end). */
-static long long dir_bytes(const char *path, int depth)
+ * (symbolic links are not followed into: a loop would never end), within
+ * the submission's budget of entries. */
+static long long dir_bytes(const struct sub_job_ctx *c, const char *path,
+			   int depth)
 {
 	DIR *d = depth > 0 ? opendir(path) : NULL;
 	if (!d)
 		return 0;
 	long long sum = 0;
 	struct dirent *e;
-	while ((e = readdir(d))) {
+	while ((e = readdir(d)) && sub_walk_take(c)) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		char *p = ks_path_in(path, e->d_name);
 		struct stat st;
 		if (lstat(p, &st) == 0)
-			sum += S_ISDIR(st.st_mode) ? dir_bytes(p, depth - 1)
+			sum += S_ISDIR(st.st_mode) ? dir_bytes(c, p, depth - 1)
 						   : (long long)st.st_size;
 		free(p);
 	}
@@ -96,7 +98,8 @@ static long long dir_bytes(const char *path, int depth)
 	return sum;
 }
 
-long long sub_file_kb(const char *iwd, const char *path)
+long long sub_file_kb(const struct sub_job_ctx *c, const char *iwd,
+		      const char *path)
 {
 	if (!path || !*path || is_url(path))
 		return 0;
@@ -104,7 +107,7 @@ long long sub_file_kb(const char *iwd, const char *path)
 	struct stat st;
 	long long kb = 0;
 	if (stat(full, &st) == 0)
-		kb = ((S_ISDIR(st.st_mode) ? dir_bytes(full, 64)
+		kb = ((S_ISDIR(st.st_mode) ? dir_bytes(c, full, 64)
 					   : (long long)st.st_size) +
 		      1023) / 1024;
 	free(full);
@@ -116,6 +119,7 @@ long long sub_file_kb(const char *iwd, const char *path)
 /* The files a job sends, as HTCondor lists them ("a,b"), and how many
  * KiB they hold. */
 struct inputs {
+	const struct sub_job_ctx *c;
 	struct classad_buf list;
 	long long kb;
 	const char *iwd;
@@ -142,7 +146,7 @@ static void add_input(struct inputs *in, const char *name, bool twice)
 	if (in->list.len)
 		classad_buf_add(&in->list, ",", 1);
 	classad_buf_add(&in->list, name, strlen(name));
-	in->kb += sub_file_kb(in->iwd, name);
+	in->kb += sub_file_kb(in->c, in->iwd, name);
 }
 
 /* Each of the comma-separated names of v (blanks around them trimmed). */
@@ -304,7 +308,7 @@ int sub_set_transfer(const struct sub_job_ctx *c, classad *ad, int universe,
 {
 	char *iwd = NULL;
 	classad_eval_string(ad, "Iwd", NULL, &iwd);
-	struct inputs in = {.iwd = iwd ? iwd : c->iwd};
+	struct inputs in = {.c = c, .iwd = iwd ? iwd : c->iwd};
 	bool in_given = false, out_given = false;
 	char *should = sub_param(c, "should_transfer_files",
 				 "ShouldTransferFiles");
@@ -333,7 +337,7 @@ int sub_set_transfer(const struct sub_job_ctx *c, classad *ad, int universe,
 	classad_eval_bool(ad, "TransferIn", NULL, &stdin_too);
 	char *stdin_file = NULL;
 	if (stdin_too && classad_eval_string(ad, "In", NULL, &stdin_file))
-		in.kb += sub_file_kb(in.iwd, stdin_file);
+		in.kb += sub_file_kb(c, in.iwd, stdin_file);
 	free(stdin_file);
 
 	int sn = STF_IF_NEEDED, wn = FTO_ON_EXIT;
