@@ -156,6 +156,12 @@ for q in 'queue 0' 'queue x in ()'; do
 	grep -qF 'WARNING: "q0.sub" has only empty "queue" commands -- no jobs queued' <<<"$out" &&
 		grep -qx '0 job(s) dry-run to cluster 1.' <<<"$out" || fail "$q: $out"
 done
+# an executable that expands to nothing is none; an empty file and a
+# directory are no program
+bad 'executable = $(nothing)' "No 'executable' parameter was provided"
+: > empty.sh
+bad "executable = $T/empty.sh" "Executable file $T/empty.sh has zero length"
+bad "executable = $T" "Executable file $T is a directory, not a program"
 # file transfer as HTCondor checks it
 bad 'should_transfer_files = maybe' 'invalid value (maybe) for ShouldTransferFiles.'
 bad 'when_to_transfer_output = later' 'invalid value (later) for WhenToTransferOutput.'
