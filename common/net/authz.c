@@ -104,7 +104,7 @@ struct ks_authz {
 	size_t nproblems;
 };
 
-/* ---- networks ----------------------------------------------------------- */
+/* ---- networks ------------------------------------------------------------ */
 
 struct net {
 	int af;
@@ -156,7 +156,7 @@ static bool net_contains(const struct net *n, const char *ip)
 	return true;
 }
 
-/* ---- reading the lists ---------------------------------------------------- */
+/* ---- reading the lists --------------------------------------------------- */
 
 /* What reading the lists needs to know. */
 struct reading {
@@ -216,6 +216,19 @@ static void note_once(struct list *l, const char *fmt, const char *host)
 	snprintf(l->note, len, fmt, host);
 }
 
+/* The address of a lookup's result as text. */
+static bool sockaddr_ip(const struct addrinfo *ai, char *ip, size_t size)
+{
+	const void *addr;
+	if (ai->ai_family == AF_INET)
+		addr = &((const struct sockaddr_in *)ai->ai_addr)->sin_addr;
+	else if (ai->ai_family == AF_INET6)
+		addr = &((const struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
+	else
+		return false;
+	return inet_ntop(ai->ai_family, addr, ip, (socklen_t)size) != NULL;
+}
+
 /* A host part.  A host name stands for its addresses, looked up now, as
  * HTCondor looks them up when it reads the lists.  Peers are known only
  * by address: a host name pattern ("*.example.org") matches nobody, so a
@@ -252,12 +265,7 @@ static void host_add(struct list *l, const char *user, const char *host,
 	}
 	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 		char ip[INET6_ADDRSTRLEN];
-		const void *addr =
-			ai->ai_family == AF_INET
-				? (const void *)&((struct sockaddr_in *)ai->ai_addr)->sin_addr
-				: (const void *)&((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
-		if ((ai->ai_family == AF_INET || ai->ai_family == AF_INET6) &&
-		    inet_ntop(ai->ai_family, addr, ip, sizeof(ip)))
+		if (sockaddr_ip(ai, ip, sizeof(ip)))
 			add_user_host(l, user, ip, pool_equiv);
 	}
 	freeaddrinfo(res);
@@ -459,7 +467,7 @@ void ks_authz_free(ks_authz *a)
 	free(a);
 }
 
-/* ---- checking -------------------------------------------------------------- */
+/* ---- checking ------------------------------------------------------------ */
 
 bool ks_auth_glob(const char *p, const char *s)
 {
