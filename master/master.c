@@ -14,6 +14,7 @@
 #include "ks_commands.h"
 #include "ks_daemon.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "ks_wire.h"
 
 struct child {
@@ -56,6 +57,7 @@ static void start_child(ks_daemon *d, struct child *k)
 	char knob[80];
 	snprintf(knob, sizeof(knob), "%s_ARGS", k->name);
 	char *args = ks_config_get(d->cfg, knob, NULL);
+	pid_t master = getpid();
 	pid_t pid = fork();
 	if (pid == 0) {
 		sigset_t all;
@@ -75,6 +77,9 @@ static void start_child(ks_daemon *d, struct child *k)
 		 * Whoever sets GLIBC_TUNABLES for the pool decides instead.
 		 * (The daemon keeps it from what it starts: ks_daemon.h.) */
 		setenv("GLIBC_TUNABLES", KS_DAEMON_TUNABLES, 0);
+		/* the daemon ends with us, should we die without stopping
+		 * it (kill -9) */
+		ks_daemon_set_inherit(d, master);
 		execv(prog, argv);
 		fprintf(stderr, "cannot run %s: %s\n", prog, strerror(errno));
 		_exit(127);
@@ -149,9 +154,17 @@ static void on_child(void *arg, pid_t pid, int status)
 	if (!k)
 		return;
 	k->pid = 0;
-	char how[64];
+	char how[200];
 	if (WIFSIGNALED(status))
 		snprintf(how, sizeof(how), "died on signal %d", WTERMSIG(status));
+	else if (WEXITSTATUS(status) == KS_DAEMON_EXIT_LOCKED)
+		/* the daemon said who holds what on its standard error,
+		 * which in the background is nobody's */
+		snprintf(how, sizeof(how),
+			 "exited with status %d (another process holds its "
+			 "local state: a %s of an earlier master still "
+			 "shutting down, or one started by hand)",
+			 KS_DAEMON_EXIT_LOCKED, k->name);
 	else
 		snprintf(how, sizeof(how), "exited with status %d",
 			 WEXITSTATUS(status));
@@ -269,6 +282,25 @@ static void read_list(ks_daemon *d)
 				      m->kids[i].name);
 			kill(m->kids[i].pid, SIGTERM);
 		}
+}
+
+/* One master per LOCAL_DIR, as HTCondor has it: a lock on
+ * MASTER_INSTANCE_LOCK, else on InstanceLock in LOCK (which is LOG unless
+ * set).  The daemons need not ask again: those of this master are its
+ * children, and a master that dies takes them with it (parent.c). */
+static int lock_instance(ks_daemon *d, struct ks_err *err)
+{
+	char *path = ks_config_get(d->cfg, "MASTER_INSTANCE_LOCK", NULL);
+	if (!path || !*path) {
+		free(path);
+		char *dir = ks_config_get(d->cfg, "LOCK", NULL);
+		path = ks_path_in(dir && *dir ? dir : "/tmp", "InstanceLock");
+		free(dir);
+	}
+	int rc = ks_daemon_lock(path, false,
+				"one condor_master per LOCAL_DIR", err);
+	free(path);
+	return rc;
 }
 
 static int start(ks_daemon *d, struct ks_err *err)
@@ -415,6 +447,7 @@ int main(int argc, char **argv)
 {
 	struct master m = {0};
 	static const struct ks_daemon_ops ops = {
+		.lock = lock_instance,
 		.start = start,
 		.reconfig = reconfig,
 		.shutdown = shutdown_master,

@@ -249,6 +249,15 @@ static void make_dirs(const char *path)
 
 /* ---- the daemon ---------------------------------------------------------- */
 
+/* One negotiator per accountant. */
+static int lock_accountant(ks_daemon *d, struct ks_err *err)
+{
+	char *path = store_path(d);
+	int rc = ks_daemon_lock(path, false, "the accountant", err);
+	free(path);
+	return rc;
+}
+
 static int start(ks_daemon *d, struct ks_err *err)
 {
 	struct negotiator *ng = d->ctx;
@@ -308,6 +317,7 @@ int main(int argc, char **argv)
 {
 	struct negotiator ng = {0};
 	static const struct ks_daemon_ops ops = {
+		.lock = lock_accountant,
 		.start = start,
 		.reconfig = reconfig,
 		.make_ad = make_ad,

@@ -299,6 +299,17 @@ static void periodic_submitters(void *arg)
 
 /* ---- life ------------------------------------------------------------ */
 
+/* One schedd per job queue (start() says when JOB_QUEUE_LOG is unset). */
+static int lock_queue(ks_daemon *d, struct ks_err *err)
+{
+	char *path = ks_config_get(d->cfg, "JOB_QUEUE_LOG", NULL);
+	int rc = path && *path ? ks_daemon_lock(path, false, "the job queue",
+						err)
+			       : 0;
+	free(path);
+	return rc;
+}
+
 static int start(ks_daemon *d, struct ks_err *err)
 {
 	struct sc_schedd *s = d->ctx;
@@ -388,6 +399,7 @@ int main(int argc, char **argv)
 {
 	struct sc_schedd s = {0};
 	static const struct ks_daemon_ops ops = {
+		.lock = lock_queue,
 		.start = start,
 		.reconfig = reconfig,
 		.shutdown = shutdown_schedd,

@@ -434,6 +434,18 @@ static void forget_earlier_life(ks_daemon *d)
 	classad_free(q);
 }
 
+/* One startd per EXECUTE: its sandboxes are the startd's alone (start()
+ * says when EXECUTE is unset). */
+static int lock_execute(ks_daemon *d, struct ks_err *err)
+{
+	char *dir = ks_config_get(d->cfg, "EXECUTE", NULL);
+	int rc = dir && *dir ? ks_daemon_lock(dir, true,
+					      "the execute directory", err)
+			     : 0;
+	free(dir);
+	return rc;
+}
+
 static int start(ks_daemon *d, struct ks_err *err)
 {
 	struct startd *sd = d->ctx;
@@ -550,6 +562,7 @@ void sd_startd_maybe_exit(ks_daemon *d)
 int main(int argc, char **argv)
 {
 	static const struct ks_daemon_ops ops = {
+		.lock = lock_execute,
 		.start = start,
 		.reconfig = reconfig,
 		.shutdown = shutdown_startd,

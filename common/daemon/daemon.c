@@ -1,4 +1,5 @@
 /* daemon.c: the daemon skeleton's life cycle (ks_daemon.h). */
+#define _GNU_SOURCE /* pipe2 */
 #include "daemon_int.h"
 
 #include <errno.h>
@@ -445,25 +446,60 @@ static const struct ks_command_def builtin_cmds[] = {
 
 /* ---- start-up --------------------------------------------------------- */
 
-/* Forks; the parent exits at once, the child leaves the terminal's
- * session.  Returns 0 in the child, -1 on failure. */
-static int daemonize(void)
+/* Forks; the child leaves the terminal's session and goes on, the parent
+ * waits for its word (detached()) and exits with that status: so a
+ * daemon refused its lock tells the terminal why and fails the command
+ * that started it, and the lock is taken by the process that keeps it.
+ * Returns 0 in the child with *word the descriptor to tell it on, -1 on
+ * failure. */
+static int daemonize(int *word)
 {
-	pid_t pid = fork();
-	if (pid < 0)
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0)
 		return -1;
-	if (pid > 0)
-		_exit(0);
-	setsid();
-	int fd = open("/dev/null", O_RDWR);
-	if (fd >= 0) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
 	}
+	if (pid > 0) {
+		close(p[1]);
+		unsigned char status = 1;
+		ssize_t r;
+		do
+			r = read(p[0], &status, 1);
+		while (r < 0 && errno == EINTR);
+		_exit(r == 1 ? status : 1);
+	}
+	close(p[0]);
+	setsid();
+	*word = p[1];
 	return 0;
+}
+
+/* The daemon's start-up status for the parent of daemonize() (word -1:
+ * none waits); once started, standard input and output and error leave
+ * the terminal. */
+static void detached(int word, int status)
+{
+	if (word < 0)
+		return;
+	if (status == 0) {
+		int fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+			if (fd > 2)
+				close(fd);
+		}
+	}
+	unsigned char st = (unsigned char)status;
+	if (write(word, &st, 1) != 1) {
+		/* the parent is gone: nobody to tell */
+	}
+	close(word);
 }
 
 static int usage(const char *prog, const char *bad)
@@ -536,6 +572,7 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	struct ks_err err;
 	d->priv = ks_xcalloc(1, sizeof(*d->priv));
 	d->priv->tcp_fd = d->priv->udp_fd = d->priv->unix_fd = -1;
+	d->priv->parent_fd = -1;
 	d->priv->want_port = -1;
 	int status = 1;
 	const char *tunables = getenv("GLIBC_TUNABLES");
@@ -543,6 +580,7 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 		unsetenv("GLIBC_TUNABLES");
 	if (parse_args(d, argc, argv))
 		goto out;
+	kd_parent_read(d);
 	if (load_config(d, &d->cfg, &err)) {
 		fprintf(stderr, "ERROR: the %s cannot start: %s\n", subsys,
 			err.msg);
@@ -557,13 +595,25 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 		mkdirs(logdir);
 	free(logdir);
 	/* Without -f a daemon goes to the background as HTCondor's do, once
-	 * the configuration has been found good (errors still reach the
-	 * terminal); -t keeps it attached, since its log is the terminal. */
-	if (!d->priv->foreground && !d->priv->to_stderr && daemonize()) {
+	 * the configuration has been found good and its locks taken (errors
+	 * still reach the terminal); -t keeps it attached, since its log is
+	 * the terminal. */
+	int word = -1;
+	if (!d->priv->foreground && !d->priv->to_stderr && daemonize(&word)) {
 		fprintf(stderr, "ERROR: the %s cannot go to the background: "
 			"%s\n", subsys, strerror(errno));
 		goto out;
 	}
+	/* Before the log, the sockets and the address file: a second
+	 * instance on the same state must leave the first one's alone. */
+	if (ops->lock && ops->lock(d, &err)) {
+		fprintf(stderr, "ERROR: the %s cannot start: %s\n", subsys,
+			err.msg);
+		status = err.code == KS_EEXIST ? KS_DAEMON_EXIT_LOCKED : 1;
+		detached(word, status);
+		goto out;
+	}
+	detached(word, 0);
 	d->log = ks_log_open(d->cfg, subsys, d->priv->to_stderr, &err);
 	if (!d->log) {
 		fprintf(stderr, "ERROR: the %s cannot open its log: %s\n",
@@ -644,7 +694,9 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	}
 	write_address_file(d);
 	schedule_updates(d);
+	kd_parent_watch(d);
 	ks_loop_run(d->loop);
+	kd_parent_stop(d);
 	ks_daemon_invalidate(d);
 	if (d->priv->address_file)
 		unlink(d->priv->address_file);

@@ -42,6 +42,11 @@ struct ks_daemon_priv {
 	uid_t id_uid;
 	char *id_name;
 	int64_t id_until;
+	/* the master that started the daemon (CONDOR_INHERIT), or 0; its
+	 * pidfd, or the timer that polls for it (parent.c) */
+	pid_t parent;
+	int parent_fd;
+	uint64_t parent_timer;
 };
 
 /* server.c */
@@ -60,6 +65,14 @@ classad **kd_public_ads(ks_daemon *d, size_t *n);
 /* own_query.c */
 /* QUERY_STARTD_ADS sent to the startd itself (see own_query.c). */
 void kd_cmd_query_own(ks_daemon *d, struct ks_request *req);
+
+/* parent.c */
+/* Takes the master's pid from CONDOR_INHERIT (and drops the variable). */
+void kd_parent_read(ks_daemon *d);
+/* Once the loop runs: shuts the daemon down fast when that master has
+ * gone (not for the master itself). */
+void kd_parent_watch(ks_daemon *d);
+void kd_parent_stop(ks_daemon *d);
 
 /* runtime.c */
 struct kd_settings;

@@ -10,8 +10,10 @@
  * daemon's own ad sent to the collector every UPDATE_INTERVAL (and
  * invalidated at shutdown), reconfig on SIGHUP and DC_RECONFIG(_FULL),
  * graceful shutdown on SIGTERM and DC_OFF_GRACEFUL, fast on SIGQUIT and
- * DC_OFF_FAST, and a startd's QUERY_STARTD_ADS (its slot ads, asked of it
- * directly, as condor_who does).  A daemon supplies ops (its own start,
+ * DC_OFF_FAST and when the master that started it has gone (parent.c),
+ * the daemon's locks on its local state (ks_daemon_lock(), taken before
+ * anything else), and a startd's QUERY_STARTD_ADS (its slot ads, asked
+ * of it directly, as condor_who does).  A daemon supplies ops (its own start,
  * reconfig, shutdown and ad) and a command table.
  */
 #ifndef KS_DAEMON_H
@@ -19,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "classad.h"
 #include "config.h"
@@ -51,6 +54,14 @@ struct ks_command_def {
 };
 
 struct ks_daemon_ops {
+	/* Optional, first of all (after the configuration, before the log,
+	 * the sockets, the address file, anything a running twin would
+	 * feel): takes the daemon's locks on its local state with
+	 * ks_daemon_lock().  The log is not open yet: say what went wrong
+	 * in err.  KS_EEXIST (another process holds a lock) stops the
+	 * daemon with status KS_DAEMON_EXIT_LOCKED, any other error with 1;
+	 * either way err's message goes to standard error. */
+	int (*lock)(ks_daemon *d, struct ks_err *err);
 	/* After configuration, log and sockets are up: the daemon's own
 	 * start.  Non-zero stops the daemon with err's message. */
 	int (*start)(ks_daemon *d, struct ks_err *err);
@@ -109,6 +120,30 @@ struct ks_daemon {
  * read it by then), so that what it starts (a starter, a job, a hook),
  * short-lived, does not pay for a 2 MiB page it barely uses. */
 #define KS_DAEMON_TUNABLES "glibc.malloc.hugetlb=1"
+
+/* The exit status of a daemon refused its lock at start (its state is
+ * another process's): the master says so in its log when it restarts
+ * the daemon.  (HTCondor counts its codes for the master down from 100:
+ * 99 is DAEMON_NO_RESTART.) */
+#define KS_DAEMON_EXIT_LOCKED 98
+
+/* Locks the local state at path for as long as the process lives: an
+ * advisory lock (flock) that the kernel drops when the process ends,
+ * however it ends.  dir: path is a directory (made when missing, as are
+ * a file's parent directories; a file is made empty, mode 0600).  what
+ * names the state for the message ("the job queue").  Returns 0;
+ * KS_EEXIST when another process holds it, err naming the path, that
+ * process's program and pid, and what to do; KS_EIO when path cannot be
+ * opened or locked.  Call it from ops->lock. */
+int ks_daemon_lock(const char *path, bool dir, const char *what,
+		   struct ks_err *err);
+
+/* In the master's child about to become a daemon: names the master
+ * (pid parent, its address) in the daemon's environment
+ * (CONDOR_INHERIT, as HTCondor's master sets it), so that the daemon
+ * shuts down fast when the master has gone.  The daemon removes it from
+ * its own environment as it starts. */
+void ks_daemon_set_inherit(const ks_daemon *d, pid_t parent);
 
 /* Runs a daemon: returns the process's exit status. */
 int ks_daemon_main(int argc, char **argv, const char *subsys,
