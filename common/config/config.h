@@ -184,6 +184,11 @@ bool ks_config_bool(const ks_config *cfg, const char *name, bool *out);
  * false when it is none of these (*out untouched). */
 bool ks_config_text_bool(const char *v, bool *out);
 
+/* Whether the len bytes at name are a name a knob (or a submit
+ * description's macro) may have, as HTCondor's is_valid_param_name()
+ * decides: letters, digits, '_', '.' and '/'. */
+bool ks_config_valid_name(const char *name, size_t len);
+
 /* Iterates the macros defined by configuration (not defaults) in the order
  * they were first defined: start with *pos = 0.  *name and *raw are
  * borrowed. */

@@ -60,6 +60,11 @@ bool kc_valid_name(const char *name, size_t len)
 	return true;
 }
 
+bool ks_config_valid_name(const char *name, size_t len)
+{
+	return kc_valid_name(name, len);
+}
+
 static uint32_t hash_ci(const char *s, size_t n)
 {
 	uint32_t h = 2166136261u;

@@ -156,6 +156,13 @@ for q in 'queue 0' 'queue x in ()'; do
 	grep -qF 'WARNING: "q0.sub" has only empty "queue" commands -- no jobs queued' <<<"$out" &&
 		grep -qx '0 job(s) dry-run to cluster 1.' <<<"$out" || fail "$q: $out"
 done
+# names: a macro's as HTCondor's reader takes one, a job attribute's as
+# a ClassAd can hold it
+bad 'foo bar = 3' 'on Line 2 of bad.sub: Illegal Identifier: <foo bar>'
+bad '+Foo Bar = 1' 'on Line 2 of bad.sub: Foo Bar is not a valid attribute name'
+bad 'MY.a.b = 1' 'on Line 2 of bad.sub: a.b is not a valid attribute name'
+out=$("$S" -dry-run - 'a b=1' ok.sub 2>&1) && fail "a bad NAME=VALUE name was taken"
+grep -qF 'on Line 1 of the command line: Illegal Identifier: <a b>' <<<"$out" || fail "NAME=VALUE: $out"
 # an executable that expands to nothing is none; an empty file and a
 # directory are no program
 bad 'executable = $(nothing)' "No 'executable' parameter was provided"

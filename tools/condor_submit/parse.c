@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "ks_mem.h"
+#include "ks_name.h"
 #include "ks_text.h"
 #include "submit.h"
 
@@ -532,6 +533,23 @@ static int read_text(struct reader *r, const char *text, size_t len,
 			rc = ks_err_set(err, KS_EPARSE, numbers[i], 0, 0,
 					"on Line %d of %s: a name is missing "
 					"before '='", numbers[i], name);
+			break;
+		}
+		/* a macro's name as HTCondor's reader takes one; a job
+		 * attribute's as a ClassAd can hold it (HTCondor takes any,
+		 * and the job ad cannot be read back) */
+		if (attr && !ks_name_is_attr(key, strlen(key))) {
+			rc = ks_err_set(err, KS_EPARSE, numbers[i], 0, 0,
+					"on Line %d of %s: %s is not a valid "
+					"attribute name (a letter or '_', then "
+					"letters, digits and '_')", numbers[i],
+					name, key);
+			break;
+		}
+		if (!attr && !ks_config_valid_name(key, strlen(key))) {
+			rc = ks_err_set(err, KS_EPARSE, numbers[i], 0, 0,
+					"on Line %d of %s: Illegal Identifier: "
+					"<%s>", numbers[i], name, key);
 			break;
 		}
 		add_var(out, key, value, attr, numbers[i], add_src(out, name));
