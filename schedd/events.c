@@ -8,6 +8,7 @@
 #include "ks_log.h"
 #include "ks_text.h"
 #include "ks_mem.h"
+#include "ks_priv.h"
 #include "ks_userlog.h"
 #include "ks_xfer.h"
 #include "sc_events.h"
@@ -93,12 +94,12 @@ static void write_pending(struct sc_schedd *s, void *arg)
 	struct pending *p = arg;
 	struct ks_err err = {0};
 	if (p->log) {
-		struct ks_xfer_ids ids;
-		int rc = ks_xfer_become(p->owner, &ids, &err);
+		struct ks_priv_saved ids;
+		int rc = ks_priv_to_owner(p->owner, &ids, &err);
 		if (rc == 0) {
 			rc = ks_userlog_write(p->log, p->text, p->len, p->opts,
 					      &err);
-			ks_xfer_unbecome(&ids);
+			ks_priv_restore(&ids);
 		}
 		if (rc)
 			ks_log_printf(s->d->log, KS_D_ALWAYS,

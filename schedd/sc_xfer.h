@@ -4,7 +4,7 @@
  * A job transfers files unless the ad it is activated with says
  * ShouldTransferFiles = "NO" (run.c turns IF_NEEDED into NO on a slot of
  * the schedd's FILESYSTEM_DOMAIN).  Its files are read and written as its
- * Owner (ks_xfer_become()), relative to its Iwd.
+ * Owner (ks_priv_to_owner()), relative to its Iwd.
  */
 #ifndef SC_XFER_H
 #define SC_XFER_H

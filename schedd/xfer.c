@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_priv.h"
 #include "ks_text.h"
 #include "sc_xfer.h"
 
@@ -58,9 +59,9 @@ int sc_xfer_input(const struct sc_job *j, classad *ad,
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"the job has no absolute Iwd to read its "
 				"files from");
-	struct ks_xfer_ids ids;
+	struct ks_priv_saved ids;
 	if (rc == 0)
-		rc = ks_xfer_become(j->owner, &ids, err);
+		rc = ks_priv_to_owner(j->owner, &ids, err);
 	if (rc == 0) {
 		if (cmd && exe) {
 			char *path = ks_path_in(iwd, cmd);
@@ -79,7 +80,7 @@ int sc_xfer_input(const struct sc_job *j, classad *ad,
 		for (size_t i = 0; rc == 0 && i < n; i++)
 			rc = ks_xfer_add_entry(set, iwd, items[i], eno, err);
 		ks_xfer_list_free(items, n);
-		ks_xfer_unbecome(&ids);
+		ks_priv_restore(&ids);
 	}
 	if (rc == 0) {
 		if (cmd && exe)
@@ -143,9 +144,9 @@ int sc_xfer_output(const struct sc_job *j, classad *const *ads, size_t n,
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"the job has no absolute Iwd to write its "
 				"files to");
-	struct ks_xfer_ids ids;
+	struct ks_priv_saved ids;
 	if (rc == 0)
-		rc = ks_xfer_become(j->owner, &ids, err);
+		rc = ks_priv_to_owner(j->owner, &ids, err);
 	if (rc != 0)
 		goto done;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -170,7 +171,7 @@ int sc_xfer_output(const struct sc_job *j, classad *const *ads, size_t n,
 		free(to);
 		free(name);
 	}
-	ks_xfer_unbecome(&ids);
+	ks_priv_restore(&ids);
 done:
 	free(iwd);
 	free(out);

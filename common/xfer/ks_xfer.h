@@ -97,19 +97,4 @@ int ks_xfer_write(const classad *ad, const char *path, bool mkparents,
  * link.  Returns 0 or -1 (errno of the first failure; removal goes on). */
 int ks_xfer_remove_tree(const char *path);
 
-/* Running as a job's owner around file access (a root schedd).  When the
- * process is root, ks_xfer_become() switches the effective ids and groups
- * to owner's (KS_ENOTFOUND for an unknown account); otherwise it does
- * nothing.  ks_xfer_unbecome() restores them. */
-struct ks_xfer_ids {
-	bool switched;
-	uid_t uid;
-	gid_t gid;
-	gid_t groups[64];
-	int ngroups;
-};
-int ks_xfer_become(const char *owner, struct ks_xfer_ids *saved,
-		   struct ks_err *err);
-void ks_xfer_unbecome(struct ks_xfer_ids *saved);
-
 #endif

@@ -6,7 +6,6 @@
 #include <ftw.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,6 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
-#include "ks_passwd.h"
 #include "ks_text.h"
 #include "ks_xfer.h"
 
@@ -385,56 +383,6 @@ int ks_xfer_write(const classad *ad, const char *path, bool mkparents,
 	if (written)
 		*written = len;
 	return 0;
-}
-
-int ks_xfer_become(const char *owner, struct ks_xfer_ids *saved,
-		   struct ks_err *err)
-{
-	memset(saved, 0, sizeof(*saved));
-	if (geteuid() != 0)
-		return 0;
-	struct ks_passwd pw;
-	if (!owner || ks_passwd_by_name(owner, &pw))
-		return ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
-				  "the job's owner %s has no account on this "
-				  "host", owner ? owner : "(none)");
-	saved->uid = geteuid();
-	saved->gid = getegid();
-	saved->ngroups = getgroups(64, saved->groups);
-	if (saved->ngroups < 0)
-		saved->ngroups = 0;
-	gid_t *groups;
-	int n = ks_passwd_groups(pw.name, pw.gid, &groups);
-	int rc = setgroups((size_t)n, groups) != 0 || setegid(pw.gid) != 0 ||
-		 seteuid(pw.uid) != 0;
-	int e = errno;
-	free(groups);
-	if (rc) {
-		if (seteuid(saved->uid) == 0) {
-			(void)setegid(saved->gid);
-			(void)setgroups((size_t)saved->ngroups, saved->groups);
-		}
-		int code = ks_err_set(err, KS_EPERM, 0, 0, 0,
-				      "cannot act as %s: %s", pw.name,
-				      strerror(e));
-		ks_passwd_clear(&pw);
-		return code;
-	}
-	ks_passwd_clear(&pw);
-	saved->switched = true;
-	return 0;
-}
-
-void ks_xfer_unbecome(struct ks_xfer_ids *saved)
-{
-	if (!saved->switched)
-		return;
-	/* back to root first: only root may set the rest */
-	if (seteuid(saved->uid) == 0) {
-		(void)setegid(saved->gid);
-		(void)setgroups((size_t)saved->ngroups, saved->groups);
-	}
-	saved->switched = false;
 }
 
 static int rm_one(const char *p, const struct stat *st, int flag,

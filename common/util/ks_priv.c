@@ -1,0 +1,135 @@
+/* ks_priv.c: switching a root process's effective identity (ks_priv.h). */
+#define _GNU_SOURCE /* setresuid, setresgid */
+#include "ks_priv.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ks_passwd.h"
+
+bool ks_priv_can_switch(void)
+{
+	return getuid() == 0;
+}
+
+static void save(struct ks_priv_saved *s)
+{
+	s->switched = true;
+	s->uid = geteuid();
+	s->gid = getegid();
+	s->ngroups = getgroups(64, s->groups);
+	if (s->ngroups < 0)
+		s->ngroups = 0;
+}
+
+/* Effective root, from whatever effective ids the process has: only
+ * root may set the rest, and a real uid of root may always take it. */
+static int up(void)
+{
+	return geteuid() == 0 ? 0 : seteuid(0);
+}
+
+/* The effective ids and groups become uid, gid and name's groups
+ * (effective root first).  Returns 0 or -1 (errno). */
+static int become(uid_t uid, gid_t gid, const char *name)
+{
+	if (up() != 0)
+		return -1;
+	gid_t *groups = NULL;
+	int n = name ? ks_passwd_groups(name, gid, &groups) : 1;
+	int rc = setgroups((size_t)n, groups ? groups : &gid) != 0 ||
+			 setegid(gid) != 0 || seteuid(uid) != 0
+		 ? -1
+		 : 0;
+	int e = errno;
+	free(groups);
+	errno = e;
+	return rc;
+}
+
+int ks_priv_set_effective(uid_t uid, gid_t gid, const char *name,
+			  struct ks_err *err)
+{
+	if (!ks_priv_can_switch())
+		return 0;
+	if (become(uid, gid, name) != 0)
+		return ks_err_set(err, KS_EPERM, 0, 0, 0,
+				  "cannot take the identity of %s (uid %u, "
+				  "gid %u): %s",
+				  name ? name : "?", (unsigned)uid, (unsigned)gid,
+				  strerror(errno));
+	return 0;
+}
+
+int ks_priv_to_root(struct ks_priv_saved *saved, struct ks_err *err)
+{
+	memset(saved, 0, sizeof(*saved));
+	if (!ks_priv_can_switch() || geteuid() == 0)
+		return 0;
+	save(saved);
+	if (seteuid(0) != 0 || setegid(0) != 0) {
+		int e = errno;
+		ks_priv_restore(saved);
+		return ks_err_set(err, KS_EPERM, 0, 0, 0,
+				  "cannot take root's identity: %s",
+				  strerror(e));
+	}
+	return 0;
+}
+
+int ks_priv_to_owner(const char *owner, struct ks_priv_saved *saved,
+		     struct ks_err *err)
+{
+	memset(saved, 0, sizeof(*saved));
+	if (!ks_priv_can_switch())
+		return 0;
+	struct ks_passwd pw;
+	if (!owner || ks_passwd_by_name(owner, &pw))
+		return ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
+				  "the job's owner %s has no account on this "
+				  "host", owner ? owner : "(none)");
+	save(saved);
+	int rc = become(pw.uid, pw.gid, pw.name);
+	int e = errno;
+	if (rc != 0) {
+		ks_priv_restore(saved);
+		rc = ks_err_set(err, KS_EPERM, 0, 0, 0, "cannot act as %s: %s",
+				pw.name, strerror(e));
+	}
+	ks_passwd_clear(&pw);
+	return rc;
+}
+
+void ks_priv_restore(struct ks_priv_saved *saved)
+{
+	if (!saved->switched)
+		return;
+	if (up() == 0) {
+		(void)setgroups((size_t)saved->ngroups, saved->groups);
+		(void)setegid(saved->gid);
+		(void)seteuid(saved->uid);
+	}
+	saved->switched = false;
+}
+
+int ks_priv_drop_for_good(uid_t uid, gid_t gid, const char *name)
+{
+	if (!ks_priv_can_switch())
+		return 0;
+	if (up() != 0)
+		return -1;
+	gid_t *groups = NULL;
+	int n = name ? ks_passwd_groups(name, gid, &groups) : 1;
+	int rc = setgroups((size_t)n, groups ? groups : &gid) != 0 ||
+			 setresgid(gid, gid, gid) != 0 ||
+			 setresuid(uid, uid, uid) != 0
+		 ? -1
+		 : 0;
+	int e = errno;
+	free(groups);
+	errno = e;
+	return rc;
+}
