@@ -57,8 +57,15 @@ static void mkdirs(const char *path)
 	free(p);
 }
 
+/* The address file names the daemon to local tools.  One that cannot be
+ * written (a full disk) must not go on naming an earlier life's address:
+ * it is removed, so that tools ask the collector instead, and written
+ * again every few seconds until it can be. */
+static void on_address_retry(void *arg);
+
 static void write_address_file(ks_daemon *d)
 {
+	d->priv->address_timer = 0;
 	char knob[64];
 	snprintf(knob, sizeof(knob), "%s_ADDRESS_FILE", d->subsys);
 	free(d->priv->address_file);
@@ -68,12 +75,33 @@ static void write_address_file(ks_daemon *d)
 	char tmp[4200];
 	snprintf(tmp, sizeof(tmp), "%s.new", d->priv->address_file);
 	FILE *f = fopen(tmp, "w");
-	if (!f || fprintf(f, "%s\n%s\n%s\n", d->sinful, KS_CONDOR_VERSION,
-			  KS_CONDOR_PLATFORM) < 0 || fclose(f) != 0 ||
-	    rename(tmp, d->priv->address_file) != 0)
-		ks_log_printf(d->log, KS_D_ALWAYS,
-			      "cannot write address file %s: %s",
-			      d->priv->address_file, strerror(errno));
+	bool ok = f && fprintf(f, "%s\n%s\n%s\n", d->sinful, KS_CONDOR_VERSION,
+			       KS_CONDOR_PLATFORM) >= 0;
+	int e = errno;
+	if (f && fclose(f) != 0 && ok) {
+		ok = false;
+		e = errno;
+	}
+	if (ok && rename(tmp, d->priv->address_file) != 0) {
+		ok = false;
+		e = errno;
+	}
+	if (ok)
+		return;
+	unlink(tmp);
+	unlink(d->priv->address_file);
+	ks_log_printf(d->log, KS_D_ALWAYS,
+		      "cannot write address file %s: %s; removed it (tools "
+		      "ask the collector) and trying again in 5 s",
+		      d->priv->address_file, strerror(e));
+	if (d->loop)
+		d->priv->address_timer =
+			ks_loop_timer(d->loop, 5000, 0, on_address_retry, d);
+}
+
+static void on_address_retry(void *arg)
+{
+	write_address_file(arg);
 }
 
 /* The attributes every daemon ad carries. */

@@ -28,6 +28,7 @@ struct ks_daemon_priv {
 	bool foreground, to_stderr;
 	int want_port;
 	char *address_file;
+	uint64_t address_timer; /* the next try of a file not written */
 	classad_cache *cache;
 	int64_t seq; /* UpdateSequenceNumber */
 	bool invalidated;
