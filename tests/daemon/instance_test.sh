@@ -29,7 +29,7 @@ tools_on_path
 ours() {
 	local p
 	for p in $(pgrep -f "/condor_${1:-[a-z]+}( |\$)"); do
-		tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null |
+		tr '\0' '\n' 2>/dev/null < "/proc/$p/environ" |
 			grep -qxF "CONDOR_CONFIG=$CONDOR_CONFIG" && echo "$p"
 	done
 }
@@ -80,6 +80,7 @@ starts() { grep -c 'STARTING UP' "$T/log/$1"; }
 # refused OUT STATUS PATH WHAT PROGRAM PID: a start refused its lock
 refused() {
 	out=$1
+	case $out in *Sanitizer*) fail "sanitizer report" ;; esac
 	[ "$2" = 98 ] || fail "refused with status $2 (want 98)"
 	grep -qF "Can't get lock on \"$3\" ($4): $5 (pid $6) holds it" <<<"$out" ||
 		fail "no lock message naming $3 and $5 $6"
@@ -225,4 +226,10 @@ SUB
 	fail "no such part: $PART"
 	;;
 esac
+# (under the sanitizers: the daemons' own reports, those of the ones that
+# ended with their master among them)
+if grep -q Sanitizer "$T/StderrLog"; then
+	out=$(grep -m1 -A20 Sanitizer "$T/StderrLog")
+	fail "sanitizer report in the daemons' standard error"
+fi
 echo PASS
