@@ -1429,23 +1429,36 @@ void sc_run_reconfig(struct sc_schedd *s)
 
 void sc_run_shutdown(struct sc_schedd *s, bool fast)
 {
-	(void)fast;
-	/* jobs go back to Idle: without reconnection, a job left running
-	 * would run again when the schedd returns */
 	while (s->nruns) {
 		struct sc_run *r = s->runs[s->nruns - 1];
 		struct sc_job *j = r->job;
-		if (j) {
+		bool started = j && (r->state == R_ACTIVE ||
+				     r->state == R_ACTIVATING ||
+				     r->state == R_DISCONNECTED);
+		if (fast && started) {
+			/* as HTCondor's schedd shut down fast: the job goes on
+			 * under its lease, and the next schedd reconnects to
+			 * it (its start and claim are in the store) */
 			r->job = NULL;
 			j->run = NULL;
-			sc_job_delete_attr(s, j, "RemoteHost");
-			sc_job_delete_attr(s, j, "ClaimId");
-			sc_job_delete_attr(s, j, "StartdIpAddr");
-			if (j->status == SC_RUNNING ||
-			    j->status == SC_SUSPENDED ||
-			    j->status == SC_TRANSFERRING) {
-				sc_job_set_status(s, j, SC_IDLE);
-				sc_event_evicted(s, j, NULL);
+			free_run(r);
+			continue;
+		}
+		if (j) {
+			/* a graceful end: the job back to Idle, or it would
+			 * run on unseen and then again */
+			r->job = NULL;
+			j->run = NULL;
+			if (start_pending(j)) {
+				never_ran(s, j, r->slot_name);
+			} else {
+				forget_claim(s, j);
+				if (j->status == SC_RUNNING ||
+				    j->status == SC_SUSPENDED ||
+				    j->status == SC_TRANSFERRING) {
+					sc_job_set_status(s, j, SC_IDLE);
+					sc_event_evicted(s, j, NULL);
+				}
 			}
 		}
 		if (r->state == R_CLAIMING)
