@@ -147,6 +147,9 @@ int main(int argc, char **argv)
 	fputs(conf, f);
 	fclose(f);
 	setenv("CONDOR_CONFIG", cfgpath, 1);
+	/* a bench run by root keeps its daemons root's (docs/pool.md) */
+	if (getuid() == 0)
+		setenv("CONDOR_IDS", "0.0", 0);
 	pid_t pid = fork();
 	if (pid == 0) {
 		/* as condor_master starts it (docs/pool.md) */

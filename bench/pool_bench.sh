@@ -18,6 +18,8 @@ T=$(mktemp -d /tmp/pool_bench.XXXXXX)
 chmod 755 "$T"
 trap 'kill -QUIT $MP 2>/dev/null; sleep 0.3; pkill -9 -f "$T" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 export CONDOR_CONFIG=$T/condor_config
+# (as root, the daemons run as root: CONDOR_IDS, docs/pool.md)
+[ "$(id -u)" = 0 ] && export CONDOR_IDS=0.0
 for d in "$B"/tools/*/; do PATH=$d:$PATH; done
 export PATH
 cat > "$CONDOR_CONFIG" <<CFG

@@ -18,6 +18,7 @@
 
 #include "ks_log.h"
 #include "ks_mem.h"
+#include "ks_priv.h"
 #include "ks_text.h"
 #include "sc_events.h"
 #include "sc_local.h"
@@ -142,6 +143,11 @@ static bool start(struct sc_schedd *s, struct sc_job *j)
 			 * again, never beside a run it cannot see */
 			prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 			if (getppid() != parent)
+				_exit(127);
+			/* the starter sets the job up as root and becomes
+			 * its owner (the schedd runs as the condor account) */
+			struct ks_priv_saved root;
+			if (ks_priv_to_root(&root, NULL) != 0)
 				_exit(127);
 			dup2(fds[1], 1);
 			close(fds[0]);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_priv.h"
 #include "sr_user.h"
 
 struct sd_account_entry {
@@ -20,7 +21,8 @@ struct sd_account_entry {
 const char *sd_account_spec(struct sd_accounts *a, const char *owner,
 			    int64_t now, int64_t ttl)
 {
-	if (geteuid() != 0)
+	/* a startd that cannot switch (a user's pool) runs jobs as itself */
+	if (!ks_priv_can_switch())
 		return NULL;
 	if (!owner)
 		owner = "";

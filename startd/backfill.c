@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_priv.h"
 #include "sd_startd.h"
 
 /* A client that ends this soon after its start is not started again:
@@ -113,6 +114,11 @@ static void client_child(char **argv, const char *dir, const char *out,
 	dup2(o, STDOUT_FILENO);
 	dup2(e, STDERR_FILENO);
 	if (getuid() == 0) {
+		/* (root's identity first: the startd acts as the condor
+		 * account) */
+		struct ks_priv_saved root;
+		if (ks_priv_to_root(&root, NULL) != 0)
+			_exit(126);
 		struct passwd *pw = owner ? getpwnam(owner) : NULL;
 		if (!pw || pw->pw_uid == 0 ||
 		    initgroups(pw->pw_name, pw->pw_gid) != 0 ||

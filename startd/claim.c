@@ -28,6 +28,7 @@
 #include "ks_commands.h"
 #include "ks_wire.h"
 #include "ks_mem.h"
+#include "ks_priv.h"
 #include "ks_text.h"
 #include "sd_startd.h"
 
@@ -156,6 +157,9 @@ static void forget_claim(ks_daemon *d, struct sd_slot *s)
 
 static void remove_files(struct sd_claim *c)
 {
+	/* (as root: the starter left its files in them as root) */
+	struct ks_priv_saved root;
+	bool up = ks_priv_to_root(&root, NULL) == 0;
 	char **dirs[] = {&c->input_dir, &c->output_dir};
 	for (size_t i = 0; i < 2; i++) {
 		if (*dirs[i])
@@ -163,6 +167,8 @@ static void remove_files(struct sd_claim *c)
 		free(*dirs[i]);
 		*dirs[i] = NULL;
 	}
+	if (up)
+		ks_priv_restore(&root);
 }
 
 /* The files the starter left in the output directory, into
@@ -176,7 +182,16 @@ static void collect_output(ks_daemon *d, struct sd_slot *s)
 		return;
 	int eno = 0;
 	struct ks_err err = {0};
-	if (ks_xfer_add_path(&c->outputs, c->output_dir, "", &eno, &err)) {
+	/* the job's files, which its owner alone may read, as the starter
+	 * (root) left them: read as root, links not followed */
+	struct ks_priv_saved root;
+	int rc = ks_priv_to_root(&root, &err);
+	if (rc == 0) {
+		rc = ks_xfer_add_path(&c->outputs, c->output_dir, "", &eno,
+				      &err);
+		ks_priv_restore(&root);
+	}
+	if (rc) {
 		ks_xfer_set_free(&c->outputs);
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: the job's output cannot be sent: %s",

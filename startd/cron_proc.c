@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_priv.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -154,7 +155,8 @@ struct exec_failure {
 
 /* In the child: only async-signal-safe calls from here on. */
 static _Noreturn void child(const struct cron_params *p, char **envp,
-			    int in, int out, int err, int report)
+			    const struct ks_priv_drop *drop, int in, int out,
+			    int err, int report)
 {
 	struct exec_failure f = {2, 0};
 	setpgid(0, 0);
@@ -167,6 +169,12 @@ static _Noreturn void child(const struct cron_params *p, char **envp,
 		sigaction(s, &dfl, NULL);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) {
+		f.err = errno;
+		goto fail;
+	}
+	/* a cron job runs as the condor account, as HTCondor's do, for
+	 * good: it must not get the startd's root back */
+	if (ks_priv_drop_now(drop) != 0) {
 		f.err = errno;
 		goto fail;
 	}
@@ -210,9 +218,11 @@ int sd_cron_spawn(struct cron_job *j)
 		goto fail;
 	}
 	char **envp = job_env(p->env);
+	struct ks_priv_drop drop;
+	ks_priv_drop_prepare(&drop);
 	pid_t pid = fork();
 	if (pid == 0)
-		child(p, envp, in, out[1], err[1], rep[1]);
+		child(p, envp, &drop, in, out[1], err[1], rep[1]);
 	sd_cron_vec_free(envp);
 	if (pid < 0) {
 		ks_log_printf(c->log, KS_D_ALWAYS,

@@ -230,6 +230,7 @@ const struct ks_knob ks_knobs[] = {
 	{"CONDOR_GAHP", KS_KNOB_PATH, "$(SBIN)/condor_c-gahp", NULL},
 	{"CONDOR_GAHP_WORKER", KS_KNOB_PATH, "$(SBIN)/condor_c-gahp_worker_thread", NULL},
 	{"CONDOR_GATEKEEPER", KS_KNOB_STRING, "", NULL},
+	{"CONDOR_IDS", KS_KNOB_STRING, "", "uid.gid of the account daemons started by root run as (the environment's CONDOR_IDS first; the account named condor when unset)"},
 	{"CONDOR_Q_DASH_BATCH_IS_DEFAULT", KS_KNOB_BOOL, "true", "whether condor_q shows the batch summary view by default"},
 	{"CONDOR_Q_ONLY_MY_JOBS", KS_KNOB_BOOL, "true", "whether condor_q shows only the caller's jobs by default"},
 	{"CONDOR_Q_SHOW_OLD_SUMMARY", KS_KNOB_BOOL, "false", "whether condor_q prints the summary line in its old form"},

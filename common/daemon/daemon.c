@@ -42,21 +42,6 @@ static int load_config(ks_daemon *d, ks_config **out, struct ks_err *err)
 	return 0;
 }
 
-/* Creates a directory and its parents, as a personal pool's first start
- * needs LOG, SPOOL, EXECUTE... */
-static void mkdirs(const char *path)
-{
-	char *p = ks_xstrdup(path);
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(p, 0755);
-			*s = '/';
-		}
-	mkdir(p, 0755);
-	free(p);
-}
-
 /* The address file names the daemon to local tools.  One that cannot be
  * written (a full disk) must not go on naming an earlier life's address:
  * it is removed, so that tools ask the collector instead, and written
@@ -588,6 +573,7 @@ static void daemon_free(ks_daemon *d)
 	free(d->priv);
 	free(d->local_name);
 	free(d->owner);
+	free(d->condor_name);
 	free(d->name);
 }
 
@@ -618,10 +604,19 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 		collector_port(d);
 	if (d->priv->want_port < 0)
 		d->priv->want_port = 0;
-	char *logdir = ks_config_get(d->cfg, "LOG", NULL);
-	if (logdir)
-		mkdirs(logdir);
-	free(logdir);
+	/* started by root: the directories the pool needs, then the condor
+	 * account's identity for everything else */
+	if (kd_priv_ids(d, &err)) {
+		fprintf(stderr, "ERROR: the %s cannot start: %s\n", subsys,
+			err.msg);
+		goto out;
+	}
+	kd_priv_make_dirs(d);
+	if (kd_priv_become_condor(d, &err)) {
+		fprintf(stderr, "ERROR: the %s cannot start: %s\n", subsys,
+			err.msg);
+		goto out;
+	}
 	/* Without -f a daemon goes to the background as HTCondor's do, once
 	 * the configuration has been found good and its locks taken (errors
 	 * still reach the terminal); -t keeps it attached, since its log is

@@ -75,6 +75,16 @@ void kd_parent_read(ks_daemon *d);
 void kd_parent_watch(ks_daemon *d);
 void kd_parent_stop(ks_daemon *d);
 
+/* priv.c */
+/* The account the daemon acts as (d->condor_*): 0, or an error saying
+ * why a daemon started by root has none. */
+int kd_priv_ids(ks_daemon *d, struct ks_err *err);
+/* LOG, SPOOL, EXECUTE and LOCK, made (as root, for the account) when
+ * missing. */
+void kd_priv_make_dirs(ks_daemon *d);
+/* The account's identity from now on (root stays the real uid). */
+int kd_priv_become_condor(ks_daemon *d, struct ks_err *err);
+
 /* runtime.c */
 struct kd_settings;
 /* Reads the -set and -rset settings into cfg, after its files. */

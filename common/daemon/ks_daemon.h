@@ -97,6 +97,12 @@ struct ks_daemon {
 	ks_loop *loop;
 	ks_authz *authz;
 	char *owner;          /* the user the daemon runs as */
+	/* the account it acts as (ks_priv.h): when root started it,
+	 * CONDOR_IDS or the account named condor, else the user running it;
+	 * what the programs it starts for itself (cron jobs) become */
+	uid_t condor_uid;
+	gid_t condor_gid;
+	char *condor_name;
 	char *name;           /* the Name in its ad */
 	char sinful[320];     /* its public address, "<ip:port?sock=...>" */
 	int port;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_priv.h"
 #include "ks_token.h"
 #include "ks_text.h"
 #include "token_int.h"
@@ -75,9 +76,14 @@ void ks_token_strv_free(char **v, size_t n)
 int ks_token_dir_files(const ks_config *cfg, const char *dir,
 		       char ***files_out, size_t *n_out, struct ks_err *err)
 {
+	/* (as root, as the files are read: kt_read_file()) */
+	struct ks_priv_saved saved;
+	if (ks_priv_to_root(&saved, err))
+		return KS_EPERM;
 	DIR *dh = opendir(dir);
 	if (!dh) {
 		int e = errno;
+		ks_priv_restore(&saved);
 		return ks_err_set(err, e == ENOENT ? KS_ENOTFOUND : KS_EIO, 0, 0,
 				  0, "cannot read token directory %s: %s", dir,
 				  strerror(e));
@@ -105,6 +111,7 @@ int ks_token_dir_files(const ks_config *cfg, const char *dir,
 		v[n++] = path;
 	}
 	closedir(dh);
+	ks_priv_restore(&saved);
 	if (have_re)
 		regfree(&re);
 	if (n > 1)

@@ -17,6 +17,7 @@
 #include <openssl/rand.h>
 
 #include "ks_mem.h"
+#include "ks_priv.h"
 #include "ks_token.h"
 #include "ks_text.h"
 #include "token_int.h"
@@ -253,7 +254,14 @@ int ks_token_pool_key_ensure(const ks_config *cfg, bool *created,
 	int rc = ks_token_key_path(cfg, "POOL", &path, err);
 	if (rc)
 		return rc;
-	rc = ks_token_key_create_file(path, created, err);
+	/* as HTCondor keeps it: root's file, made and read as root by a
+	 * daemon that otherwise runs as the condor account */
+	struct ks_priv_saved saved;
+	rc = ks_priv_to_root(&saved, err);
+	if (rc == 0) {
+		rc = ks_token_key_create_file(path, created, err);
+		ks_priv_restore(&saved);
+	}
 	free(path);
 	return rc;
 }

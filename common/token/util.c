@@ -9,6 +9,7 @@
 #include <openssl/crypto.h>
 
 #include "ks_mem.h"
+#include "ks_priv.h"
 #include "token_int.h"
 
 void kt_wipe_free(void *p, size_t n)
@@ -19,8 +20,26 @@ void kt_wipe_free(void *p, size_t n)
 	free(p);
 }
 
+static int read_file(const char *path, bool secure, unsigned char **buf,
+		     size_t *len, struct ks_err *err);
+
 int kt_read_file(const char *path, bool secure, unsigned char **buf,
 		 size_t *len, struct ks_err *err)
+{
+	/* keys and the daemons' tokens are root's files, read as root by a
+	 * daemon that otherwise runs as the condor account (nothing
+	 * changes for a tool, or a daemon that is not root's) */
+	struct ks_priv_saved saved;
+	int rc = ks_priv_to_root(&saved, err);
+	if (rc == 0) {
+		rc = read_file(path, secure, buf, len, err);
+		ks_priv_restore(&saved);
+	}
+	return rc;
+}
+
+static int read_file(const char *path, bool secure, unsigned char **buf,
+		     size_t *len, struct ks_err *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

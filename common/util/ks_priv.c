@@ -115,21 +115,24 @@ void ks_priv_restore(struct ks_priv_saved *saved)
 	saved->switched = false;
 }
 
-int ks_priv_drop_for_good(uid_t uid, gid_t gid, const char *name)
+void ks_priv_drop_prepare(struct ks_priv_drop *p)
 {
-	if (!ks_priv_can_switch())
+	memset(p, 0, sizeof(*p));
+	p->can = ks_priv_can_switch();
+	p->uid = geteuid();
+	p->gid = getegid();
+	p->ngroups = getgroups(64, p->groups);
+	if (p->ngroups < 0)
+		p->ngroups = 0;
+}
+
+int ks_priv_drop_now(const struct ks_priv_drop *p)
+{
+	if (!p->can)
 		return 0;
-	if (up() != 0)
+	if (up() != 0 || setgroups((size_t)p->ngroups, p->groups) != 0 ||
+	    setresgid(p->gid, p->gid, p->gid) != 0 ||
+	    setresuid(p->uid, p->uid, p->uid) != 0)
 		return -1;
-	gid_t *groups = NULL;
-	int n = name ? ks_passwd_groups(name, gid, &groups) : 1;
-	int rc = setgroups((size_t)n, groups ? groups : &gid) != 0 ||
-			 setresgid(gid, gid, gid) != 0 ||
-			 setresuid(uid, uid, uid) != 0
-		 ? -1
-		 : 0;
-	int e = errno;
-	free(groups);
-	errno = e;
-	return rc;
+	return 0;
 }

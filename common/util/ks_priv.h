@@ -56,9 +56,20 @@ int ks_priv_to_owner(const char *owner, struct ks_priv_saved *saved,
  * nothing). */
 void ks_priv_restore(struct ks_priv_saved *saved);
 
-/* In a child about to exec a program that must not get root back (a
- * cron job, a backfill client): real, effective and saved ids all
- * become uid and gid, with name's groups.  Returns 0 or -1 (errno). */
-int ks_priv_drop_for_good(uid_t uid, gid_t gid, const char *name);
+/* A child about to exec a program of the daemon's own (a cron job, a
+ * backfill client) that must not get root back: real, effective and
+ * saved ids all become the process's effective identity now (the condor
+ * account), with its groups.  Taken in the parent before the fork, made
+ * in the child with async-signal-safe calls only. */
+struct ks_priv_drop {
+	bool can;
+	uid_t uid;
+	gid_t gid;
+	int ngroups;
+	gid_t groups[64];
+};
+void ks_priv_drop_prepare(struct ks_priv_drop *p);
+/* Returns 0 or -1 (errno). */
+int ks_priv_drop_now(const struct ks_priv_drop *p);
 
 #endif

@@ -79,6 +79,7 @@
 #include "config.h"
 #include "ks_log.h"
 #include "ks_mem.h"
+#include "ks_priv.h"
 #include "ks_text.h"
 #include "sr_args.h"
 #include "sr_job.h"
@@ -576,6 +577,11 @@ static void starter_free(struct starter *s)
 
 int main(int argc, char **argv)
 {
+	/* a startd (or schedd) started by root acts as the condor account:
+	 * its starter takes root back, to set the job up and become its
+	 * owner */
+	struct ks_priv_saved root;
+	(void)ks_priv_to_root(&root, NULL);
 	sigset_t set;
 	sr_run_signals_init(&set);
 	ensure_std_fds();

@@ -13,6 +13,7 @@
 
 #include "ks_mem.h"
 #include "ks_passwd.h"
+#include "ks_priv.h"
 
 /* Looks an account up by name (or by uid when name is NULL) into u.
  * Returns 0, or -1 when there is no such account. */
@@ -63,7 +64,9 @@ static void load_groups(struct sr_user *u)
 int sr_user_pick(const char *owner, struct sr_user *u, struct ks_err *err)
 {
 	memset(u, 0, sizeof(*u));
-	if (geteuid() != 0) {
+	/* (the real uid: a startd started by root acts as the condor
+	 * account, and its starters still become the job's owner) */
+	if (!ks_priv_can_switch()) {
 		if (lookup(NULL, geteuid(), u))
 			return ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
 					  "the starter's own uid %u has no "

@@ -1,5 +1,10 @@
 # lib.sh: what the pool tests share (sourced).
 
+# Daemons started by root run as the account CONDOR_IDS names (ks_priv.h):
+# the pool tests run theirs as root, in directories root made;
+# tests/daemon/priv_test.sh runs a whole pool as an unprivileged account.
+[ "$(id -u)" = 0 ] && export CONDOR_IDS=0.0
+
 # wait_for SECONDS COMMAND...: polls until the command succeeds; returns 1
 # when the time is up.
 wait_for() {
