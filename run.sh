@@ -24,6 +24,22 @@ fi
 export CONDOR_CONFIG=$pool/condor_config
 export PATH=$prefix/bin:$prefix/sbin:$PATH
 
+# Daemons started by root run as the account named condor (or CONDOR_IDS),
+# as HTCondor's do: made here when missing, as HTCondor's packages make it,
+# and given the pool's own directories (the master makes missing ones).
+if [ "$(id -u)" = 0 ] && [ -z "${CONDOR_IDS:-}" ]; then
+	if ! id condor >/dev/null 2>&1; then
+		echo "== adding the system account condor, which the daemons run as"
+		useradd --system --user-group --no-create-home \
+			--home-dir /nonexistent --shell /usr/sbin/nologin condor
+	fi
+	for d in log spool; do
+		[ -d "$pool/$d" ] && [ "$(stat -c %U "$pool/$d")" != condor ] &&
+			chown -R condor: "$pool/$d"
+	done
+	[ -d "$pool/execute" ] && chown condor: "$pool/execute"
+fi
+
 if condor_status -master -af Name >/dev/null 2>&1; then
 	echo "== a pool is already running in $pool"
 else
