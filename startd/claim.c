@@ -31,9 +31,31 @@
 #include "ks_priv.h"
 #include "ks_text.h"
 #include "sd_startd.h"
+#include "sr_family.h"
 
 /* How many result bytes a starter may write: its ad is small. */
 #define RESULT_MAX (1u << 20)
+
+/* $(LOG)/.startd_<what>_id.<slot> into path; false without LOG. */
+static bool id_path(ks_daemon *d, const char *what, const struct sd_slot *s,
+		    char *path, size_t size)
+{
+	char *dir = ks_config_get(d->cfg, "LOG", NULL);
+	if (!dir)
+		return false;
+	snprintf(path, size, "%s/.startd_%s_id.%s", dir, what, s->short_name);
+	free(dir);
+	return true;
+}
+
+void sd_claim_remove_ids(ks_daemon *d, const struct sd_slot *s)
+{
+	static const char *const what[] = {"claim", "preempt"};
+	char path[4200];
+	for (size_t i = 0; i < 2; i++)
+		if (id_path(d, what[i], s, path, sizeof(path)))
+			unlink(path);
+}
 
 /* As HTCondor's startd does (STARTD_SHOULD_WRITE_CLAIM_ID_FILE), each
  * slot's current claim id goes to $(LOG)/.startd_claim_id.<slot>,
@@ -44,14 +66,10 @@ void sd_claim_write_id(ks_daemon *d, const char *what,
 {
 	bool want = true;
 	ks_config_bool(d->cfg, "STARTD_SHOULD_WRITE_CLAIM_ID_FILE", &want);
-	char *dir = want ? ks_config_get(d->cfg, "LOG", NULL) : NULL;
-	if (!dir)
-		return;
 	char path[4200], tmp[4300];
-	snprintf(path, sizeof(path), "%s/.startd_%s_id.%s", dir, what,
-		 s->short_name);
+	if (!want || !id_path(d, what, s, path, sizeof(path)))
+		return;
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
-	free(dir);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	bool ok = fd >= 0 && dprintf(fd, "%s\n", id) > 0;
 	if (fd >= 0 && close(fd) != 0)
@@ -265,7 +283,9 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 	collect_output(d, s);
 	remove_files(c);
 	ks_loop_cancel(d->loop, c->kill_timer);
-	c->kill_timer = 0;
+	ks_loop_cancel(d->loop, c->vacate_timer);
+	c->kill_timer = c->vacate_timer = 0;
+	c->vacate_over = false;
 	c->starter = 0;
 	c->job_pid = 0;
 	c->job_start = 0;
@@ -456,6 +476,11 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 		argv[n++] = execute;
 		argv[n++] = "-slot";
 		argv[n++] = s->name;
+		/* the starter ends its job when this process has gone */
+		char me[24];
+		snprintf(me, sizeof(me), "%ld", (long)getpid());
+		argv[n++] = "-startd-pid";
+		argv[n++] = me;
 		/* the account chosen once per Owner here, not in each
 		 * starter (sd_account.h) */
 		char *owner = ad_string(s->job, "Owner");
@@ -539,14 +564,54 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 	return rc;
 }
 
-/* KILLING_TIMEOUT after a hard kill the starter is still there: it and
- * everything of its session go. */
+/* KILLING_TIMEOUT after a hard kill the starter is still there (stopped,
+ * stuck): as HTCondor's startd does, it and every process under it are
+ * killed, and again every KILLING_TIMEOUT until it has gone.  Killing the
+ * starter alone would leave its job running, an orphan. */
 static void on_kill_timeout(void *arg)
 {
 	struct sd_slot *s = arg;
-	s->claim.kill_timer = 0;
-	if (s->claim.starter > 0)
-		kill(s->claim.starter, SIGKILL);
+	struct sd_claim *c = &s->claim;
+	ks_daemon *d = c->daemon;
+	if (c->starter <= 0)
+		return;
+	size_t killed = 0;
+	/* the job's processes are its owner's */
+	struct ks_priv_saved root;
+	int up = ks_priv_to_root(&root, NULL);
+	int left = sr_family_kill(c->starter, 1000, &killed);
+	if (up == 0)
+		ks_priv_restore(&root);
+	ks_log_printf(d->log, KS_D_ALWAYS,
+		      "%s: the starter (pid %d) did not end within "
+		      "KILLING_TIMEOUT of its hard kill: killed, with the %zu "
+		      "process%s of its job%s", s->short_name, (int)c->starter,
+		      killed, killed == 1 ? "" : "es",
+		      left ? "; some would not die yet" : "");
+}
+
+/* The vacate time is up and the job is still there.  A slot that is
+ * vacating makes its transition to Killing (21: its policy reads
+ * vacate_over); a job deactivated on a claim that stays gets its hard
+ * kill here, as HTCondor's starter's soft kill times out. */
+static void on_vacate_over(void *arg)
+{
+	struct sd_slot *s = arg;
+	struct sd_claim *c = &s->claim;
+	ks_daemon *d = c->daemon;
+	c->vacate_timer = 0;
+	if (c->starter <= 0 || c->kill_timer)
+		return;
+	c->vacate_over = true;
+	if (s->st.state == SD_PREEMPTING && s->st.activity == SD_VACATING) {
+		s->unevaluated = true;
+		sd_reevaluate_changed(d);
+		return;
+	}
+	ks_log_printf(d->log, KS_D_ALWAYS,
+		      "%s: the job did not end within its vacate time of its "
+		      "soft kill; hard kill", s->short_name);
+	sd_claim_action(d, s, SD_A_HARD_KILL);
 }
 
 /* News of the running job for its claimer, ahead of its result on the
@@ -615,18 +680,38 @@ void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a)
 		c->suspended_at = 0;
 		break;
 	case SD_A_SOFT_KILL:
-		if (c->starter)
-			kill(c->starter, SIGTERM);
+		/* a job being hard-killed is not given time again */
+		if (!c->starter || c->kill_timer)
+			break;
+		kill(c->starter, SIGTERM);
+		if (!c->vacate_timer) {
+			/* its vacate time, and no more: then the hard kill */
+			classad *ad = sd_slot_ad_now(d, s);
+			int64_t secs = sd_claim_vacate_time(d, s, ad);
+			classad_free(ad);
+			c->daemon = d;
+			c->vacate_timer = ks_loop_timer(
+				d->loop, secs * 1000, 0, on_vacate_over, s);
+			ks_log_printf(d->log, KS_D_FULLDEBUG,
+				      "%s: soft kill; the job has %lld s to end",
+				      s->short_name, (long long)secs);
+		}
 		break;
 	case SD_A_HARD_KILL:
 		if (c->starter) {
+			ks_loop_cancel(d->loop, c->vacate_timer);
+			c->vacate_timer = 0;
 			kill(c->starter, SIGQUIT);
-			if (!c->kill_timer)
+			if (!c->kill_timer) {
+				int64_t every =
+					ks_daemon_int(d, "KILLING_TIMEOUT", 30);
+				if (every < 1)
+					every = 1;
+				c->daemon = d;
 				c->kill_timer = ks_loop_timer(
-					d->loop,
-					ks_daemon_int(d, "KILLING_TIMEOUT", 30) *
-						1000,
-					0, on_kill_timeout, s);
+					d->loop, every * 1000, every * 1000,
+					on_kill_timeout, s);
+			}
 		}
 		break;
 	case SD_A_END_CLAIM:
@@ -664,42 +749,65 @@ static int64_t eval_seconds(const classad *ad, const classad *job,
 	return out;
 }
 
+/* Seconds of retirement the running job has left: MaxJobRetirementTime
+ * (the machine's, or the job's when it asks for less) from its start,
+ * time suspended left out; 0 when it has none or no job runs, INT64_MAX
+ * in a peaceful shutdown (which makes the retirement endless). */
+static int64_t retirement_left(ks_daemon *d, const struct sd_slot *s,
+			       const classad *ad, int64_t now)
+{
+	const struct sd_claim *c = &s->claim;
+	if (!c->job_start)
+		return 0;
+	if (d->shutting_down && d->peaceful)
+		return INT64_MAX;
+	int64_t mine = eval_seconds(ad, s->job, "MaxJobRetirementTime", 0);
+	int64_t job = s->job ? eval_seconds(s->job, ad, "MaxJobRetirementTime",
+					    mine)
+			     : mine;
+	int64_t limit = job < mine ? job : mine;
+	int64_t suspended = c->suspended_total +
+			    (c->suspended_at ? now - c->suspended_at : 0);
+	int64_t used = now - c->job_start - suspended;
+	return used >= limit ? 0 : limit - used;
+}
+
+int64_t sd_claim_vacate_time(ks_daemon *d, const struct sd_slot *s,
+			     const classad *ad)
+{
+	int64_t mine = eval_seconds(ad, s->job, "MachineMaxVacateTime", 600);
+	const char *name = !s->job ? NULL
+			   : classad_lookup(s->job, "JobMaxVacateTime")
+				   ? "JobMaxVacateTime"
+			   : classad_lookup(s->job, "KillSigTimeout")
+				   ? "KillSigTimeout" /* its older name */
+				   : NULL;
+	int64_t want = name ? eval_seconds(s->job, ad, name, 0) : mine;
+	int64_t secs = mine;
+	if (want <= mine) {
+		secs = want;
+	} else {
+		/* more than the machine gives: what is left of its
+		 * retirement may make up the difference */
+		int64_t left = retirement_left(d, s, ad, sd_now());
+		secs = left >= want ? want : left > mine ? left : mine;
+	}
+	return secs < 0 ? 0 : secs;
+}
+
 void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
 		     const classad *ad, struct sd_timers *t)
 {
 	const struct sd_claim *c = &s->claim;
 	int64_t now = sd_now();
-	if (c->job_start) {
-		/* MaxJobRetirementTime: the machine's, or the job's when it
-		 * asks for less; time suspended does not count */
-		int64_t mine = eval_seconds(ad, s->job, "MaxJobRetirementTime", 0);
-		int64_t job = s->job ? eval_seconds(s->job, ad,
-						    "MaxJobRetirementTime",
-						    mine)
-				     : mine;
-		int64_t limit = job < mine ? job : mine;
-		int64_t suspended = c->suspended_total +
-				    (c->suspended_at ? now - c->suspended_at : 0);
-		/* a peaceful shutdown makes the retirement endless */
-		t->retirement_over = !(d->shutting_down && d->peaceful) &&
-				     now - c->job_start - suspended >= limit;
-	} else {
-		t->retirement_over = true;
-	}
+	t->retirement_over = retirement_left(d, s, ad, now) == 0;
 	/* CLAIM_WORKLIFE: once a claim has run a job and is older than
 	 * this, it takes no more (-1, the default: no limit) */
 	int64_t worklife = eval_seconds(ad, s->job, "CLAIM_WORKLIFE", -1);
 	t->worklife_over = c->claimed_at && c->activations > 0 &&
 			   worklife >= 0 && now - c->claimed_at > worklife;
-	if (s->st.activity == SD_VACATING) {
-		int64_t mine = eval_seconds(ad, s->job, "MachineMaxVacateTime",
-					    600);
-		int64_t job = s->job ? eval_seconds(s->job, ad,
-						    "JobMaxVacateTime", mine)
-				     : mine;
-		t->vacate_over = now - s->entered_activity >=
-				 (job < mine ? job : mine);
-	}
+	/* the soft kill's timer says when (on_vacate_over()) */
+	t->vacate_over = s->st.activity == SD_VACATING && c->vacate_over;
 }
 
 void sd_claim_check_leases(ks_daemon *d)

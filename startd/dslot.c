@@ -302,6 +302,7 @@ bool sd_dslot_sweep(ks_daemon *d)
 		free(req.data);
 		ks_daemon_send(d, KS_INVALIDATE_STARTD_ADS, &q, 1);
 		classad_free(q);
+		sd_claim_remove_ids(d, s);
 		sd_slot_clear(s);
 		free(s);
 		memmove(sd->slots + i, sd->slots + i + 1,

@@ -11,6 +11,7 @@
 #ifndef SD_SLOT_H
 #define SD_SLOT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -52,7 +53,10 @@ struct sd_claim {
 	int64_t reported_at;    /* time() of that; 0: never */
 	int64_t suspended_at;   /* time() of the suspension, 0 if running */
 	int64_t suspended_total;
-	uint64_t match_timer, kill_timer;
+	uint64_t match_timer;
+	uint64_t vacate_timer;  /* from the soft kill: the vacate time */
+	uint64_t kill_timer;    /* from the hard kill: KILLING_TIMEOUT */
+	bool vacate_over;       /* the vacate time is up */
 	struct ks_daemon *daemon; /* the slot's startd, for its timers */
 	struct ks_loop *loop;   /* the daemon's, while a starter runs */
 	struct ks_later *later; /* the activation's final reply, or NULL */

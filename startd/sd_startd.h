@@ -88,6 +88,20 @@ void sd_all_changed(ks_daemon *d);
 /* Once shutting down and no starter is left, the startd exits. */
 void sd_startd_maybe_exit(ks_daemon *d);
 
+/* Whether this is the host's only startd (no STARTD_NAME, no
+ * -local-name): then what its host's earlier startd left is its own. */
+bool sd_startd_alone(ks_daemon *d);
+
+/* leftovers.c: what an earlier startd on the same EXECUTE left when it
+ * died.  At start, before the machine is measured: ends the starters it
+ * left running, with their jobs, and removes the sandboxes and staging
+ * directories in EXECUTE. */
+void sd_leftovers_end(ks_daemon *d);
+/* Once the slots exist: removes the claim id files ($(LOG)/.startd_
+ * claim_id.<slot>, .startd_preempt_id.<slot>) of slots it does not have,
+ * and every preempting one (no slot is claimed yet). */
+void sd_leftovers_claim_ids(ks_daemon *d);
+
 /* The slot's ad as the policy sees it now (new ad). */
 classad *sd_slot_ad_now(ks_daemon *d, const struct sd_slot *s);
 
@@ -100,6 +114,8 @@ void sd_claim_make_id(ks_daemon *d, char *out, size_t size);
  * tools, unless STARTD_SHOULD_WRITE_CLAIM_ID_FILE is false. */
 void sd_claim_write_id(ks_daemon *d, const char *what,
 		       const struct sd_slot *s, const char *id);
+/* Removes the slot's claim id files (a dynamic slot that is deleted). */
+void sd_claim_remove_ids(ks_daemon *d, const struct sd_slot *s);
 /* Whether id is the claim id have (never for an empty have), compared in
  * constant time. */
 bool sd_claim_id_is(const char *have, const char *id);
@@ -108,6 +124,13 @@ void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a);
 /* The claim's timers, for the policy: retirement and vacate time. */
 void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
 		     const classad *ad, struct sd_timers *t);
+/* How long the slot's job has, from its soft kill, before its hard kill
+ * (HTCondor's evalMaxVacateTime): MachineMaxVacateTime (from ad, the
+ * slot's), or the job's JobMaxVacateTime (KillSigTimeout, its older
+ * name) when less; when more, what is left of its retirement, up to what
+ * it asks. */
+int64_t sd_claim_vacate_time(ks_daemon *d, const struct sd_slot *s,
+			     const classad *ad);
 /* Ends claims whose lease has run out (from the policy rounds). */
 void sd_claim_check_leases(ks_daemon *d);
 /* Claim attributes of a claimed slot's ad. */

@@ -405,6 +405,14 @@ static void make_execute(ks_daemon *d)
 	free(dir);
 }
 
+bool sd_startd_alone(ks_daemon *d)
+{
+	char *named = ks_config_get(d->cfg, "STARTD_NAME", NULL);
+	bool alone = !d->local_name && (!named || !*named);
+	free(named);
+	return alone;
+}
+
 /* A startd that died without withdrawing its ads (kill -9) left them in
  * the collector, claimed dynamic slots among them, until they expire:
  * the negotiator would count them toward their users' shares.  At start
@@ -414,10 +422,7 @@ static void forget_earlier_life(ks_daemon *d)
 	struct startd *sd = d->ctx;
 	/* several startds on one host (named ones) would take each
 	 * other's ads for old ones */
-	char *named = ks_config_get(d->cfg, "STARTD_NAME", NULL);
-	bool alone = !d->local_name && (!named || !*named);
-	free(named);
-	if (!alone)
+	if (!sd_startd_alone(d))
 		return;
 	struct classad_buf req = {0};
 	classad_buf_add(&req, "MyAddress =!= ", 14);
@@ -452,6 +457,9 @@ static int start(ks_daemon *d, struct ks_err *err)
 	sd->hostname = full_hostname();
 	sd_platform_read(&sd->platform);
 	make_execute(d);
+	/* before the disk is measured, and before any ad is sent: an
+	 * earlier life's jobs must not run on beside the slots offered */
+	sd_leftovers_end(d);
 	if (sd_machine_detect(d->cfg, &sd->machine, err))
 		return err->code ? err->code : KS_EINVAL;
 	struct sd_slot_spec *specs = NULL;
@@ -490,6 +498,7 @@ static int start(ks_daemon *d, struct ks_err *err)
 			      s->type, sd_layout_describe(&specs[i]));
 	}
 	free(specs); /* each spec now belongs to its slot */
+	sd_leftovers_claim_ids(d);
 	configure_slots(d);
 	sd->cron = sd_cron_new(d->loop, d->log, d->cfg, "STARTD_CRON", on_cron,
 			       d);

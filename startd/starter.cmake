@@ -10,12 +10,18 @@ target_include_directories(sr_jobad PUBLIC ${SR_DIR})
 target_link_libraries(sr_jobad PUBLIC ks_config ks_log classad_static
                       ks_pcre2)
 
+# The job's process family from /proc: the starter watches and signals
+# it, the startd kills what a starter leaves (sr_family.h).
+add_library(sr_family STATIC ${SR_DIR}/family.c)
+target_include_directories(sr_family PUBLIC ${SR_DIR})
+target_link_libraries(sr_family PUBLIC classad_static)
+
 add_executable(condor_starter
-  ${SR_DIR}/main.c ${SR_DIR}/family.c ${SR_DIR}/jobenv.c
+  ${SR_DIR}/main.c ${SR_DIR}/jobenv.c
   ${SR_DIR}/result.c ${SR_DIR}/run.c ${SR_DIR}/sandbox.c
   ${SR_DIR}/spawn.c)
-target_link_libraries(condor_starter PRIVATE sr_jobad ks_log ks_config
-                      classad_static ks_xfer)
+target_link_libraries(condor_starter PRIVATE sr_jobad sr_family ks_log
+                      ks_config classad_static ks_xfer)
 if(KS_STATIC_STARTER)
   # A static glibc cannot load the system's NSS modules: the starter reads
   # accounts from the files (ks_passwd.h), its own copy of the functions

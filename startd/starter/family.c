@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ks_mem.h"
@@ -190,6 +191,56 @@ int sr_family_signal(const struct sr_family *f, pid_t pgid, int sig)
 		    kill(f->p[i].pid, sig) == 0)
 			sent++;
 	return sent;
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Gone, or dead and waiting to be reaped. */
+static bool ended(pid_t pid)
+{
+	struct ks_proc_stat st;
+	return ks_proc_stat(pid, &st) != 0 || st.state == 'Z' ||
+	       st.state == 'X';
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = {0, ms * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+int sr_family_kill(pid_t root, int wait_ms, size_t *killed)
+{
+	double deadline = mono_ms() + wait_ms;
+	struct sr_family f = {0};
+	*killed = 0;
+	kill(root, SIGSTOP);
+	size_t alive;
+	for (bool first = true;; first = false) {
+		alive = 0;
+		if (sr_family_scan(root, &f) == 0)
+			for (size_t i = 0; i < f.n; i++) {
+				if (f.p[i].state == 'Z' || f.p[i].state == 'X')
+					continue;
+				alive++;
+				kill(f.p[i].pid, SIGKILL);
+			}
+		if (first)
+			*killed = alive;
+		if (!alive || mono_ms() > deadline)
+			break;
+		pause_ms(5);
+	}
+	sr_family_free(&f);
+	kill(root, SIGKILL);
+	while (!ended(root) && mono_ms() <= deadline)
+		pause_ms(5);
+	return (int)alive + !ended(root);
 }
 
 void sr_family_free(struct sr_family *f)

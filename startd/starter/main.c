@@ -5,7 +5,7 @@
  *
  *   condor_starter -job FILE -sandbox-root DIR [-machine FILE]
  *                  [-slot NAME] [-keep-sandbox] [-log FILE]
- *                  [-account SPEC]
+ *                  [-account SPEC] [-startd-pid PID]
  *                  [-input DIR -output DIR]
  *
  * -job FILE         the job ad, in old ClassAd syntax (as condor_q -l
@@ -21,6 +21,12 @@
  *                   startd by the rule below (sr_user_format()'s word), so
  *                   that the starter makes no password or group database
  *                   lookups of its own; without it the starter chooses.
+ * -startd-pid PID   the startd that started it, its parent (without it,
+ *                   the parent it has at its start).  When that process
+ *                   is gone (at the start, or at any time while the job
+ *                   runs) the starter ends the job's whole family with
+ *                   SIGKILL, removes the sandbox and exits: no job runs on
+ *                   without a startd (sr_run.h).
  * -keep-sandbox     leave the sandbox in place at the end.
  * -log FILE         the starter's log (one line per step, ks_log's format,
  *                   STARTER_DEBUG categories); standard error without it.
@@ -94,7 +100,7 @@
 static const char usage[] =
 	"usage: condor_starter -job FILE -sandbox-root DIR [-machine FILE] "
 	"[-slot NAME] [-keep-sandbox] [-log FILE] [-input DIR -output DIR] "
-	"[-account SPEC]";
+	"[-account SPEC] [-startd-pid PID]";
 
 struct opts {
 	const char *job;
@@ -104,6 +110,7 @@ struct opts {
 	const char *log;
 	const char *input, *output;
 	const char *account;
+	const char *startd_pid;
 	bool keep;
 };
 
@@ -117,6 +124,7 @@ struct seen {
 /* Everything one run of the starter holds. */
 struct starter {
 	struct opts opt;
+	pid_t startd; /* its parent, which it does not outlive */
 	ks_config *cfg;
 	ks_log *log;
 	struct sr_job job;
@@ -145,6 +153,17 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* A process id, or 0 when text is not one. */
+static pid_t parse_pid(const char *text)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	return errno || end == text || *end || v <= 0 || v != (pid_t)v
+		       ? 0
+		       : (pid_t)v;
+}
+
 /* Returns 0, 1 for -help, or -1 with the problem in o. */
 static int parse_args(int argc, char **argv, struct opts *op,
 		      struct sr_outcome *o)
@@ -159,6 +178,7 @@ static int parse_args(int argc, char **argv, struct opts *op,
 				   : !strcmp(a, "-input")        ? &op->input
 				   : !strcmp(a, "-output")       ? &op->output
 				   : !strcmp(a, "-account")      ? &op->account
+				   : !strcmp(a, "-startd-pid")   ? &op->startd_pid
 								 : NULL;
 		if (dst) {
 			if (i + 1 >= argc) {
@@ -189,6 +209,12 @@ static int parse_args(int argc, char **argv, struct opts *op,
 		sr_outcome_fail(o, SR_HOLD_CREATE_PROCESS, 0,
 				"condor_starter: %s is required (%s)",
 				op->job ? "-sandbox-root" : "-job", usage);
+		return -1;
+	}
+	if (op->startd_pid && parse_pid(op->startd_pid) <= 1) {
+		sr_outcome_fail(o, SR_HOLD_CREATE_PROCESS, 0,
+				"condor_starter: -startd-pid '%s' is not a "
+				"process id (%s)", op->startd_pid, usage);
 		return -1;
 	}
 	return 0;
@@ -503,6 +529,13 @@ static void run_job(struct starter *s, const sigset_t *set)
 		      s->out ? s->out : "/dev/null",
 		      s->err ? s->err : "/dev/null");
 	free(args);
+	/* a job started now would run without a startd */
+	if (!sr_run_startd_alive(s->startd)) {
+		sr_outcome_fail(&s->o, SR_HOLD_CREATE_PROCESS, 0,
+				"the startd (pid %ld) went away before the "
+				"job started", (long)s->startd);
+		return;
+	}
 	struct sr_spawn sp = {
 		.path = s->exe, .argv = s->argv.v, .envp = s->env.kv.v,
 		.cwd = s->cwd,
@@ -520,7 +553,7 @@ static void run_job(struct starter *s, const sigset_t *set)
 	ks_log_printf(s->log, KS_D_ALWAYS,
 		      "job %s: started as process %ld (its own process group)",
 		      id, (long)pid);
-	sr_run_watch(s->log, id, pid, s->job.kill_sig, set, &s->o);
+	sr_run_watch(s->log, id, pid, s->job.kill_sig, s->startd, set, &s->o);
 }
 
 static void finish(struct starter *s)
@@ -582,6 +615,8 @@ int main(int argc, char **argv)
 	 * owner */
 	struct ks_priv_saved root;
 	(void)ks_priv_to_root(&root, NULL);
+	/* first of all: a startd that dies from now on is seen */
+	pid_t parent = getppid();
 	sigset_t set;
 	sr_run_signals_init(&set);
 	ensure_std_fds();
@@ -594,8 +629,15 @@ int main(int argc, char **argv)
 		printf("%s\n", usage);
 		return 0;
 	}
+	s.startd = s.opt.startd_pid ? parse_pid(s.opt.startd_pid) : parent;
+	bool orphan = a == 0 && !sr_run_startd_watch(s.startd);
 	open_log(&s);
-	if (a == 0) {
+	if (orphan) {
+		/* finish() logs it */
+		sr_outcome_fail(&s.o, SR_HOLD_CREATE_PROCESS, 0,
+				"the startd (pid %ld) went away before the "
+				"starter began", (long)s.startd);
+	} else if (a == 0) {
 		struct ks_err err;
 		ks_log_printf(s.log, KS_D_ALWAYS,
 			      "starter %ld: job ad %s, sandbox root %s%s%s",

@@ -31,6 +31,8 @@ struct watch {
 	const char *id;
 	pid_t pid;
 	int kill_sig;
+	pid_t startd;         /* the parent to outlive no longer than */
+	bool orphan;          /* ... which has gone */
 	struct sr_outcome *o;
 	struct sr_family fam;
 	bool suspended;
@@ -117,6 +119,40 @@ static void resume(struct watch *w, const char *why)
 		      why, now - w->suspended_at);
 }
 
+bool sr_run_startd_watch(pid_t startd)
+{
+	prctl(PR_SET_PDEATHSIG, SIGQUIT, 0, 0, 0);
+	return sr_run_startd_alive(startd);
+}
+
+bool sr_run_startd_alive(pid_t startd)
+{
+	return getppid() == startd;
+}
+
+static void hard_kill(struct watch *w, const char *why)
+{
+	w->o->kill = SR_KILL_HARD;
+	signal_job(w, SIGKILL);
+	ks_log_printf(w->log, KS_D_ALWAYS,
+		      "job %s: %s: SIGKILL sent to its processes", w->id, why);
+}
+
+/* The startd's SIGQUIT, or no startd any more. */
+static void on_hard_kill(struct watch *w)
+{
+	if (!w->orphan && w->startd > 0 && !sr_run_startd_alive(w->startd)) {
+		w->orphan = true;
+		char why[96];
+		snprintf(why, sizeof(why),
+			 "the startd (pid %ld) went away; hard kill",
+			 (long)w->startd);
+		hard_kill(w, why);
+		return;
+	}
+	hard_kill(w, "hard kill");
+}
+
 static void on_signal(struct watch *w, int sig)
 {
 	switch (sig) {
@@ -160,11 +196,7 @@ static void on_signal(struct watch *w, int sig)
 			      sig_text(w->kill_sig, buf));
 		break;
 	case SIGQUIT:
-		w->o->kill = SR_KILL_HARD;
-		signal_job(w, SIGKILL);
-		ks_log_printf(w->log, KS_D_ALWAYS,
-			      "job %s: hard kill: SIGKILL sent to its processes",
-			      w->id);
+		on_hard_kill(w);
 		break;
 	case SIGHUP:
 		ks_log_printf(w->log, KS_D_ALWAYS,
@@ -254,10 +286,11 @@ static void kill_leftovers(struct watch *w, const sigset_t *set)
 }
 
 void sr_run_watch(ks_log *log, const char *id, pid_t pid, int kill_sig,
-		  const sigset_t *set, struct sr_outcome *o)
+		  pid_t startd, const sigset_t *set, struct sr_outcome *o)
 {
 	struct watch w = {.log = log, .id = id, .pid = pid,
-			  .kill_sig = kill_sig, .o = o, .started = mono()};
+			  .kill_sig = kill_sig, .startd = startd, .o = o,
+			  .started = mono()};
 	int interval = SAMPLE_FIRST_MS;
 	double next = w.started;
 	for (;;) {
@@ -273,6 +306,11 @@ void sr_run_watch(ks_log *log, const char *id, pid_t pid, int kill_sig,
 		}
 		int ms = (int)((next - now) * 1000.0) + 1;
 		wait_signal(set, ms > 0 ? ms : 1, &w);
+		/* should the kernel's signal not come (it follows the
+		 * thread that started the starter, not the process), this
+		 * finds the startd gone within a second */
+		if (!w.orphan && startd > 0 && !sr_run_startd_alive(startd))
+			on_hard_kill(&w);
 	}
 	if (w.suspended) {
 		w.o->suspension += (int64_t)(w.ended - w.suspended_at + 0.5);

@@ -1,5 +1,6 @@
 /*
- * sr_family.h: the job's processes, as /proc shows them.
+ * sr_family.h: the job's processes, as /proc shows them (the starter's
+ * view of its job, and the startd's of a starter it must end).
  *
  * The starter makes itself a child subreaper, so every process the job
  * starts stays its descendant even after its parent dies (daemons that
@@ -41,6 +42,19 @@ void sr_family_memory(const struct sr_family *f, uint64_t *vsize_kb,
 /* Sends sig to process group pgid (if > 0) and to every process of f
  * outside that group.  Returns how many kill() calls succeeded. */
 int sr_family_signal(const struct sr_family *f, pid_t pgid, int sig);
+
+/* Ends root and every descendant of it with SIGKILL, however they take
+ * their signals: for a starter that does not end its job (stopped,
+ * stuck), or one an earlier startd left.  root is stopped first: a
+ * stopped subreaper reaps nothing, so the pids of the family stay taken
+ * (by zombies) while it is being killed, and its orphans stay its
+ * descendants.  Then every live descendant is killed, pass after pass,
+ * until none is left alive, and root last.  Waits at most wait_ms for
+ * all of them (a process stuck in the kernel cannot die); *killed is how
+ * many live descendants the first pass found.  Returns how many processes, root
+ * among them, are still alive at the end (0: the family is gone; a root
+ * that is the caller's child counts as gone once it is a zombie). */
+int sr_family_kill(pid_t root, int wait_ms, size_t *killed);
 
 void sr_family_free(struct sr_family *f);
 

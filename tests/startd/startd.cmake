@@ -10,3 +10,18 @@ set_tests_properties(startd_pool PROPERTIES TIMEOUT 180)
 # Stands in for the schedd and negotiator in startd_test.sh.
 add_executable(ks_claim ${CMAKE_CURRENT_SOURCE_DIR}/ks_claim.c)
 target_link_libraries(ks_claim PRIVATE ks_net)
+
+# A startd killed with SIGKILL while jobs run: no job runs on, the next
+# startd clears what was left before it advertises, each job runs to its
+# end once (startd_death_test.sh, a whole pool).
+add_test(NAME startd_death
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/startd_death_test.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(startd_death PROPERTIES TIMEOUT 300)
+
+# A job that ignores its soft kill is hard-killed after its vacate time,
+# and a starter that does not end it is killed with the job's processes
+# after KILLING_TIMEOUT: condor_rm, condor_hold, condor_vacate, PREEMPT
+# (kill_escalation_test.sh, a whole pool).
+add_test(NAME startd_kill_escalation
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/kill_escalation_test.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(startd_kill_escalation PROPERTIES TIMEOUT 300)

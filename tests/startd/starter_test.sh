@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The real condor_starter on small jobs in a temporary directory: output,
 # exit codes, signal deaths, environment, Iwd, In, suspend and continue,
-# soft kill with KillSig, hard kill, leftover processes, missing
-# executable, bad ads and command lines, sandbox removed and kept, and
-# (as root) the account the job runs as.
+# soft kill with KillSig, hard kill, the startd's death (the job's whole
+# family killed), leftover processes, missing executable, bad ads and
+# command lines, sandbox removed and kept, and (as root) the account the
+# job runs as.
 # Usage: starter_test.sh BUILD_DIR
 set -u
 B=$1
@@ -12,8 +13,11 @@ T=$(mktemp -d /tmp/ksstarter.XXXXXX)
 NEWUSER=
 NEWGROUP=
 BG=
+ORPHANS=
 cleanup() {
 	[ -n "$BG" ] && kill -KILL "$BG" 2>/dev/null
+	# what a starter that outlived its startd may have left
+	[ -n "$ORPHANS" ] && kill -KILL $ORPHANS 2>/dev/null
 	[ -n "$NEWUSER" ] && userdel "$NEWUSER" 2>/dev/null
 	[ -n "$NEWGROUP" ] && groupdel "$NEWGROUP" 2>/dev/null
 	rm -rf "$T"
@@ -333,6 +337,51 @@ expect ExitSignal hard.result 9
 expect ExitReason hard.result "killed on the startd's hard kill order (SIGKILL)"
 sandbox_empty || fail "hard: sandbox left behind"
 pass "hard kill after an ignored soft kill"
+
+# ---- the startd gone: the job's whole family ends with the starter ----
+# A stand-in for the startd starts the starter (its parent, which it
+# takes for its startd without -startd-pid) and is killed with SIGKILL.  The job ignores SIGTERM and has a child in
+# a session of its own; both die at once, the sandbox goes and the
+# starter exits, with nobody telling it to.
+# dead PID: the process is gone, or a zombie nobody reaps
+dead() { ! [ -e "/proc/$1" ] || grep -q '^State:[[:space:]]*Z' "/proc/$1/status"; }
+cat > "$T/orphan.ad" <<EOF
+Cmd = "/bin/sh"
+Arguments = "-c 'trap \"\" TERM; setsid sh -c ''echo \$\$ > $T/iwd/orphan_away.pid; exec sleep 300'' & echo \$\$ > $T/iwd/orphan.pid; while :; do sleep 0.05; done'"
+EOF
+sh -c '"$2" -job "$1/orphan.ad" -sandbox-root "$1/execute" -log "$1/orphan.log" \
+	> "$1/orphan.result" & echo $! > "$1/orphan_starter.pid"; wait' orphan "$T" "$S" &
+STANDIN=$!
+wait_for 10 test -s "$T/iwd/orphan_away.pid" -a -s "$T/iwd/orphan.pid" ||
+	fail "orphan: the job did not start"
+SP=$(cat "$T/orphan_starter.pid")
+JP=$(cat "$T/iwd/orphan.pid")
+AWAY=$(cat "$T/iwd/orphan_away.pid")
+ORPHANS="$SP $JP $AWAY"
+kill -KILL "$STANDIN"
+wait "$STANDIN" 2>/dev/null
+wait_for 20 dead "$JP" || fail "orphan: the job $JP outlived its startd"
+wait_for 20 dead "$AWAY" || fail "orphan: the job's child $AWAY in its own session outlived its startd"
+wait_for 20 dead "$SP" || fail "orphan: the starter $SP outlived its startd"
+grep -q "the startd (pid $STANDIN) went away; hard kill: SIGKILL sent" "$T/orphan.log" ||
+	fail "orphan: log"
+expect JobExitReason orphan.result killed
+sandbox_empty || fail "orphan: sandbox left behind"
+pass "a starter whose startd is gone kills the job's whole family and exits"
+
+# A starter whose startd is gone before it could watch it runs nothing.
+run nostartd -startd-pid 999999999 <<EOF
+Cmd = "/bin/sh"
+Arguments = "-c 'touch $T/iwd/nostartd.ran'"
+EOF
+expect JobExitReason nostartd.result "start failed"
+expect ExitReason nostartd.result "the startd (pid 999999999) went away before the starter began"
+[ ! -e "$T/iwd/nostartd.ran" ] || fail "nostartd: the job ran"
+sandbox_empty || fail "nostartd: sandbox left behind"
+"$S" -job "$T/echo.ad" -sandbox-root "$T/execute" -startd-pid 12x > "$T/badpid.result" 2> "$T/badpid.log" ||
+	fail "bad -startd-pid: starter failed"
+attr ExitReason "$T/badpid.result" | grep -q -- "-startd-pid '12x' is not a process id" || fail "bad -startd-pid"
+pass "no job without its startd; a bad -startd-pid"
 
 # ---- jobs that cannot start ----
 run nocmd <<EOF

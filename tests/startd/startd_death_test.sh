@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# startd_death_test.sh BUILD: a startd killed with SIGKILL while jobs run
+# leaves no job running.  Each starter ends its job's processes (a child
+# in a session of its own among them) and itself; a starter that cannot
+# (stopped) is ended, with its job, by the startd the master starts next,
+# which also empties EXECUTE (sandboxes, staging directories) and removes
+# the claim id files of slots it does not have, all before its first ad
+# reaches the collector.  The schedd learns that the claims are gone and
+# runs each job again: each runs to its end exactly once, as the jobs'
+# own records and their event logs show.  As root the jobs belong to a
+# temporary account.
+set -u
+B=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../daemon/lib.sh"
+. "$here/lib_startd.sh"
+. "$here/../schedd/lib_pool.sh"
+tools_on_path
+
+pool_dir ksstartddeath
+chmod 755 "$T"
+made=
+if [ "$(id -u)" = 0 ]; then
+	A=ksstartddeath
+	if ! id "$A" >/dev/null 2>&1; then
+		useradd -M -r -s /bin/sh "$A" || fail "cannot add user $A"
+		made=$A
+	fi
+	trap '[ -n "$made" ] && userdel "$made" 2>/dev/null; pool_cleanup' EXIT
+else
+	A=$(id -un)
+fi
+J=$T/jobs
+mkdir -p "$J" && chown "$A" "$J" && chmod 755 "$J"
+# a copy of sleep under $J, so that the jobs' processes are found by path
+cp /bin/sleep "$J/ks_sleep"
+# job.sh FILE: notes its start and its end in FILE; its first run waits,
+# with a child in a session of its own, until it is killed; a later run
+# ends at once
+cat > "$J/job.sh" <<SH
+#!/bin/sh
+echo "start \$\$" >> "\$1"
+if [ "\$(grep -c '^start' "\$1")" = 1 ]; then
+	setsid $J/ks_sleep 300 &
+	$J/ks_sleep 300
+fi
+echo "end \$\$" >> "\$1"
+SH
+chmod 755 "$J/job.sh"
+N=4
+as "$A" sh -c "cat > '$J/job.sub'" <<SUB
+executable = $J/job.sh
+arguments = $J/runs.\$(Process)
+initialdir = $J
+log = $J/events.log
+should_transfer_files = YES
+request_cpus = 1
+request_memory = 64
+job_lease_duration = 60
+queue $N
+SUB
+
+job_pool_config <<CFG
+NUM_CPUS = $N
+MEMORY = 1024
+CFG
+
+# a job's processes: its shell (whose argument is its runs file) and the
+# copies of sleep
+no_job_procs() { ! pgrep -f "$J/" >/dev/null; }
+starts() { cat "$J"/runs.* 2>/dev/null | grep -c '^start'; }
+all_started() { [ "$(starts)" = $N ]; }
+# each first run: its shell, its sleep, and the sleep in its own session
+all_running() { [ "$(pgrep -f "$J/ks_sleep" | wc -l)" = $((2 * N)) ]; }
+startd_pid() { pgrep -P "$MASTER_PID" -x condor_startd; }
+
+start_master
+wait_for 20 sh -c 'condor_status -af Name | grep -q slot1' || fail "no slot"
+wait_for 20 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no schedd ad"
+out=$(cd "$J" && as "$A" condor_submit job.sub) || fail "condor_submit: $out"
+C=$(cluster_of "$out")
+wait_for 60 all_started || fail "the $N jobs did not all start: $(starts) started"
+wait_for 20 all_running || fail "the jobs' processes: $(pgrep -af "$J/")"
+
+OLD_ADDR=$(addr)
+SD=$(startd_pid)
+[ -n "$SD" ] || fail "no startd under the master $MASTER_PID"
+STARTERS=$(pgrep -P "$SD" -x condor_starter | sort -n)
+[ "$(echo "$STARTERS" | wc -w)" = $N ] || fail "starters of $SD: $STARTERS"
+LEFT=$(ls -A "$T/execute")
+echo "$LEFT" | grep -q '^dir_' && echo "$LEFT" | grep -q '^\.input_' ||
+	fail "no sandbox or staging directory in EXECUTE: $LEFT"
+# claim id files of slots the next startd will not have
+touch "$T/log/.startd_claim_id.slot7" "$T/log/.startd_preempt_id.slot1"
+# one starter cannot end its job: only the next startd can
+STOPPED=$(echo "$STARTERS" | head -1)
+STOPPED_JOB=$(pgrep -P "$STOPPED")
+kill -STOP "$STOPPED"
+
+kill -KILL "$SD"
+# every process of every job ends (the stopped starter's once the next
+# startd has started)
+wait_for 60 no_job_procs || fail "job processes outlived the startd: $(pgrep -af "$J/")"
+# dead PID: the process is gone, or a zombie nobody reaps
+dead() { ! [ -e "/proc/$1" ] || grep -q '^State:[[:space:]]*Z' "/proc/$1/status"; }
+for p in $STARTERS; do
+	wait_for 20 dead "$p" || fail "the starter $p outlived its startd"
+done
+grep -q "the startd (pid $SD) went away; hard kill" "$T/StderrLog" ||
+	fail "no starter says its startd went away"
+
+# The next startd: by its first ad, the earlier one's leftovers are gone.
+new_ad() { condor_status -af MyAddress 2>/dev/null | grep -qvF "$OLD_ADDR"; }
+wait_for 60 new_ad || fail "no slot ad from a new startd"
+for e in $LEFT; do
+	[ ! -e "$T/execute/$e" ] || fail "$e is still in EXECUTE: $(ls -A "$T/execute")"
+done
+[ ! -e "$T/log/.startd_claim_id.slot7" ] && [ ! -e "$T/log/.startd_preempt_id.slot1" ] ||
+	fail "stale claim id files: $(ls -A "$T/log")"
+grep -q "ended the starter (pid $STOPPED) an earlier startd left running, and the 3 processes of its job" "$T/log/StartLog" ||
+	fail "the stopped starter $STOPPED (job $STOPPED_JOB) was not ended by the new startd"
+grep -q "removed .* an earlier startd left in EXECUTE" "$T/log/StartLog" ||
+	fail "EXECUTE not cleared"
+echo "ok: the startd's death ends every job process; the next startd clears what was left"
+
+# Each job runs again, to its end exactly once.
+wait_for 120 in_history "$C" $N || fail "the jobs did not all finish: $(condor_q -allusers -af ProcId JobStatus)"
+# ev CODE: how many events CODE the event log has of job $C.$p
+ev() { grep -c "^$1 ($(printf '%03d.%03d' "$C" "$p")\." "$J/events.log"; }
+for p in $(seq 0 $((N - 1))); do
+	f=$J/runs.$p
+	[ "$(grep -c '^start' "$f")" = 2 ] && [ "$(grep -c '^end' "$f")" = 1 ] ||
+		fail "job $C.$p ran: $(tr '\n' ' ' < "$f")"
+	[ "$(ev 001)" = 2 ] && [ "$(ev 005)" = 1 ] && [ "$(ev 022)" = 1 ] ||
+		fail "job $C.$p: $(ev 001) execute, $(ev 005) terminated, $(ev 022) disconnected events"
+	[ "$(condor_history -af ExitCode -constraint "ClusterId == $C && ProcId == $p")" = 0 ] ||
+		fail "job $C.$p: exit code"
+done
+echo "ok: each job ran to its end once, as its event log shows"
