@@ -26,7 +26,8 @@ if [ "$(id -u)" = 0 ]; then
 		useradd -M -r -s /bin/sh "$A" || fail "cannot add user $A"
 		made=$A
 	fi
-	trap '[ -n "$made" ] && userdel "$made" 2>/dev/null; pool_cleanup' EXIT
+	# the account goes once nothing of it runs any more
+	trap 'pool_cleanup; [ -n "$made" ] && userdel "$made" 2>/dev/null' EXIT
 else
 	A=$(id -un)
 fi
