@@ -27,6 +27,11 @@
  * therefore keeps a count of how often a lookup of its values found one
  * that is worth keeping (below); a name whose values seldom are
  * stops using the value and line tables until the next purge.
+ *
+ * A text longer than CACHE_TEXT_MAX is never cached.  Such values are
+ * rarely repeated, and an entry would hold the value (and for a line a
+ * copy of its text) after the last ad using it had gone, until the next
+ * purge: one 10 MB attribute would stay with the daemon that read it.
  */
 #include <stdlib.h>
 
@@ -59,6 +64,11 @@ struct name {
  * cached while at least 1 lookup in SHARE_MIN_FRACTION shares. */
 #define SHARE_ROUND 128
 #define SHARE_MIN_FRACTION 8
+
+/* 1 MiB: from this size kestrel's daemons give a block a mapping of its
+ * own (common/daemon/memory.c), which goes back to the system as soon as
+ * its last ad is freed, unless an entry here still holds it. */
+#define CACHE_TEXT_MAX (1u << 20)
 
 struct classad_cache {
 	struct table values, lines, exprs;
@@ -303,7 +313,8 @@ static classad_expr *literal(classad_cache *c, struct name *n,
 			     const char *rhs, size_t len, int kind, int64_t i,
 			     double r)
 {
-	bool share = c && !n->unshared && (kind == 's' || len <= 6);
+	bool share = c && !n->unshared && (kind == 's' || len <= 6) &&
+		     len <= CACHE_TEXT_MAX;
 	struct slot *s = NULL;
 	uint64_t hash = 0;
 	if (share) {
@@ -353,7 +364,7 @@ int ca_cache_line(classad_cache *c, const char *name, size_t nlen,
 	struct slot *s = NULL;
 	uint64_t hash = 0;
 	size_t llen = (size_t)(rhs + rlen - name);
-	if (c && !n->unshared) {
+	if (c && !n->unshared && llen <= CACHE_TEXT_MAX) {
 		hash = ca_hash_bytes(name, llen);
 		s = table_find(&c->lines, hash, name, llen);
 		count_lookup(n, s->e, true);
@@ -394,6 +405,8 @@ classad_expr *classad_parse_expr_cached(classad_cache *c, const char *text,
 {
 	if (!c)
 		return classad_parse_expr(text, len, err);
+	if (len > CACHE_TEXT_MAX)
+		return ca_parse_expr_in(text, len, CA_LEX_NEW, true, c, err);
 	uint64_t hash = ca_hash_bytes(text, len);
 	struct slot *s = table_find(&c->exprs, hash, text, len);
 	if (s->text)

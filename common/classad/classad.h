@@ -351,7 +351,8 @@ void classad_quote_string_buf(struct classad_buf *b, const char *s,
 /* ---- caches and environments ---------------------------------------- */
 
 /* A cache of parsed expressions and attribute names: ads parsed through one
- * cache share identical expressions, which saves memory and parsing time.
+ * cache share identical expressions, which saves memory and parsing time
+ * (texts over 1 MiB are parsed each time, never kept by the cache).
  * Free with classad_cache_free() (ads parsed through it stay valid). */
 classad_cache *classad_cache_new(void);
 void classad_cache_free(classad_cache *cache);

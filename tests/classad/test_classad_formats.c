@@ -451,6 +451,58 @@ static void test_cache_unshared(void **state)
 	classad_cache_free(cache);
 }
 
+/* A text over 1 MiB is parsed each time and never kept: once the last ad
+ * holding it has gone, nothing is left for a purge to drop, and two ads
+ * with the same large value each have their own. */
+static void test_cache_large(void **state)
+{
+	(void)state;
+	enum { BIG = (1 << 20) + 16 };
+	char *text = malloc(BIG + 64);
+	assert_non_null(text);
+	const char *forms[] = {
+		"Big = \"%s\"\n",                 /* a literal */
+		"Big = strcat(\"%s\", \"y\")\n", /* a line */
+	};
+	struct ks_err err;
+	for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+		classad_cache *cache = classad_cache_new();
+		char *x = malloc(BIG + 1);
+		memset(x, 'x', BIG);
+		x[BIG] = '\0';
+		int n = snprintf(text, BIG + 64, forms[f], x);
+		free(x);
+		classad *a = classad_parse(text, (size_t)n, CLASSAD_FMT_OLD,
+					   cache, &err);
+		classad *b = classad_parse(text, (size_t)n, CLASSAD_FMT_OLD,
+					   cache, &err);
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_ptr_not_equal(classad_lookup(a, "Big"),
+				     classad_lookup(b, "Big"));
+		char *s = NULL;
+		assert_true(classad_eval_string(a, "Big", NULL, &s));
+		assert_int_equal(strlen(s), BIG + (f ? 1 : 0));
+		free(s);
+		classad_free(a);
+		classad_free(b);
+		assert_int_equal(classad_cache_purge(cache), 0);
+		/* as condor_submit parses its expressions */
+		n = snprintf(text, BIG + 64, "size(\"%0*d\")", BIG, 0);
+		classad_expr *e = classad_parse_expr_cached(cache, text,
+							    (size_t)n, &err);
+		classad_expr *g = classad_parse_expr_cached(cache, text,
+							    (size_t)n, &err);
+		assert_non_null(e);
+		assert_ptr_not_equal(e, g);
+		classad_expr_free(e);
+		classad_expr_free(g);
+		assert_int_equal(classad_cache_purge(cache), 0);
+		classad_cache_free(cache);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -465,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_cache_unshared),
 		cmocka_unit_test(test_cache_exprs),
+		cmocka_unit_test(test_cache_large),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
