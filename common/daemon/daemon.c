@@ -581,6 +581,7 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 		   const struct ks_daemon_ops *ops,
 		   const struct ks_command_def *cmds, size_t ncmds, void *ctx)
 {
+	kd_memory_setup();
 	ks_daemon dd = {.subsys = subsys, .ops = ops, .ctx = ctx};
 	ks_daemon *d = &dd;
 	struct ks_err err;

@@ -48,6 +48,9 @@ struct ks_daemon_priv {
 	pid_t parent;
 	int parent_fd;
 	uint64_t parent_timer;
+	/* free heap bytes when memory.c last gave pages back, or the least
+	 * seen since */
+	size_t heap_free_mark;
 };
 
 /* server.c */
@@ -74,6 +77,14 @@ void kd_parent_read(ks_daemon *d);
  * gone (not for the master itself). */
 void kd_parent_watch(ks_daemon *d);
 void kd_parent_stop(ks_daemon *d);
+
+/* memory.c */
+/* Fixes when the allocator gives memory back: blocks of 1 MiB and more
+ * in mappings of their own (called first thing at start). */
+void kd_memory_setup(void);
+/* Gives the free pages inside the heap back once much has been freed
+ * since the last time (the connection sweep's, every 5 s). */
+void kd_memory_sweep(ks_daemon *d);
 
 /* priv.c */
 /* The account the daemon acts as (d->condor_*): 0, or an error saying

@@ -37,6 +37,15 @@
 /* A streamed reply makes its next piece once less than this is left
  * unsent. */
 #define STREAM_LOW (128u * 1024)
+/* A connection's input or output buffer grown past this for a large
+ * message is given back once that message is done with: a 10 MB
+ * attribute must not cost a long-lived connection 10 MB for its life. */
+#define BUF_KEEP (1u << 20)
+/* Input is read in gulps of this much while the next message is small
+ * (or its header has not come), and no read asks for less than
+ * READ_MIN. */
+#define IN_GULP (128u * 1024)
+#define READ_MIN (16u * 1024)
 
 /* A reply made a piece at a time (ks_reply_stream()). */
 struct srv_stream {
@@ -140,7 +149,7 @@ static int conn_flush(struct ks_srv_conn *c)
 	if (c->outpos == c->out.len) {
 		c->out.len = 0;
 		c->outpos = 0;
-		if (c->out.cap > (16u << 20)) { /* give huge replies back */
+		if (c->out.cap > BUF_KEEP) {
 			free(c->out.data);
 			c->out = (struct classad_buf){0};
 		}
@@ -553,18 +562,16 @@ static void dispatch(ks_daemon *d, struct ks_request *req, unsigned levels)
 	def->fn(d, req);
 }
 
+/* Handles one message, whose ads were decoded (err NULL) or not. */
 static void conn_message(struct ks_srv_conn *c, const struct ks_wire_header *h,
-			 const unsigned char *payload)
+			 classad **ads, size_t n, const struct ks_err *err)
 {
 	ks_daemon *d = c->d;
-	struct ks_err err;
-	classad **ads = NULL;
-	size_t n = 0;
-	if (ks_wire_decode(h, payload, d->priv->cache, &ads, &n, &err)) {
+	if (err) {
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "bad message from %s (code %d): %s; closing",
-			      c->host, h->code, err.msg);
-		send_reason(c, KS_REPLY_ERROR, err.msg);
+			      c->host, h->code, err->msg);
+		send_reason(c, KS_REPLY_ERROR, err->msg);
 		c->closing = true;
 		return;
 	}
@@ -589,6 +596,20 @@ static void conn_message(struct ks_srv_conn *c, const struct ks_wire_header *h,
 	for (size_t i = 0; i < n; i++)
 		classad_free(ads[i]);
 	free(ads);
+}
+
+/* Drops the first `used` bytes of the input, and a buffer grown for a
+ * large message once nothing is left in it (a message under way may
+ * have grown it for itself). */
+static void conn_consume(struct ks_srv_conn *c, size_t used)
+{
+	memmove(c->in, c->in + used, c->inlen - used);
+	c->inlen -= used;
+	if (c->incap > BUF_KEEP && c->inlen == 0) {
+		free(c->in);
+		c->in = NULL;
+		c->incap = 0;
+	}
 }
 
 /* Handles every whole message in the input buffer. */
@@ -622,11 +643,21 @@ static void conn_parse(struct ks_srv_conn *c)
 			}
 			break;
 		}
-		conn_message(c, &h, c->in + pos + KS_WIRE_HEADER);
+		classad **ads = NULL;
+		size_t n = 0;
+		int rc = ks_wire_decode(&h, c->in + pos + KS_WIRE_HEADER,
+					c->d->priv->cache, &ads, &n, &err);
 		pos += KS_WIRE_HEADER + h.wire_len;
+		/* The ads do not point into the input: a large message's
+		 * bytes go before its command runs, which may make another
+		 * copy (a reply, a write to the job queue). */
+		if (h.wire_len >= BUF_KEEP / 2) {
+			conn_consume(c, pos);
+			pos = 0;
+		}
+		conn_message(c, &h, ads, n, rc ? &err : NULL);
 	}
-	memmove(c->in, c->in + pos, c->inlen - pos);
-	c->inlen -= pos;
+	conn_consume(c, pos);
 }
 
 /* A connection from another host may open with TLS (its first byte is a
@@ -673,19 +704,45 @@ static int tls_step(struct ks_srv_conn *c)
 	return -1;
 }
 
-/* Reads what the socket (or TLS) has now.  Returns 0, or -1 when the peer
- * has gone. */
+/* How much input to hold before it is parsed: the first message whole
+ * once its header says how long it is, else IN_GULP.  Reading stops
+ * there, the rest waiting in the socket: however fast a peer sends, it
+ * makes the daemon hold one message (KS_WIRE_MAX at most, HANDSHAKE_MAX
+ * before the handshake), checked before anything is allocated for it. */
+static size_t conn_want(const struct ks_srv_conn *c)
+{
+	if (c->inlen < KS_WIRE_HEADER)
+		return IN_GULP;
+	struct ks_wire_header h;
+	if (ks_wire_header_decode(c->in, &h, NULL) ||
+	    (c->state != HS_READY && h.wire_len > HANDSHAKE_MAX))
+		return 0; /* conn_parse() says why and closes */
+	size_t need = KS_WIRE_HEADER + (size_t)h.wire_len;
+	return need > IN_GULP ? need : IN_GULP;
+}
+
+/* Reads what the socket (or TLS) has now, up to conn_want().  Returns 0,
+ * or -1 when the peer has gone. */
 static int conn_read_some(struct ks_srv_conn *c)
 {
 	for (;;) {
-		if (c->incap - c->inlen < 65536) {
-			c->incap = c->incap * 2 + 65536;
+		/* what TLS has already taken from the socket no event
+		 * announces: it is read now (a record, 16 KiB at most) */
+		bool held = c->ssl && SSL_pending(c->ssl) > 0;
+		size_t want = conn_want(c);
+		if (c->inlen >= want && !held)
+			return 0;
+		size_t room = want > c->inlen ? want - c->inlen : 0;
+		if (room < READ_MIN)
+			room = READ_MIN;
+		if (c->incap - c->inlen < room) {
+			c->incap = c->inlen + room;
 			c->in = ks_xrealloc(c->in, c->incap);
 		}
 		if (c->ssl) {
 			size_t got = 0;
-			int r = SSL_read_ex(c->ssl, c->in + c->inlen,
-					    c->incap - c->inlen, &got);
+			int r = SSL_read_ex(c->ssl, c->in + c->inlen, room,
+					    &got);
 			if (r == 1) {
 				c->inlen += got;
 				continue;
@@ -696,8 +753,7 @@ static int conn_read_some(struct ks_srv_conn *c)
 				       ? 0
 				       : -1;
 		}
-		ssize_t r = recv(c->fd, c->in + c->inlen, c->incap - c->inlen,
-				 0);
+		ssize_t r = recv(c->fd, c->in + c->inlen, room, 0);
 		if (r > 0) {
 			c->inlen += (size_t)r;
 			continue;
@@ -889,6 +945,7 @@ static void on_sweep(void *arg)
 			ks_log_printf(d->log, KS_D_FULLDEBUG,
 				      "%zu unused cached expressions dropped", n);
 	}
+	kd_memory_sweep(d);
 	struct ks_srv_conn *c = d->priv->conns;
 	while (c) {
 		struct ks_srv_conn *next = c->next;

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# One large attribute must not keep a daemon's memory.  A collector and a
+# schedd on loopback each get a 10 MiB string attribute (condor_advertise,
+# condor_qedit, condor_submit) and give it back whole (condor_status -l,
+# condor_q); once it is gone (the ad invalidated, the job removed) each
+# daemon's anonymous memory is back within 8 MiB of where it was (it kept
+# 20 to 40 MiB for good), and condor_qedit's value cost the schedd at most
+# five times its size at the peak (it took eight).
+# Usage: bigattr_test.sh BUILD_DIR
+set -u
+B=$(cd "$1" && pwd)
+T=$(mktemp -d /tmp/ksbig.XXXXXX)
+chmod 755 "$T"
+MASTER_PID=
+cleanup() {
+	[ -n "$MASTER_PID" ] && kill -QUIT "$MASTER_PID" 2>/dev/null
+	sleep 0.2
+	pkill -9 -f "$T" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
+for d in "$B"/tools/*/; do PATH=$d:$PATH; done
+export PATH
+export CONDOR_CONFIG=$T/condor_config
+cat > "$CONDOR_CONFIG" <<CFG
+LOCAL_DIR = $T
+COLLECTOR_HOST = 127.0.0.1:0
+MASTER = $B/master/condor_master
+COLLECTOR = $B/collector/condor_collector
+SCHEDD = $B/schedd/condor_schedd
+DAEMON_LIST = MASTER COLLECTOR SCHEDD
+MASTER_BACKOFF_CONSTANT = 1
+UPDATE_INTERVAL = 1
+SCHEDD_INTERVAL = 1
+CFG
+mkdir -p "$T/jobs"
+chmod 1777 "$T/jobs"
+
+SIZE=$((10 << 20))
+SLACK_KIB=$((8 << 10))
+# big NAME CHAR: the line NAME = "CHAR..." with SIZE characters
+big() {
+	printf '%s = "' "$1"
+	head -c "$SIZE" /dev/zero | tr '\0' "$2"
+	printf '"\n'
+}
+# kib PID FIELD: a figure of /proc/PID/status (RssAnon, VmRSS, VmHWM)
+kib() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
+# anon_within PID BASE: the daemon's anonymous memory is back to BASE
+# KiB, give or take SLACK_KIB
+anon_within() { [ "$(kib "$1" RssAnon)" -le $(($2 + SLACK_KIB)) ]; }
+# child NAME: the pid of this pool's daemon NAME
+child() { pgrep -P "$MASTER_PID" -f "$1" | head -1; }
+
+"$B/master/condor_master" -f &
+MASTER_PID=$!
+wait_for 20 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no schedd ad"
+CP=$(child condor_collector)
+SP=$(child condor_schedd)
+[ -n "$CP" ] && [ -n "$SP" ] || fail "collector $CP, schedd $SP"
+
+# Each daemon first serves the same requests with small values, so that
+# what they keep for good (buffers, tables) is in the base.
+cd "$T/jobs"
+printf 'MyType = "Machine"\nName = "small@host"\nSmall = "x"\n' > small.ad
+condor_advertise UPDATE_STARTD_AD small.ad >/dev/null || fail "advertise small"
+condor_status -l small@host >/dev/null || fail "condor_status -l small"
+printf 'executable = /bin/true\nhold = true\nqueue\n' > small.sub
+out=$(condor_submit small.sub) || fail "submit small"
+condor_qedit 1 Small '"x"' >/dev/null || fail "condor_qedit small"
+condor_q -l >/dev/null || fail "condor_q -l"
+
+# The collector: an ad with the attribute, listed, invalidated.
+base=$(kib "$CP" RssAnon)
+{ printf 'MyType = "Machine"\nName = "big@host"\n'; big Big x; } > big.ad
+out=$(condor_advertise UPDATE_STARTD_AD big.ad) || fail "advertise big"
+n=$(condor_status -l big@host | awk '/^Big = /{ print length($0) }')
+[ "$n" = $((SIZE + 8)) ] || fail "condor_status -l: Big line of $n bytes"
+printf 'MyType = "Query"\nTargetType = "Machine"\nRequirements = Name == "big@host"\n' > inv.ad
+condor_advertise INVALIDATE_STARTD_ADS inv.ad >/dev/null || fail "invalidate"
+wait_for 10 sh -c '! condor_status -af Name | grep -q big@host' || fail "big@host still listed"
+wait_for 15 anon_within "$CP" "$base" ||
+	fail "the collector keeps $(kib "$CP" RssAnon) KiB, was $base KiB"
+
+# The schedd: condor_qedit's value on a job, then a job submitted with
+# one, listed and removed.
+base=$(kib "$SP" RssAnon)
+rss=$(kib "$SP" VmRSS)
+big Big2 z > edits.ad
+out=$(condor_qedit 1 -edits edits.ad) || fail "condor_qedit -edits"
+peak=$(( $(kib "$SP" VmHWM) - rss ))
+[ "$peak" -le $((5 * SIZE >> 10)) ] || fail "condor_qedit took $peak KiB at the peak"
+n=$(condor_q 1.0 -af 'size(Big2)')
+[ "$n" = "$SIZE" ] || fail "condor_q: Big2 of $n bytes"
+{ printf 'executable = /bin/true\nhold = true\n+'; big Big y; printf 'queue\n'; } > big.sub
+out=$(condor_submit big.sub) || fail "submit big"
+n=$(condor_q 2.0 -l | awk '/^Big = /{ print length($0) }')
+[ "$n" = $((SIZE + 8)) ] || fail "condor_q -l: Big line of $n bytes"
+condor_rm -all >/dev/null || fail "condor_rm"
+wait_for 20 sh -c '[ -z "$(condor_q -allusers -af ClusterId)" ]' || fail "jobs not removed"
+wait_for 15 anon_within "$SP" "$base" ||
+	fail "the schedd keeps $(kib "$SP" RssAnon) KiB, was $base KiB"
+echo "PASS"
