@@ -438,20 +438,27 @@ void sc_job_set_bool(struct sc_schedd *s, struct sc_job *j, const char *name,
 int sc_job_set_expr(struct sc_schedd *s, struct sc_job *j, const char *name,
 		    const char *expr)
 {
+	classad_expr *e = expr ? classad_parse_expr(expr, strlen(expr), NULL)
+			       : NULL;
+	return e ? sc_job_set_parsed(s, j, name, e) : KS_EPARSE;
+}
+
+int sc_job_set_parsed(struct sc_schedd *s, struct sc_job *j,
+		      const char *name, classad_expr *e)
+{
 	sc_txn_remember(s->q, j);
-	struct ks_err err = {0};
-	int rc = classad_insert_text(j->ad, name, expr, &err);
-	if (rc == 0) {
-		sc_queue_mark(s, j);
-		j->autocluster = 0;
-		if (strcasecmp(name, "Owner") == 0) {
-			char *owner = NULL;
-			classad_eval_string(j->ad, "Owner", NULL, &owner);
-			free(j->owner);
-			j->owner = owner ? owner : ks_xstrdup("");
-		}
+	int rc = classad_insert(j->ad, name, e);
+	if (rc)
+		return rc;
+	sc_queue_mark(s, j);
+	j->autocluster = 0;
+	if (strcasecmp(name, "Owner") == 0) {
+		char *owner = NULL;
+		classad_eval_string(j->ad, "Owner", NULL, &owner);
+		free(j->owner);
+		j->owner = owner ? owner : ks_xstrdup("");
 	}
-	return rc;
+	return 0;
 }
 
 void sc_job_delete_attr(struct sc_schedd *s, struct sc_job *j,

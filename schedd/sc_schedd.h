@@ -139,6 +139,11 @@ void sc_job_set_bool(struct sc_schedd *s, struct sc_job *j, const char *name,
 /* expr is ClassAd text; returns 0 or KS_EPARSE. */
 int sc_job_set_expr(struct sc_schedd *s, struct sc_job *j, const char *name,
 		    const char *expr);
+/* The same with the expression parsed (its reference is taken, even on
+ * failure): one parse for many jobs, which then share it.  Returns 0 or
+ * classad_insert()'s error. */
+int sc_job_set_parsed(struct sc_schedd *s, struct sc_job *j, const char *name,
+		      classad_expr *e);
 void sc_job_delete_attr(struct sc_schedd *s, struct sc_job *j,
 			const char *name);
 /* Marks a job changed through its ad directly. */

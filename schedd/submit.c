@@ -147,34 +147,40 @@ static bool protected_attr(const char *name)
 
 struct set_attr {
 	const char *name;
-	const char *value;
+	classad_expr *value;
 };
 
 static int set_one(struct sc_schedd *s, struct sc_job *j, void *arg)
 {
 	struct set_attr *a = arg;
-	return sc_job_set_expr(s, j, a->name, a->value) == 0
+	return sc_job_set_parsed(s, j, a->name,
+				 classad_expr_ref(a->value)) == 0
 		       ? SC_AR_SUCCESS
 		       : SC_AR_BAD_STATUS;
 }
 
 static void set_attribute(struct sc_schedd *s, struct ks_request *req)
 {
-	char *name = NULL, *value = NULL;
+	char *name = NULL;
 	classad_eval_string(req->ads[0], "Attribute", NULL, &name);
-	classad_eval_string(req->ads[0], "Value", NULL, &value);
+	/* the text where the request holds it, parsed once for every job
+	 * (a 10 MB value is not copied once more per job) */
+	classad_value v = CLASSAD_VALUE_INIT;
+	classad_eval_attr(req->ads[0], "Value", NULL, &v);
+	size_t vlen = 0;
+	const char *value = classad_value_str(&v, &vlen);
 	if (!name || !*name || !value) {
 		ks_reply_error(req, "SetAttribute needs Attribute and Value");
 	} else if (protected_attr(name)) {
 		ks_reply_error(req, "attribute %s may not be changed", name);
 	} else {
-		classad *probe = classad_new();
 		struct ks_err err = {0};
-		if (classad_insert_text(probe, "V", value, &err)) {
+		classad_expr *e = classad_parse_expr(value, vlen, &err);
+		if (!e) {
 			ks_reply_error(req, "the value of %s does not parse: %s",
 				       name, err.msg);
 		} else {
-			struct set_attr a = {name, value};
+			struct set_attr a = {name, e};
 			struct sc_select_totals t = {0};
 			classad *result = classad_new();
 			/* all or nothing, answered once in the store */
@@ -192,11 +198,11 @@ static void set_attribute(struct sc_schedd *s, struct ks_request *req)
 				ks_reply(req, KS_REPLY_OK, &result, 1, false);
 			}
 			classad_free(result);
+			classad_expr_free(e);
 		}
-		classad_free(probe);
 	}
 	free(name);
-	free(value);
+	classad_value_clear(&v);
 }
 
 void sc_cmd_qmgmt(ks_daemon *d, struct ks_request *req)
