@@ -5,7 +5,9 @@
 # condor_q); once it is gone (the ad invalidated, the job removed) each
 # daemon's anonymous memory is back within 8 MiB of where it was (it kept
 # 20 to 40 MiB for good), and condor_qedit's value cost the schedd at most
-# five times its size at the peak (it took eight).
+# five times its size at the peak (it took eight).  A peer streaming
+# data before the handshake costs the collector no more than its first
+# message (it took all it was sent).
 # Usage: bigattr_test.sh BUILD_DIR
 set -u
 B=$(cd "$1" && pwd)
@@ -70,6 +72,35 @@ printf 'executable = /bin/true\nhold = true\nqueue\n' > small.sub
 out=$(condor_submit small.sub) || fail "submit small"
 condor_qedit 1 Small '"x"' >/dev/null || fail "condor_qedit small"
 condor_q -l >/dev/null || fail "condor_q -l"
+
+# A peer that sends 64 MiB behind a first message of 90,000 bytes, before
+# the handshake, makes the collector hold that message at most (it read
+# all that had come before looking at the header).  The bytes are queued
+# on the collector's Unix-domain socket while it is stopped, so that all
+# are there when it reads (a larger send buffer than the default needs
+# root).
+if [ "$(id -u)" = 0 ]; then
+	sock=$(sed -n '1s/.*sock=\([^>&]*\).*/\1/p' "$T/log/.collector_address")
+	rss=$(kib "$CP" VmRSS)
+	echo 5 > "/proc/$CP/clear_refs"
+	kill -STOP "$CP"
+	python3 - "$T/log/daemon_sock/$sock" <<'PY' || { kill -CONT "$CP"; fail "streaming peer"; }
+import socket, struct, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, 32, 256 << 20)  # SO_SNDBUFFORCE
+s.connect(sys.argv[1])
+s.settimeout(30)
+s.sendall(b"KS\x01\x00" + struct.pack(">iII", 70000, 90000, 90000) +
+          b"x" * (64 << 20))
+PY
+	kill -CONT "$CP"
+	wait_for 20 grep -q "bad message from local (code 70000)" "$T/log/CollectorLog" ||
+		fail "the streaming peer's message was not refused"
+	peak=$(( $(kib "$CP" VmHWM) - rss ))
+	[ "$peak" -le "$SLACK_KIB" ] || fail "a streaming peer cost the collector $peak KiB"
+else
+	echo "not root: the streaming peer is not tried"
+fi
 
 # The collector: an ad with the attribute, listed, invalidated.
 base=$(kib "$CP" RssAnon)
