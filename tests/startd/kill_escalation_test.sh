@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # kill_escalation_test.sh BUILD: a job that ignores its soft kill (it and
 # the child it left in a session of its own trap SIGTERM) is hard-killed
-# once its vacate time (MachineMaxVacateTime) is up, whatever ends it:
+# once its vacate time (MachineMaxVacateTime, or its JobMaxVacateTime
+# when less) is up, whatever ends it:
 # condor_rm, condor_hold, condor_vacate and a preemption (PREEMPT).  When
 # its starter does not act on the hard kill either (it is stopped here),
 # KILLING_TIMEOUT later the startd kills the starter and every process
@@ -54,7 +55,8 @@ chmod 755 "$J/job.sh"
 job_pool_config <<CFG
 NUM_CPUS = 1
 use FEATURE : StaticSlots
-MachineMaxVacateTime = 3
+# (600 s, HTCondor's default, for jobs that ask for it)
+MachineMaxVacateTime = ifThenElse(TARGET.KsLongVacate =?= true, 600, 3)
 KILLING_TIMEOUT = 2
 PREEMPT = TARGET.KsPreemptTest =?= true && (time() - JobStart) >= 2
 CFG
@@ -106,6 +108,15 @@ wait_for 30 in_history "$C" 1 || fail "rm: job $C is not in the history"
 grep -q "slot1: the job did not end within its vacate time of its soft kill; hard kill" "$T/log/StartLog" ||
 	fail "rm: no hard kill after the vacate time"
 echo "ok: condor_rm of a job that ignores SIGTERM"
+
+# condor_rm of a job whose JobMaxVacateTime is less than the machine's
+# MachineMaxVacateTime: its own time is the one it gets
+submit jobvacate "+KsLongVacate = true
+job_max_vacate_time = 1"
+condor_rm "$C" >/dev/null || fail "condor_rm $C"
+ended jobvacate
+[ "$(ev jobvacate 009)" = 1 ] || fail "jobvacate: no abort event"
+echo "ok: a job's JobMaxVacateTime below the machine's"
 
 # condor_hold, its starter stopped: KILLING_TIMEOUT after the hard kill
 # the startd kills the starter and the job's processes
