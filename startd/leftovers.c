@@ -109,7 +109,7 @@ static void end_starters(ks_daemon *d, const char *execute)
 			      "ended the starter (pid %ld) an earlier startd "
 			      "left running, and the %zu process%s of its job%s",
 			      found[i], killed, killed == 1 ? "" : "es",
-			      left ? " (some would not die within 5 s)" : "");
+			      left ? " (some would not die in time)" : "");
 	}
 	free(found);
 }
