@@ -1325,34 +1325,39 @@ void sc_run_abandon(struct sc_schedd *s, struct sc_job *j)
 
 /* ---- start-up and shutdown ------------------------------------------ */
 
-/* A job the store says was running when the schedd stopped: if it can
- * be reconnected (not a local or scheduler universe job, its claim
- * known, its lease not over), its run starts out disconnected (the
- * startd keeps the job within its lease and tells its end on the new
- * connection; the claim is released after the job, as its slot ad is
- * not at hand for a match).  Else it is Idle again at once, without an
- * event, as HTCondor's schedd marks such jobs stopped; a claim it had is
- * released, which ends the job if it still runs there. */
+/* A run for the claim the store records in job j (ClaimId,
+ * StartdIpAddr, RemoteHost), in state st: what a restarted schedd has of
+ * it. */
+static struct sc_run *run_of_record(struct sc_schedd *s,
+				    const struct sc_job *j,
+				    enum run_state st)
+{
+	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
+	r->s = s;
+	r->state = st;
+	r->claim_id = ad_string(j->ad, "ClaimId");
+	r->startd = ad_string(j->ad, "StartdIpAddr");
+	r->slot_name = ad_string(j->ad, "RemoteHost");
+	if (!r->slot_name)
+		r->slot_name = ks_xstrdup(r->startd ? r->startd : "unknown");
+	r->slot = classad_new();
+	r->submitter = sc_submitter_of(s, j);
+	add_run(s, r);
+	return r;
+}
+
 /* A job removed or held while it ran, whose run had not ended when the
  * schedd stopped: its claim is released (which ends the job on its
  * startd), and a removed job leaves the queue as its run's end would
  * have made it leave. */
 static void recover_stopped(struct sc_schedd *s, struct sc_job *j)
 {
-	char *claim = ad_string(j->ad, "ClaimId");
-	char *startd = ad_string(j->ad, "StartdIpAddr");
-	if (claim && startd) {
-		struct sc_run *r = ks_xcalloc(1, sizeof(*r));
-		r->s = s;
-		r->state = R_IDLE;
-		r->claim_id = claim;
-		r->startd = startd;
-		r->slot_name = ad_string(j->ad, "RemoteHost");
-		add_run(s, r);
+	struct sc_run *r = run_of_record(s, j, R_IDLE);
+	if (r->claim_id && r->startd) {
 		release(r, "its job was stopped while the schedd was away");
 	} else {
-		free(claim);
-		free(startd);
+		r->state = R_GONE;
+		free_run(r);
 	}
 	forget_claim(s, j);
 	sc_job_delete_attr(s, j, PENDING_ATTR);
@@ -1364,6 +1369,14 @@ static void recover_stopped(struct sc_schedd *s, struct sc_job *j)
 	}
 }
 
+/* A job the store says was running when the schedd stopped: if it can
+ * be reconnected (not a local or scheduler universe job, its claim
+ * known, its lease not over), its run starts out disconnected (the
+ * startd keeps the job within its lease and tells its end on the new
+ * connection; the claim is released after the job, as its slot ad is
+ * not at hand for a match).  Else it is Idle again at once, without an
+ * event, as HTCondor's schedd marks such jobs stopped; a claim it had is
+ * released, which ends the job if it still runs there. */
 static int recover_job(struct sc_job *j, void *arg)
 {
 	struct sc_schedd *s = arg;
@@ -1375,19 +1388,9 @@ static int recover_job(struct sc_job *j, void *arg)
 	if (j->status != SC_RUNNING && j->status != SC_TRANSFERRING &&
 	    j->status != SC_SUSPENDED)
 		return 0;
-	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
-	r->s = s;
-	r->state = R_DISCONNECTED;
+	struct sc_run *r = run_of_record(s, j, R_DISCONNECTED);
 	r->born_disconnected = true;
 	r->release_after = true;
-	r->claim_id = ad_string(j->ad, "ClaimId");
-	r->startd = ad_string(j->ad, "StartdIpAddr");
-	r->slot_name = ad_string(j->ad, "RemoteHost");
-	if (!r->slot_name)
-		r->slot_name = ks_xstrdup(r->startd ? r->startd : "unknown");
-	r->slot = classad_new();
-	r->submitter = sc_submitter_of(s, j);
-	add_run(s, r);
 	bool has_claim = r->claim_id && r->startd;
 	if (sc_local_universe(j) || !has_claim || lease_left(j) <= 0) {
 		ks_log_printf(s->d->log, KS_D_ALWAYS,

@@ -63,7 +63,8 @@ echo "CONDOR_IDS = $CU.$CG" >> "$CONDOR_CONFIG"
 start_master
 wait_for 30 sh -c 'condor_status -af Name | grep -q slot1' || fail "no slots"
 wait_for 30 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no schedd ad"
-for p in $(pgrep -f "$B/(master|collector|negotiator|schedd|startd)/condor_"); do
+# (this pool's: the master and its children; other tests' may run beside)
+for p in "$MASTER_PID" $(pgrep -P "$MASTER_PID" -f 'condor_(collector|negotiator|schedd|startd)'); do
 	ids=$(awk '/^Uid:/ {print $2, $3}' "/proc/$p/status")
 	[ "$ids" = "0 $CU" ] || fail "daemon $(cat /proc/$p/comm) (pid $p) has uids $ids, not 0 $CU"
 done
