@@ -603,6 +603,8 @@ static void conn_message(struct ks_srv_conn *c, const struct ks_wire_header *h,
  * have grown it for itself). */
 static void conn_consume(struct ks_srv_conn *c, size_t used)
 {
+	if (!used)
+		return;
 	memmove(c->in, c->in + used, c->inlen - used);
 	c->inlen -= used;
 	if (c->incap > BUF_KEEP && c->inlen == 0) {
