@@ -9,7 +9,7 @@
  * starter's pid), and when the job has ended (the starter's result ad),
  * so the claimer needs no second conversation to learn the outcome.
  */
-#define _GNU_SOURCE /* pipe2, memfd_create */
+#define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <openssl/crypto.h>
@@ -32,9 +32,7 @@
 #include "ks_text.h"
 #include "sd_startd.h"
 #include "sr_family.h"
-
-/* How many result bytes a starter may write: its ad is small. */
-#define RESULT_MAX (1u << 20)
+#include "sr_file.h"
 
 /* $(LOG)/.startd_<what>_id.<slot> into path; false without LOG. */
 static bool id_path(ks_daemon *d, const char *what, const struct sd_slot *s,
@@ -66,19 +64,14 @@ void sd_claim_write_id(ks_daemon *d, const char *what,
 {
 	bool want = true;
 	ks_config_bool(d->cfg, "STARTD_SHOULD_WRITE_CLAIM_ID_FILE", &want);
-	char path[4200], tmp[4300];
+	char path[4200], line[sizeof(s->claim.id) + 1];
 	if (!want || !id_path(d, what, s, path, sizeof(path)))
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.new", path);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	bool ok = fd >= 0 && dprintf(fd, "%s\n", id) > 0;
-	if (fd >= 0 && close(fd) != 0)
-		ok = false;
-	if (!ok || rename(tmp, path) != 0) {
-		ks_log_printf(d->log, KS_D_ALWAYS, "cannot write %s: %s", path,
-			      strerror(errno));
-		unlink(tmp);
-	}
+	int n = snprintf(line, sizeof(line), "%s\n", id);
+	size_t len = n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1;
+	struct ks_err err = {0};
+	if (sr_file_replace(path, line, len, false, 0, 0, &err))
+		ks_log_printf(d->log, KS_D_ALWAYS, "%s", err.msg);
 }
 
 void sd_claim_make_id(ks_daemon *d, char *out, size_t size)
@@ -160,9 +153,8 @@ static void forget_claim(ks_daemon *d, struct sd_slot *s)
 	struct sd_claim *c = &s->claim;
 	classad_free(s->job);
 	s->job = NULL;
-	classad_free(c->result);
-	c->result = NULL;
-	ks_xfer_set_free(&c->outputs);
+	/* its last job's end, in memory and on disk */
+	sd_end_drop(d, s, true);
 	free(c->client);
 	free(c->client_host);
 	c->client = c->client_host = NULL;
@@ -173,74 +165,19 @@ static void forget_claim(ks_daemon *d, struct sd_slot *s)
 	sd_claim_new_id(d, s);
 }
 
-static void remove_files(struct sd_claim *c)
+/* The input's staging directory, once the starter has taken its files
+ * (or could not start): as root, the starter moved them as root. */
+static void remove_input(struct sd_claim *c)
 {
-	/* (as root: the starter left its files in them as root) */
+	if (!c->input_dir)
+		return;
 	struct ks_priv_saved root;
 	bool up = ks_priv_to_root(&root, NULL) == 0;
-	char **dirs[] = {&c->input_dir, &c->output_dir};
-	for (size_t i = 0; i < 2; i++) {
-		if (*dirs[i])
-			ks_xfer_remove_tree(*dirs[i]);
-		free(*dirs[i]);
-		*dirs[i] = NULL;
-	}
+	ks_xfer_remove_tree(c->input_dir);
 	if (up)
 		ks_priv_restore(&root);
-}
-
-/* The files the starter left in the output directory, into
- * c->outputs; a failure goes into the result for the claimer. */
-static void collect_output(ks_daemon *d, struct sd_slot *s)
-{
-	struct sd_claim *c = &s->claim;
-	ks_xfer_set_free(&c->outputs);
-	c->outputs.nofollow = true;
-	if (!c->output_dir || !c->result)
-		return;
-	int eno = 0;
-	struct ks_err err = {0};
-	/* the job's files, which its owner alone may read, as the starter
-	 * (root) left them: read as root, links not followed */
-	struct ks_priv_saved root;
-	int rc = ks_priv_to_root(&root, &err);
-	if (rc == 0) {
-		rc = ks_xfer_add_path(&c->outputs, c->output_dir, "", &eno,
-				      &err);
-		ks_priv_restore(&root);
-	}
-	if (rc) {
-		ks_xfer_set_free(&c->outputs);
-		ks_log_printf(d->log, KS_D_ALWAYS,
-			      "%s: the job's output cannot be sent: %s",
-			      s->short_name, err.msg);
-		char *had = NULL;
-		if (!classad_eval_string(c->result, "TransferOutputError",
-					 NULL, &had)) {
-			classad_insert_string(c->result, "TransferOutputError",
-					      err.msg);
-			classad_insert_int(c->result, "TransferOutputErrno",
-					   eno);
-		}
-		free(had);
-	} else if (c->outputs.n) {
-		ks_log_printf(d->log, KS_D_ALWAYS,
-			      "%s: %zu output files (%llu bytes) for the "
-			      "claimer", s->short_name, c->outputs.n,
-			      (unsigned long long)c->outputs.bytes);
-	}
-}
-
-/* The final reply: the result ad, then the output files.  The array is
- * new (free()); its ads are borrowed. */
-static classad **final_ads(struct sd_claim *c, size_t *n)
-{
-	classad **ads = ks_xmalloc((1 + c->outputs.n) * sizeof(*ads));
-	ads[0] = c->result;
-	for (size_t i = 0; i < c->outputs.n; i++)
-		ads[1 + i] = c->outputs.ads[i];
-	*n = 1 + c->outputs.n;
-	return ads;
+	free(c->input_dir);
+	c->input_dir = NULL;
 }
 
 /* ---- the starter -------------------------------------------------------- */
@@ -248,40 +185,29 @@ static classad **final_ads(struct sd_claim *c, size_t *n)
 static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 {
 	struct sd_claim *c = &s->claim;
-	if (c->out_fd >= 0) {
-		/* what it wrote last, then the pipe goes */
-		for (;;) {
-			classad_buf_reserve(&c->out, 4096);
-			ssize_t r = read(c->out_fd, c->out.data + c->out.len,
-					 4096);
-			if (r <= 0)
-				break;
-			c->out.len += (size_t)r;
-			c->out.data[c->out.len] = '\0';
-		}
-		ks_loop_unwatch(d->loop, c->out_fd);
-		close(c->out_fd);
-		c->out_fd = -1;
-	}
+	char why[600] = "";
 	classad_free(c->result);
-	c->result = c->out.len ? classad_parse(c->out.data, c->out.len,
-					       CLASSAD_FMT_OLD, NULL, NULL)
-			       : NULL;
+	/* the starter wrote it before it exited; it stays, with the output,
+	 * until the claimer has had the end (end.c) */
+	c->result = c->result_file ? sd_end_read_result(c->result_file, why,
+							sizeof(why))
+				   : NULL;
 	if (!c->result) {
 		/* the starter died without saying how the job went */
+		ks_log_printf(d->log, KS_D_FULLDEBUG, "%s: no result: %s",
+			      s->short_name, why);
 		c->result = classad_new();
 		classad_insert_string(c->result, "JobExitReason",
 				      "starter failed");
-		char why[96];
-		snprintf(why, sizeof(why), "the starter %s %d",
+		char text[96];
+		snprintf(text, sizeof(text), "the starter %s %d",
 			 WIFSIGNALED(status) ? "died on signal" : "exited with",
 			 WIFSIGNALED(status) ? WTERMSIG(status)
 					     : WEXITSTATUS(status));
-		classad_insert_string(c->result, "ExitReason", why);
+		classad_insert_string(c->result, "ExitReason", text);
 	}
-	c->out.len = 0;
-	collect_output(d, s);
-	remove_files(c);
+	sd_end_collect(d, s->short_name, c->output_dir, c->result, &c->outputs);
+	remove_input(c);
 	ks_loop_cancel(d->loop, c->kill_timer);
 	ks_loop_cancel(d->loop, c->vacate_timer);
 	c->kill_timer = c->vacate_timer = 0;
@@ -294,7 +220,7 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 	if (c->later) {
 		classad *r = c->result;
 		size_t nads = 0;
-		classad **ads = final_ads(c, &nads);
+		classad **ads = sd_end_final_ads(c->result, &c->outputs, &nads);
 		bool sent = ks_later_reply(c->later, KS_REPLY_OK, ads, nads);
 		free(ads);
 		c->later = NULL;
@@ -327,23 +253,6 @@ static void on_starter_exit(void *arg, pid_t pid, int status)
 	}
 }
 
-static void on_starter_output(void *arg, int fd, unsigned ev)
-{
-	struct sd_slot *s = arg;
-	(void)ev;
-	struct sd_claim *c = &s->claim;
-	classad_buf_reserve(&c->out, 4096);
-	ssize_t r = read(fd, c->out.data + c->out.len, 4096);
-	if (r > 0 && c->out.len + (size_t)r <= RESULT_MAX) {
-		c->out.len += (size_t)r;
-		c->out.data[c->out.len] = '\0';
-	} else if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
-		/* its end: the watch goes (a pipe at its end is always
-		 * readable); end_activation() closes it */
-		ks_loop_unwatch(c->loop, fd);
-	}
-}
-
 /* ad in old syntax in a new memory file (close-on-exec: the starter
  * gets it as a numbered descriptor); the descriptor, or -1 with errno.
  * Two files made and removed in EXECUTE for every job cost the startd
@@ -373,21 +282,17 @@ static int ad_memfd(const char *what, const classad *ad)
 	return fd;
 }
 
-/* EXECUTE/.<what>_<slot>_<pid>, made afresh (0700: only the startd and
- * its root starter look inside).  New path, or NULL with why filled. */
+/* EXECUTE/.<what>_<tag> (sd_end_path()), made afresh (0700: only the
+ * startd and its root starter look inside).  New path, or NULL with why
+ * filled. */
 static char *make_dir(ks_daemon *d, const struct sd_slot *s, const char *what,
 		      char *why, size_t size)
 {
-	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
-	if (!execute) {
+	char *path = sd_end_path(d, s, what);
+	if (!path) {
 		snprintf(why, size, "EXECUTE is not defined");
 		return NULL;
 	}
-	size_t n = strlen(execute) + 80;
-	char *path = ks_xmalloc(n);
-	snprintf(path, n, "%s/.%s_%s_%d", execute, what, s->short_name,
-		 (int)getpid());
-	free(execute);
 	ks_xfer_remove_tree(path);
 	if (mkdir(path, 0700) != 0) {
 		snprintf(why, size, "cannot make %s: %s", path,
@@ -447,19 +352,22 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 	char *execute = ks_config_get(d->cfg, "EXECUTE", NULL);
 	int job_fd = s->job ? ad_memfd("job.ad", s->job) : -1;
 	int machine_fd = slot_ad ? ad_memfd("machine.ad", slot_ad) : -1;
-	int fds[2] = {-1, -1};
+	/* the result goes to a file, which outlives this process (end.c) */
+	free(c->result_file);
+	c->result_file = sd_end_path(d, s, "result");
 	int rc = -1;
-	if (!prog || !execute)
+	if (!prog || !execute || !c->result_file)
 		snprintf(why, size, "STARTER or EXECUTE is not defined");
 	else if (job_fd < 0 || machine_fd < 0)
 		snprintf(why, size, "cannot hand the job and slot ads to the "
 			 "starter: %s", strerror(errno));
-	else if (pipe2(fds, O_CLOEXEC) != 0)
-		snprintf(why, size, "pipe: %s", strerror(errno));
 	else
 		rc = 0;
 	pid_t pid = -1;
 	if (rc == 0) {
+		/* the claim's record, which the job's end on disk belongs
+		 * to, before there is an end */
+		sd_end_record(d, s);
 		/* posix_spawn (a vfork underneath): a fork would copy the
 		 * startd's page tables and make it fault on each page it
 		 * then writes, for every job */
@@ -500,13 +408,14 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 			argv[n++] = "-output";
 			argv[n++] = c->output_dir;
 		}
+		argv[n++] = "-result";
+		argv[n++] = c->result_file;
 		argv[n] = NULL;
 		posix_spawn_file_actions_t fa;
 		posix_spawnattr_t at;
 		sigset_t none;
 		sigemptyset(&none);
 		posix_spawn_file_actions_init(&fa);
-		posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
 		posix_spawn_file_actions_adddup2(&fa, job_fd, 3);
 		posix_spawn_file_actions_adddup2(&fa, machine_fd, 4);
 		posix_spawnattr_init(&at);
@@ -522,8 +431,6 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 			rc = -1;
 		}
 	}
-	if (fds[1] >= 0)
-		close(fds[1]);
 	if (job_fd >= 0)
 		close(job_fd);
 	if (machine_fd >= 0)
@@ -531,12 +438,6 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 	if (rc == 0) {
 		c->starter = pid;
 		c->job_pid = 0;
-		c->out_fd = fds[0];
-		c->out.len = 0;
-		c->loop = d->loop;
-		fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
-		ks_loop_watch(d->loop, c->out_fd, KS_EV_IN, on_starter_output,
-			      s);
 		ks_loop_child(d->loop, pid, on_starter_exit, d);
 		c->job_start = sd_now();
 		c->image_kb = c->rss_kb = c->reported_kb = 0;
@@ -555,9 +456,8 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 			      "%lld.%lld", s->short_name, (int)pid,
 			      (long long)cluster, (long long)proc);
 	} else {
-		if (fds[0] >= 0)
-			close(fds[0]);
-		remove_files(c);
+		remove_input(c);
+		sd_end_drop(d, s, false);
 	}
 	free(prog);
 	free(execute);
@@ -814,6 +714,7 @@ void sd_claim_check_leases(ks_daemon *d)
 {
 	struct startd *sd = d->ctx;
 	int64_t now = sd_now();
+	sd_orphans_expire(d);
 	for (size_t i = 0; i < sd->nslots; i++) {
 		struct sd_slot *s = sd->slots[i];
 		struct sd_claim *c = &s->claim;
@@ -1013,11 +914,7 @@ static void reconnect(ks_daemon *d, struct sd_slot *s, struct ks_request *req)
 			      "%s: %s reconnected to its running job",
 			      s->short_name, req->identity);
 	} else if (c->result) {
-		ks_reply(req, KS_REPLY_OK, &now, 1, true);
-		size_t nads = 0;
-		classad **ads = final_ads(c, &nads);
-		ks_reply(req, KS_REPLY_OK, ads, nads, false);
-		free(ads);
+		sd_end_reply_reconnect(req, c->result, &c->outputs);
 		c->last_alive = sd_now();
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: %s reconnected and was given its job's end",
@@ -1031,6 +928,8 @@ static void reconnect(ks_daemon *d, struct sd_slot *s, struct ks_request *req)
 
 static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 {
+	if (sd_orphan_command(d, req))
+		return;
 	struct sd_slot *s = claim_of(d, req);
 	if (!s)
 		return;
@@ -1076,13 +975,12 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 	char why[300];
 	/* the last job's end was heard: a claimer that was not told it
 	 * would not start another job on the claim */
-	ks_xfer_set_free(&s->claim.outputs);
-	classad_free(s->claim.result);
-	s->claim.result = NULL;
+	sd_end_drop(d, s, false);
 	int rc = stage_files(d, s, req->ads + 2, req->n > 2 ? req->n - 2 : 0,
 			     why, sizeof(why));
 	if (rc) {
-		remove_files(&s->claim);
+		remove_input(&s->claim);
+		sd_end_drop(d, s, false);
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: cannot take the job's input: %s",
 			      s->short_name, why);
@@ -1107,6 +1005,8 @@ static void cmd_activate_claim(ks_daemon *d, struct ks_request *req)
 
 static void cmd_deactivate(ks_daemon *d, struct ks_request *req)
 {
+	if (sd_orphan_command(d, req))
+		return;
 	struct sd_slot *s = claim_of(d, req);
 	if (!s)
 		return;
@@ -1126,7 +1026,7 @@ static void cmd_deactivate(ks_daemon *d, struct ks_request *req)
 
 static void cmd_release(ks_daemon *d, struct ks_request *req)
 {
-	if (for_better_claim(d, req))
+	if (sd_orphan_command(d, req) || for_better_claim(d, req))
 		return;
 	struct sd_slot *s = claim_of(d, req);
 	if (!s)
@@ -1140,7 +1040,7 @@ static void cmd_release(ks_daemon *d, struct ks_request *req)
 
 static void cmd_alive(ks_daemon *d, struct ks_request *req)
 {
-	if (for_better_claim(d, req))
+	if (sd_orphan_command(d, req) || for_better_claim(d, req))
 		return;
 	struct sd_slot *s = claim_of(d, req);
 	if (!s)

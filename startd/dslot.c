@@ -232,7 +232,6 @@ struct sd_slot *sd_dslot_carve(ks_daemon *d, struct sd_slot *p,
 	s->st = (struct sd_slot_state){.state = SD_UNCLAIMED,
 				       .activity = SD_IDLE};
 	s->entered_state = s->entered_activity = sd_now();
-	s->claim.out_fd = -1;
 	sd_slot_configure(s, d->cfg, d->log);
 	sd_claim_new_id(d, s);
 	p->left_cpus -= cpus;

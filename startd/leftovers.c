@@ -14,9 +14,14 @@
  * lock on EXECUTE (lock_execute() in startd.c) makes sure no live startd
  * owns them.
  *
- * Then, as HTCondor's startd clears EXECUTE at start-up, the sandboxes
- * and staging directories there go; and the claim id files of slots that
- * this startd does not have.
+ * A starter ends its job at once when its startd dies, and writes its
+ * result: those still at it are given a moment (OWN_END_MS) before any is
+ * ended here, so that their jobs' ends are not lost.  The ends that the
+ * earlier startd had not seen given to their claimers are kept (end.c).
+ *
+ * Then, as HTCondor's startd clears EXECUTE at start-up, the sandboxes,
+ * staging directories and the files of the other ends there go; and the
+ * claim id files of slots that this startd does not have.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,10 +30,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ks_mem.h"
 #include "ks_priv.h"
+#include "ks_proc.h"
 #include "ks_text.h"
 #include "ks_xfer.h"
 #include "sd_startd.h"
@@ -36,6 +43,12 @@
 
 /* How long the processes of one earlier starter are given to die. */
 #define KILL_WAIT_MS 5000
+
+/* How long the earlier starters are given to end their jobs on their
+ * own: a starter does at once when its startd dies (SIGKILL to the job,
+ * then its result written), in a few milliseconds unless it is stopped
+ * or stuck. */
+#define OWN_END_MS 5000
 
 /* A command line longer than this is no starter's. */
 #define CMDLINE_MAX 65536
@@ -75,6 +88,40 @@ static bool earlier_starter(long pid, uid_t uid, const char *execute)
 	return yes;
 }
 
+static double mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Gone, or dead and waiting to be reaped. */
+static bool ended(long pid)
+{
+	struct ks_proc_stat st;
+	return ks_proc_stat(pid, &st) != 0 || st.state == 'Z' ||
+	       st.state == 'X';
+}
+
+/* Waits until each of the n starters has ended, or is stopped (it will
+ * not end by itself), or OWN_END_MS has passed. */
+static void wait_own_end(const long *found, size_t n)
+{
+	double deadline = mono_ms() + OWN_END_MS;
+	for (;;) {
+		bool busy = false;
+		for (size_t i = 0; i < n && !busy; i++) {
+			struct ks_proc_stat st;
+			busy = ks_proc_stat(found[i], &st) == 0 &&
+			       !strchr("ZXTt", st.state);
+		}
+		if (!busy || mono_ms() > deadline)
+			return;
+		struct timespec pause = {0, 10 * 1000000L};
+		nanosleep(&pause, NULL);
+	}
+}
+
 /* Ends every starter an earlier startd left on execute, with its job
  * (as root, when the startd can be: the jobs are their owners'). */
 static void end_starters(ks_daemon *d, const char *execute)
@@ -102,7 +149,15 @@ static void end_starters(ks_daemon *d, const char *execute)
 		found[n++] = pid;
 	}
 	closedir(dir);
+	wait_own_end(found, n);
 	for (size_t i = 0; i < n; i++) {
+		/* (looked at again: a pid that ended may be another's now) */
+		if (ended(found[i]) || !earlier_starter(found[i], uid, execute)) {
+			ks_log_printf(d->log, KS_D_FULLDEBUG,
+				      "the starter (pid %ld) an earlier startd "
+				      "left has ended its job itself", found[i]);
+			continue;
+		}
 		size_t killed = 0;
 		int left = sr_family_kill((pid_t)found[i], KILL_WAIT_MS, &killed);
 		ks_log_printf(d->log, KS_D_ALWAYS,
@@ -115,8 +170,9 @@ static void end_starters(ks_daemon *d, const char *execute)
 }
 
 /* Whether name is what a startd or its starter makes in EXECUTE: a
- * sandbox dir_<pid>, a staging directory .input_<slot>_<pid> or
- * .output_<slot>_<pid> (claim.c, sr_sandbox.h). */
+ * sandbox dir_<pid>, a staging directory .input_<tag> or .output_<tag>,
+ * a claim's record .claim_<tag> or a result .result_<tag> (end.c,
+ * sr_sandbox.h), or a temporary file of one of them. */
 static bool ours(const char *name)
 {
 	if (strncmp(name, "dir_", 4) == 0) {
@@ -126,7 +182,9 @@ static bool ours(const char *name)
 		return p > name + 4 && !*p;
 	}
 	return strncmp(name, ".input_", 7) == 0 ||
-	       strncmp(name, ".output_", 8) == 0;
+	       strncmp(name, ".output_", 8) == 0 ||
+	       strncmp(name, ".claim_", 7) == 0 ||
+	       strncmp(name, ".result_", 8) == 0;
 }
 
 /* The sandboxes and staging directories in execute.  HTCondor's startd
@@ -144,7 +202,7 @@ static void clear_execute(ks_daemon *d, const char *execute)
 	size_t gone = 0;
 	struct dirent *de;
 	while ((de = readdir(dir))) {
-		if (!ours(de->d_name))
+		if (!ours(de->d_name) || sd_orphans_own(d, de->d_name))
 			continue;
 		char *path = ks_path_in(execute, de->d_name);
 		if (ks_xfer_remove_tree(path) == 0)
@@ -176,6 +234,7 @@ void sd_leftovers_end(ks_daemon *d)
 				      "what an earlier startd left is ended as "
 				      "the startd's own user: %s", err.msg);
 		end_starters(d, execute);
+		sd_orphans_restore(d, execute);
 		clear_execute(d, execute);
 		ks_priv_restore(&root);
 	}

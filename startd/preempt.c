@@ -174,6 +174,8 @@ bool sd_preempt_take_over(ks_daemon *d, struct sd_slot *s)
 	if (!p->waiting)
 		return false;
 	struct sd_claim *c = &s->claim;
+	/* the last job's end was the old claim's: never the new one's */
+	sd_end_drop(d, s, true);
 	free(c->client);
 	free(c->client_host);
 	classad_free(s->job);

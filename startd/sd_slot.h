@@ -36,10 +36,12 @@ struct sd_claim {
 	int64_t last_alive;     /* time() */
 	pid_t starter;          /* 0: no job running */
 	pid_t job_pid;          /* the job's process once seen; 0 before */
-	int out_fd;             /* the starter's result comes through it */
-	struct classad_buf out;
 	char *input_dir;        /* the job's input files, for the starter */
-	char *output_dir;       /* where the starter leaves its output */
+	char *output_dir;       /* where the starter leaves its output, kept
+				 * with the job's end (end.c) */
+	char *result_file;      /* where the starter writes its result */
+	bool recorded;          /* the claim's record is in EXECUTE (end.c) */
+	int64_t recorded_lease; /* ... with this JobLeaseDuration */
 	struct ks_xfer_set outputs; /* the last job's output files */
 	int64_t job_start;      /* time() the job began; 0 before */
 	int64_t claimed_at;     /* time() of the claim (CLAIM_WORKLIFE) */
@@ -58,11 +60,11 @@ struct sd_claim {
 	uint64_t kill_timer;    /* from the hard kill: KILLING_TIMEOUT */
 	bool vacate_over;       /* the vacate time is up */
 	struct ks_daemon *daemon; /* the slot's startd, for its timers */
-	struct ks_loop *loop;   /* the daemon's, while a starter runs */
 	struct ks_later *later; /* the activation's final reply, or NULL */
 	/* the last job's result ad: kept until the claim runs another job
 	 * or ends, so that a claimer that lost it (a schedd killed before
-	 * it could record the end) gets it again when it reconnects */
+	 * it could record the end) gets it again when it reconnects (and
+	 * on disk, for a claimer of the next startd: end.c) */
 	classad *result;
 };
 

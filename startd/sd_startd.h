@@ -18,6 +18,8 @@
 #include "sd_slot.h"
 #include "sd_sysinfo.h"
 
+struct sd_orphan; /* end.c */
+
 struct startd {
 	struct sd_machine machine;
 	struct sd_platform platform;
@@ -57,6 +59,11 @@ struct startd {
 		classad_expr *start;    /* START while draining; NULL: false */
 		int64_t started, stopped;
 	} drain;
+	/* the job ends an earlier startd left for their claimers (end.c),
+	 * and the EXECUTE they are in */
+	struct sd_orphan **orphans;
+	size_t norphans;
+	char *orphan_dir;
 };
 
 int64_t sd_now(void);
@@ -94,8 +101,10 @@ bool sd_startd_alone(ks_daemon *d);
 
 /* leftovers.c: what an earlier startd on the same EXECUTE left when it
  * died.  At start, before the machine is measured: ends the starters it
- * left running, with their jobs, and removes the sandboxes and staging
- * directories in EXECUTE. */
+ * left running, with their jobs (those still ending their jobs on their
+ * own are given a moment to), keeps the job ends it left for their
+ * claimers (sd_orphans_restore()), and removes the sandboxes, staging
+ * directories and other ends' files in EXECUTE. */
 void sd_leftovers_end(ks_daemon *d);
 /* Once the slots exist: removes the claim id files ($(LOG)/.startd_
  * claim_id.<slot>, .startd_preempt_id.<slot>) of slots it does not have,
@@ -135,6 +144,53 @@ int64_t sd_claim_vacate_time(ks_daemon *d, const struct sd_slot *s,
 void sd_claim_check_leases(ks_daemon *d);
 /* Claim attributes of a claimed slot's ad. */
 void sd_claim_attrs(const struct sd_slot *s, classad *ad);
+
+/* end.c: a job's end kept in EXECUTE until its claimer has had it, and
+ * the ends an earlier startd left ("orphans"). */
+/* EXECUTE/.<what>_<slot>_<pid>_<start>: the slot's file of that kind in
+ * this startd's life ("input", "output": the staging directories;
+ * "claim": the claim's record; "result": the starter's result).  New
+ * string (free()), or NULL when EXECUTE is not defined. */
+char *sd_end_path(ks_daemon *d, const struct sd_slot *s, const char *what);
+/* Before a job's starter starts: the claim's record (its id and the
+ * job's JobLeaseDuration) written, unless it is there already with that
+ * lease; removed for a job without a lease (its claimer cannot
+ * reconnect).  A failure is logged: the job runs all the same. */
+void sd_end_record(ks_daemon *d, struct sd_slot *s);
+/* The result ad a starter wrote to path, or NULL with why filled.  New
+ * ad (classad_free()). */
+classad *sd_end_read_result(const char *path, char *why, size_t size);
+/* The files the starter left in dir (NULL: none) into outputs, read as
+ * root; a failure is logged (slot names whose) and goes into result
+ * (TransferOutputError, TransferOutputErrno) for the claimer. */
+void sd_end_collect(ks_daemon *d, const char *slot, const char *dir,
+		    classad *result, struct ks_xfer_set *outputs);
+/* The final reply's ads: result, then the output files.  The array is
+ * new (free()); its ads are borrowed. */
+classad **sd_end_final_ads(classad *result, const struct ks_xfer_set *outputs,
+			   size_t *n);
+/* Answers a reconnect to a job that has ended: OK with StarterPid 0 and
+ * Reconnected ("more"), then OK with result and the output files. */
+void sd_end_reply_reconnect(struct ks_request *req, classad *result,
+			    const struct ks_xfer_set *outputs);
+/* Drops the slot's last job's end: its result and output, in memory and
+ * on disk, and when claim_ends the claim's record too. */
+void sd_end_drop(ks_daemon *d, struct sd_slot *s, bool claim_ends);
+/* At start (from sd_leftovers_end(), as root): every record in execute
+ * whose job's result is there becomes an orphan, kept with its files;
+ * other records are left to be removed. */
+void sd_orphans_restore(ks_daemon *d, const char *execute);
+/* Whether the entry name of EXECUTE is a file of an orphan. */
+bool sd_orphans_own(ks_daemon *d, const char *name);
+/* A claim command naming an orphan's id, answered: ACTIVATE_CLAIM with
+ * Reconnect as for a job that ended while its claimer was away,
+ * RELEASE_CLAIM with OK (the orphan goes), ALIVE with OK (it is kept
+ * another lease), others refused.  False, with nothing sent, for any
+ * other id. */
+bool sd_orphan_command(ks_daemon *d, struct ks_request *req);
+/* Removes the orphans whose lease has passed with no claimer. */
+void sd_orphans_expire(ks_daemon *d);
+void sd_orphans_free(struct startd *sd);
 
 /* backfill.c */
 /* Reads ENABLE_BACKFILL and the BOINC_ knobs; says which slots may

@@ -171,8 +171,11 @@ void sd_slot_clear(struct sd_slot *s)
 	classad_free(s->job);
 	free(s->claim.client);
 	free(s->claim.client_host);
-	free(s->claim.out.data);
 	classad_free(s->claim.result);
+	ks_xfer_set_free(&s->claim.outputs);
+	free(s->claim.input_dir);
+	free(s->claim.output_dir);
+	free(s->claim.result_file);
 	ks_later_cancel(s->claim.later); /* a startd ending with a job on */
 	ks_later_cancel(s->pre.later);
 	free(s->pre.client);

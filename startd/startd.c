@@ -487,7 +487,6 @@ static int start(ks_daemon *d, struct ks_err *err)
 		s->st = (struct sd_slot_state){.state = SD_OWNER,
 					       .activity = SD_IDLE};
 		s->entered_state = s->entered_activity = now;
-		s->claim.out_fd = -1;
 		if (s->spec.partitionable)
 			sd_dslot_init(s);
 		sd_claim_new_id(d, s);
@@ -595,6 +594,7 @@ int main(int argc, char **argv)
 	free(sd.slots);
 	free(sd.hostname);
 	sd_accounts_free(&sd.accounts);
+	sd_orphans_free(&sd);
 	sd_machine_clear(&sd.machine);
 	return rc;
 }

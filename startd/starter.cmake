@@ -16,11 +16,17 @@ add_library(sr_family STATIC ${SR_DIR}/family.c)
 target_include_directories(sr_family PUBLIC ${SR_DIR})
 target_link_libraries(sr_family PUBLIC classad_static)
 
+# Small files written whole or not at all, for the startd and the starter
+# (sr_file.h).
+add_library(sr_file STATIC ${SR_DIR}/file.c)
+target_include_directories(sr_file PUBLIC ${SR_DIR})
+target_link_libraries(sr_file PUBLIC classad_static)
+
 add_executable(condor_starter
   ${SR_DIR}/main.c ${SR_DIR}/jobenv.c
   ${SR_DIR}/result.c ${SR_DIR}/run.c ${SR_DIR}/sandbox.c
   ${SR_DIR}/spawn.c)
-target_link_libraries(condor_starter PRIVATE sr_jobad sr_family ks_log
+target_link_libraries(condor_starter PRIVATE sr_jobad sr_family sr_file ks_log
                       ks_config classad_static ks_xfer)
 if(KS_STATIC_STARTER)
   # A static glibc cannot load the system's NSS modules: the starter reads

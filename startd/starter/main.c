@@ -6,7 +6,7 @@
  *   condor_starter -job FILE -sandbox-root DIR [-machine FILE]
  *                  [-slot NAME] [-keep-sandbox] [-log FILE]
  *                  [-account SPEC] [-startd-pid PID]
- *                  [-input DIR -output DIR]
+ *                  [-input DIR -output DIR] [-result FILE]
  *
  * -job FILE         the job ad, in old ClassAd syntax (as condor_q -l
  *                   prints it).
@@ -25,8 +25,9 @@
  *                   the parent it has at its start).  When that process
  *                   is gone (at the start, or at any time while the job
  *                   runs) the starter ends the job's whole family with
- *                   SIGKILL, removes the sandbox and exits: no job runs on
- *                   without a startd (sr_run.h).
+ *                   SIGKILL, removes the sandbox, writes its result (the
+ *                   job "killed", or never started) and exits: no job runs
+ *                   on without a startd (sr_run.h).
  * -keep-sandbox     leave the sandbox in place at the end.
  * -log FILE         the starter's log (one line per step, ks_log's format,
  *                   STARTER_DEBUG categories); standard error without it.
@@ -40,6 +41,12 @@
  *                   created or changed (HTCondor's rule).  A file that
  *                   cannot be copied puts TransferOutputError (and
  *                   TransferOutputErrno) into the result.
+ * -result FILE      the result ad goes to FILE instead of standard output,
+ *                   whole or not at all (FILE.tmp renamed over FILE), mode
+ *                   0600, owned by the identity the starter was started
+ *                   with (its startd's account): written before the
+ *                   starter exits, it outlives a startd that dies, so the
+ *                   next one can give the job's end to its claimer.
  *
  * The job: Cmd (absolute, or relative to the job's directory), Arguments
  * (new syntax) or else Args (old), Environment (new syntax) or else Env
@@ -63,7 +70,8 @@
  * exits, anything it left running is killed.
  *
  * The result: when the job has ended, or could not start, the starter
- * writes ONE result ad in old syntax to its standard output (attributes
+ * writes ONE result ad in old syntax to its standard output or -result
+ * FILE (attributes
  * in sr_result.h; JobExitReason is "exited", "signaled", "killed" or
  * "start failed"), removes the sandbox, and exits 0.  It exits 1 only if
  * the result ad could not be written.  A bad command line, a job ad that
@@ -100,7 +108,7 @@
 static const char usage[] =
 	"usage: condor_starter -job FILE -sandbox-root DIR [-machine FILE] "
 	"[-slot NAME] [-keep-sandbox] [-log FILE] [-input DIR -output DIR] "
-	"[-account SPEC] [-startd-pid PID]";
+	"[-account SPEC] [-startd-pid PID] [-result FILE]";
 
 struct opts {
 	const char *job;
@@ -111,6 +119,7 @@ struct opts {
 	const char *input, *output;
 	const char *account;
 	const char *startd_pid;
+	const char *result;
 	bool keep;
 };
 
@@ -179,6 +188,7 @@ static int parse_args(int argc, char **argv, struct opts *op,
 				   : !strcmp(a, "-output")       ? &op->output
 				   : !strcmp(a, "-account")      ? &op->account
 				   : !strcmp(a, "-startd-pid")   ? &op->startd_pid
+				   : !strcmp(a, "-result")       ? &op->result
 								 : NULL;
 		if (dst) {
 			if (i + 1 >= argc) {
@@ -531,9 +541,10 @@ static void run_job(struct starter *s, const sigset_t *set)
 	free(args);
 	/* a job started now would run without a startd */
 	if (!sr_run_startd_alive(s->startd)) {
-		sr_outcome_fail(&s->o, SR_HOLD_CREATE_PROCESS, 0,
-				"the startd (pid %ld) went away before the "
-				"job started", (long)s->startd);
+		sr_outcome_startd_gone(&s->o, s->startd,
+				       "before the job started");
+		ks_log_printf(s->log, KS_D_ALWAYS, "job %s: %s", id,
+			      s->o.reason);
 		return;
 	}
 	struct sr_spawn sp = {
@@ -633,10 +644,9 @@ int main(int argc, char **argv)
 	bool orphan = a == 0 && !sr_run_startd_watch(s.startd);
 	open_log(&s);
 	if (orphan) {
-		/* finish() logs it */
-		sr_outcome_fail(&s.o, SR_HOLD_CREATE_PROCESS, 0,
-				"the startd (pid %ld) went away before the "
-				"starter began", (long)s.startd);
+		sr_outcome_startd_gone(&s.o, s.startd,
+				       "before the starter began");
+		ks_log_printf(s.log, KS_D_ALWAYS, "%s", s.o.reason);
 	} else if (a == 0) {
 		struct ks_err err;
 		ks_log_printf(s.log, KS_D_ALWAYS,
@@ -664,7 +674,10 @@ int main(int argc, char **argv)
 	}
 	struct ks_err err;
 	int status = 0;
-	if (sr_result_write(stdout, ad, &err)) {
+	/* the file is its startd's, as if the startd had written it */
+	if (s.opt.result ? sr_result_save(s.opt.result, ad, root.switched,
+					  root.uid, root.gid, &err)
+			 : sr_result_write(stdout, ad, &err)) {
 		ks_log_printf(s.log, KS_D_ALWAYS, "job %s: %s", s.job.id,
 			      err.msg);
 		status = 1;

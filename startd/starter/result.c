@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "ks_mem.h"
+#include "sr_file.h"
 
 void sr_outcome_fail(struct sr_outcome *o, int hold_code, int hold_subcode,
 		     const char *fmt, ...)
@@ -25,6 +26,19 @@ void sr_outcome_fail(struct sr_outcome *o, int hold_code, int hold_subcode,
 	o->reason = ks_xstrdup(buf);
 	o->hold_code = hold_code;
 	o->hold_subcode = hold_subcode;
+}
+
+void sr_outcome_startd_gone(struct sr_outcome *o, pid_t startd,
+			    const char *when)
+{
+	char buf[160];
+	snprintf(buf, sizeof(buf), "the startd (pid %ld) went away %s",
+		 (long)startd, when);
+	free(o->reason);
+	o->reason = ks_xstrdup(buf);
+	o->how = SR_END_KILLED;
+	o->kill = SR_KILL_HARD;
+	o->startd_gone = startd;
 }
 
 const char *sr_end_name(enum sr_end how)
@@ -51,7 +65,11 @@ static void exit_attrs(classad *ad, const struct sr_outcome *o)
 		classad_insert_int(ad, "ExitCode", WEXITSTATUS(st));
 	}
 	char text[160] = "";
-	if (o->how == SR_END_KILLED) {
+	if (o->how == SR_END_KILLED && o->startd_gone) {
+		snprintf(text, sizeof(text),
+			 "killed (SIGKILL): its startd (pid %ld) went away",
+			 (long)o->startd_gone);
+	} else if (o->how == SR_END_KILLED) {
 		const char *name = o->kill == SR_KILL_HARD
 					   ? "SIGKILL"
 					   : sr_signal_name(o->kill_sig);
@@ -83,6 +101,10 @@ classad *sr_result_ad(const struct sr_job *job, const struct sr_outcome *o,
 				   o->hold_code ? o->hold_code
 						: SR_HOLD_CREATE_PROCESS);
 		classad_insert_int(ad, "HoldReasonSubCode", o->hold_subcode);
+	} else if (!o->pid) {
+		/* killed before it began: there is no exit to tell */
+		classad_insert_string(ad, "ExitReason",
+				      o->reason ? o->reason : "killed");
 	} else {
 		exit_attrs(ad, o);
 		classad_insert_int(ad, "JobPid", o->pid);
@@ -129,6 +151,16 @@ int sr_result_write(FILE *f, const classad *ad, struct ks_err *err)
 				  "cannot write the result ad: %s",
 				  strerror(errno));
 	return 0;
+}
+
+int sr_result_save(const char *path, const classad *ad, bool chown_it,
+		   uid_t uid, gid_t gid, struct ks_err *err)
+{
+	char *text = classad_unparse(ad, CLASSAD_FMT_OLD);
+	int rc = sr_file_replace(path, text, strlen(text), chown_it, uid, gid,
+				 err);
+	free(text);
+	return rc;
 }
 
 void sr_outcome_free(struct sr_outcome *o)

@@ -143,6 +143,7 @@ static void on_hard_kill(struct watch *w)
 {
 	if (!w->orphan && w->startd > 0 && !sr_run_startd_alive(w->startd)) {
 		w->orphan = true;
+		w->o->startd_gone = w->startd;
 		char why[96];
 		snprintf(why, sizeof(why),
 			 "the startd (pid %ld) went away; hard kill",

@@ -11,14 +11,17 @@
  *                       "signaled"     it died on its own from a signal
  *                                      (ExitSignal), no kill order given;
  *                       "killed"       it ended after the startd ordered a
- *                                      soft or hard kill, however it ended;
+ *                                      soft or hard kill, however it ended,
+ *                                      or its startd went away (the starter
+ *                                      killed it, or did not start it);
  *                       "start failed" it never ran: ExitReason says what
  *                                      failed and where, with HoldReason,
  *                                      HoldReasonCode and HoldReasonSubCode
  *                                      as HTCondor would put the job on hold.
  *   ExitBySignal, ExitCode | ExitSignal, JobCoreDumped (only when true),
  *   ExitReason ("died on signal N (name)" for a signal death, the kill
- *   order for "killed", the failure for "start failed"), JobPid,
+ *   order or the startd's going for "killed", the failure for "start
+ *   failed"), JobPid (none for a job that never began),
  *   JobStartDate (the ad's own if it had one, else this start),
  *   JobCurrentStartDate (the activation began), JobCurrentStartExecutingDate
  *   (the executable began), CompletionDate (only when the job ended on its
@@ -70,6 +73,7 @@ struct sr_outcome {
 	int status;            /* its wait status */
 	enum sr_kill kill;     /* the strongest kill order carried out */
 	int kill_sig;          /* the signal the soft kill sent */
+	pid_t startd_gone;     /* the startd whose going ended the job, or 0 */
 	int64_t start_date;    /* epoch seconds the activation began */
 	int64_t exec_date;     /* epoch seconds the executable began, 0 if not */
 	int64_t end_date;      /* epoch seconds the job ended */
@@ -88,6 +92,12 @@ struct sr_outcome {
 void sr_outcome_fail(struct sr_outcome *o, int hold_code, int hold_subcode,
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* The startd (pid startd) went away before the job began (when says
+ * when: "before the job started"): the job is killed without having run,
+ * so that its claimer runs it again rather than hold it. */
+void sr_outcome_startd_gone(struct sr_outcome *o, pid_t startd,
+			    const char *when);
+
 /* The result ad for job (whose ad may be missing if it did not load)
  * and outcome o; memory_metric is the MemoryUsage expression (NULL for
  * HTCondor's default).  Returns a new ad; free with classad_free(). */
@@ -97,6 +107,12 @@ classad *sr_result_ad(const struct sr_job *job, const struct sr_outcome *o,
 /* Writes ad in old syntax to f and flushes it.  Returns 0 or KS_EIO with
  * err filled. */
 int sr_result_write(FILE *f, const classad *ad, struct ks_err *err);
+
+/* Writes ad in old syntax as the file path, whole or not at all
+ * (sr_file.h), given to uid:gid when chown_it.  Returns 0 or KS_EIO with
+ * err filled. */
+int sr_result_save(const char *path, const classad *ad, bool chown_it,
+		   uid_t uid, gid_t gid, struct ks_err *err);
 
 /* "exited", "signaled", "killed", "start failed". */
 const char *sr_end_name(enum sr_end how);

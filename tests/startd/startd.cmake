@@ -25,3 +25,11 @@ set_tests_properties(startd_death PROPERTIES TIMEOUT 300)
 add_test(NAME startd_kill_escalation
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/kill_escalation_test.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(startd_kill_escalation PROPERTIES TIMEOUT 300)
+
+# A job's end outlives its startd's death until its claimer has had it:
+# the startd's answers for the ends it kept (ks_claim), and a job that
+# ended while its schedd was stopped completes once through the next
+# startd (end_kept_test.sh, a whole pool).
+add_test(NAME startd_end_kept
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/end_kept_test.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(startd_end_kept PROPERTIES TIMEOUT 300)

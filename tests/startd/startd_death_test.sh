@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # startd_death_test.sh BUILD: a startd killed with SIGKILL while jobs run
 # leaves no job running.  Each starter ends its job's processes (a child
-# in a session of its own among them) and itself; a starter that cannot
-# (stopped) is ended, with its job, by the startd the master starts next,
-# which also empties EXECUTE (sandboxes, staging directories) and removes
-# the claim id files of slots it does not have, all before its first ad
-# reaches the collector.  The schedd learns that the claims are gone and
-# runs each job again: each runs to its end exactly once, as the jobs'
-# own records and their event logs show.  As root the jobs belong to a
-# temporary account.
+# in a session of its own among them) and itself, and writes its result
+# (killed); a starter that cannot (stopped) is ended, with its job, by
+# the startd the master starts next, which also empties EXECUTE
+# (sandboxes, staging directories) but for the jobs' ends, which it
+# keeps for their claimers, and removes the claim id files of slots it
+# does not have, all before its first ad reaches the collector.  The
+# schedd reconnects through the new startd and learns of each killed
+# job's eviction (the stopped one's claim is simply gone), then runs
+# each job again: each runs to its end exactly once, as the jobs' own
+# records and their event logs show, and nothing of the ends is left.
+# As root the jobs belong to a temporary account.
 set -u
 B=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -97,6 +100,9 @@ touch "$T/log/.startd_claim_id.slot7" "$T/log/.startd_preempt_id.slot1"
 STOPPED=$(echo "$STARTERS" | head -1)
 STOPPED_JOB=$(pgrep -P "$STOPPED")
 kill -STOP "$STOPPED"
+# the runs file of its job: its shell noted its pid there
+STOPPED_RUNS=$(grep -l "^start $STOPPED_JOB\$" "$J"/runs.*)
+[ -n "$STOPPED_RUNS" ] || fail "no job file of the stopped starter's job $STOPPED_JOB"
 
 kill -KILL "$SD"
 # every process of every job ends (the stopped starter's once the next
@@ -110,12 +116,19 @@ done
 grep -q "the startd (pid $SD) went away; hard kill" "$T/StderrLog" ||
 	fail "no starter says its startd went away"
 
-# The next startd: by its first ad, the earlier one's leftovers are gone.
+# The next startd: by its first ad, the earlier one's leftovers are gone,
+# but for the ends of the jobs that their starters ended (their results,
+# their claims' records): one for each starter but the stopped one.
 new_ad() { condor_status -af MyAddress 2>/dev/null | grep -qvF "$OLD_ADDR"; }
 wait_for 60 new_ad || fail "no slot ad from a new startd"
 for e in $LEFT; do
+	case $e in .claim_*|.result_*|.output_*) continue;; esac
 	[ ! -e "$T/execute/$e" ] || fail "$e is still in EXECUTE: $(ls -A "$T/execute")"
 done
+[ "$(grep -c "kept the job's end (killed) that an earlier startd left" "$T/log/StartLog")" = $((N - 1)) ] &&
+	[ "$(ls -A "$T/execute" | grep -c '^\.result_')" = $((N - 1)) ] &&
+	[ "$(ls -A "$T/execute" | grep -c '^\.claim_')" = $((N - 1)) ] ||
+	fail "the killed jobs' ends are not all kept: $(ls -A "$T/execute")"
 [ ! -e "$T/log/.startd_claim_id.slot7" ] && [ ! -e "$T/log/.startd_preempt_id.slot1" ] ||
 	fail "stale claim id files: $(ls -A "$T/log")"
 grep -q "ended the starter (pid $STOPPED) an earlier startd left running, and the 3 processes of its job" "$T/log/StartLog" ||
@@ -132,9 +145,22 @@ for p in $(seq 0 $((N - 1))); do
 	f=$J/runs.$p
 	[ "$(grep -c '^start' "$f")" = 2 ] && [ "$(grep -c '^end' "$f")" = 1 ] ||
 		fail "job $C.$p ran: $(tr '\n' ' ' < "$f")"
-	[ "$(ev 001)" = 2 ] && [ "$(ev 005)" = 1 ] && [ "$(ev 022)" = 1 ] ||
-		fail "job $C.$p: $(ev 001) execute, $(ev 005) terminated, $(ev 022) disconnected events"
+	[ "$(ev 001)" = 2 ] && [ "$(ev 005)" = 1 ] && [ "$(ev 022)" = 1 ] &&
+		[ "$(ev 004)" = 1 ] ||
+		fail "job $C.$p: $(ev 001) execute, $(ev 005) terminated, $(ev 022) disconnected, $(ev 004) evicted events"
+	# the eviction learned through the new startd (reconnected), but
+	# for the stopped starter's job, which left no end (reconnect failed)
+	if [ "$f" = "$STOPPED_RUNS" ]; then want="0 1"; else want="1 0"; fi
+	[ "$(ev 023) $(ev 024)" = "$want" ] ||
+		fail "job $C.$p: $(ev 023) reconnected and $(ev 024) reconnect-failed events, expected $want"
 	[ "$(condor_history -af ExitCode -constraint "ClusterId == $C && ProcId == $p")" = 0 ] ||
 		fail "job $C.$p: exit code"
 done
 echo "ok: each job ran to its end once, as its event log shows"
+
+# The schedd released each end it was given; nothing of them is left.
+no_ends() { ! ls -A "$T/execute" | grep -qE '^\.(claim|result|output|input)_'; }
+wait_for 30 no_ends || fail "ends left in EXECUTE: $(ls -A "$T/execute")"
+[ "$(grep -c "an earlier startd left was released by" "$T/log/StartLog")" = $((N - 1)) ] ||
+	fail "the kept ends were not each released: $(grep "left was released" "$T/log/StartLog")"
+echo "ok: the kept ends went once the schedd had recorded them"

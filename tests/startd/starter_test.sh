@@ -342,7 +342,9 @@ pass "hard kill after an ignored soft kill"
 # A stand-in for the startd starts the starter (its parent, which it
 # takes for its startd without -startd-pid) and is killed with SIGKILL.  The job ignores SIGTERM and has a child in
 # a session of its own; both die at once, the sandbox goes and the
-# starter exits, with nobody telling it to.
+# starter exits, with nobody telling it to, having written its result
+# to -result FILE for the next startd (whole: no temporary file left;
+# 0600).
 # dead PID: the process is gone, or a zombie nobody reaps
 dead() { ! [ -e "/proc/$1" ] || grep -q '^State:[[:space:]]*Z' "/proc/$1/status"; }
 cat > "$T/orphan.ad" <<EOF
@@ -350,7 +352,7 @@ Cmd = "/bin/sh"
 Arguments = "-c 'trap \"\" TERM; setsid sh -c ''echo \$\$ > $T/iwd/orphan_away.pid; exec sleep 300'' & echo \$\$ > $T/iwd/orphan.pid; while :; do sleep 0.05; done'"
 EOF
 sh -c '"$2" -job "$1/orphan.ad" -sandbox-root "$1/execute" -log "$1/orphan.log" \
-	> "$1/orphan.result" & echo $! > "$1/orphan_starter.pid"; wait' orphan "$T" "$S" &
+	-result "$1/orphan.result" > "$1/orphan.stdout" & echo $! > "$1/orphan_starter.pid"; wait' orphan "$T" "$S" &
 STANDIN=$!
 wait_for 10 test -s "$T/iwd/orphan_away.pid" -a -s "$T/iwd/orphan.pid" ||
 	fail "orphan: the job did not start"
@@ -366,6 +368,9 @@ wait_for 20 dead "$SP" || fail "orphan: the starter $SP outlived its startd"
 grep -q "the startd (pid $STANDIN) went away; hard kill: SIGKILL sent" "$T/orphan.log" ||
 	fail "orphan: log"
 expect JobExitReason orphan.result killed
+expect ExitReason orphan.result "killed (SIGKILL): its startd (pid $STANDIN) went away"
+[ "$(stat -c %a "$T/orphan.result")" = 600 ] && [ ! -e "$T/orphan.result.tmp" ] &&
+	[ ! -s "$T/orphan.stdout" ] || fail "orphan: the result file: $(ls -l "$T"/orphan.*)"
 sandbox_empty || fail "orphan: sandbox left behind"
 pass "a starter whose startd is gone kills the job's whole family and exits"
 
@@ -374,14 +379,30 @@ run nostartd -startd-pid 999999999 <<EOF
 Cmd = "/bin/sh"
 Arguments = "-c 'touch $T/iwd/nostartd.ran'"
 EOF
-expect JobExitReason nostartd.result "start failed"
+# (killed, not failed: its claimer runs it again rather than hold it)
+expect JobExitReason nostartd.result killed
 expect ExitReason nostartd.result "the startd (pid 999999999) went away before the starter began"
+[ -z "$(attr HoldReasonCode "$T/nostartd.result")$(attr ExitCode "$T/nostartd.result")" ] ||
+	fail "nostartd: a hold reason or exit code for a job that never ran"
 [ ! -e "$T/iwd/nostartd.ran" ] || fail "nostartd: the job ran"
 sandbox_empty || fail "nostartd: sandbox left behind"
 "$S" -job "$T/echo.ad" -sandbox-root "$T/execute" -startd-pid 12x > "$T/badpid.result" 2> "$T/badpid.log" ||
 	fail "bad -startd-pid: starter failed"
 attr ExitReason "$T/badpid.result" | grep -q -- "-startd-pid '12x' is not a process id" || fail "bad -startd-pid"
 pass "no job without its startd; a bad -startd-pid"
+
+# The result file is its startd's: a starter started by a startd that
+# acts as an account (root its real uid) takes root back for the job,
+# and gives the file to that account.
+if $ROOT && [ "$NOBODY_UID" != none ]; then
+	printf 'Cmd = "/bin/sh"\nArguments = "-c true"\n' > "$T/owned.ad"
+	setpriv --ruid 0 --euid nobody -- "$S" -job "$T/owned.ad" -sandbox-root "$T/execute" \
+		-log "$T/owned.log" -result "$T/owned.result" || fail "owned: the starter failed"
+	expect JobExitReason owned.result exited
+	[ "$(stat -c '%u %a' "$T/owned.result")" = "$NOBODY_UID 600" ] ||
+		fail "owned: the result file is $(stat -c '%U %a' "$T/owned.result")"
+	pass "the result file belongs to the starter's startd"
+fi
 
 # ---- jobs that cannot start ----
 run nocmd <<EOF
