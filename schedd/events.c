@@ -95,7 +95,7 @@ static void write_pending(struct sc_schedd *s, void *arg)
 	struct ks_err err = {0};
 	if (p->log) {
 		struct ks_priv_saved ids;
-		int rc = ks_priv_to_owner(p->owner, &ids, &err);
+		int rc = sc_as_owner(s, p->owner, &ids, &err);
 		if (rc == 0) {
 			rc = ks_userlog_write(p->log, p->text, p->len, p->opts,
 					      &err);

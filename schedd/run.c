@@ -484,7 +484,7 @@ static bool job_output(struct sc_run *r, struct sc_job *j, const classad *res,
 	uint64_t bytes = 0;
 	int eno = 0;
 	struct ks_err err = {0};
-	int rc = sc_xfer_output(j, files, nfiles, &bytes, &eno, &err);
+	int rc = sc_xfer_output(s, j, files, nfiles, &bytes, &eno, &err);
 	add_real(s, j, "BytesRecvd", (double)bytes);
 	if (rc == 0)
 		return true;
@@ -1083,7 +1083,7 @@ static void activate(struct sc_run *r, struct sc_job *j)
 	if (r->xfer) {
 		xfer_event(s, j, KS_USERLOG_XFER_IN_STARTED, r->startd);
 		int eno = 0;
-		if (sc_xfer_input(j, job, &files, &eno, &err)) {
+		if (sc_xfer_input(s, j, job, &files, &eno, &err)) {
 			char why[800];
 			snprintf(why, sizeof(why),
 				 "Transfer input files failure at access point "

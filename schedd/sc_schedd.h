@@ -18,6 +18,7 @@
 
 #include "classad.h"
 #include "ks_daemon.h"
+#include "ks_priv.h"
 #include "ks_store.h"
 
 /* JobStatus values, as HTCondor numbers them. */
@@ -93,6 +94,7 @@ struct sc_schedd {
 	struct sc_autoclusters *ac;  /* negotiate.c */
 	struct sc_negotiation *neg;  /* the negotiation under way */
 	struct sc_policy *policy;    /* policy.c */
+	struct sc_accounts *accounts; /* accounts.c */
 };
 
 /* ---- queue.c ---- */
@@ -206,6 +208,17 @@ void sc_submitters_changed(struct sc_schedd *s);
 void sc_submitters_now(struct sc_schedd *s);
 /* The schedd's ad as the collector gets it (new ad). */
 classad *sc_schedd_ad(struct sc_schedd *s);
+
+/* ---- accounts.c ---- */
+
+/* The job owner's identity for a moment, as ks_priv_to_account() takes
+ * it (restore with ks_priv_restore()), the account looked up at most
+ * once per PASSWD_CACHE_REFRESH.  Returns 0, or KS_ENOTFOUND / KS_EPERM
+ * with err filled. */
+int sc_as_owner(struct sc_schedd *s, const char *owner,
+		struct ks_priv_saved *saved, struct ks_err *err);
+/* Forgets every account (at reconfig, and at the end). */
+void sc_accounts_free(struct sc_schedd *s);
 
 /* ---- negotiate.c ---- */
 

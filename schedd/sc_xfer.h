@@ -4,7 +4,7 @@
  * A job transfers files unless the ad it is activated with says
  * ShouldTransferFiles = "NO" (run.c turns IF_NEEDED into NO on a slot of
  * the schedd's FILESYSTEM_DOMAIN).  Its files are read and written as its
- * Owner (ks_priv_to_owner()), relative to its Iwd.
+ * Owner (sc_as_owner()), relative to its Iwd.
  */
 #ifndef SC_XFER_H
 #define SC_XFER_H
@@ -29,14 +29,15 @@ bool sc_xfer_wanted(const classad *ad);
  * Cmd, In, Out and Err name the sandbox's files; sets
  * TransferInputSizeMB.  Returns 0, or a KS_E* code with err holding the
  * detail of HTCondor's hold reason and *eno the system error. */
-int sc_xfer_input(const struct sc_job *j, classad *ad,
+int sc_xfer_input(struct sc_schedd *s, const struct sc_job *j, classad *ad,
 		  struct ks_xfer_set *set, int *eno, struct ks_err *err);
 
 /* Writes the n output file ads into j's Iwd (_condor_stdout and
  * _condor_stderr to its Out and Err, TransferOutputRemaps applied).
  * *bytes gets the bytes written.  Returns 0 or a KS_E* code with err and
  * *eno as above (files before the failing one stay written). */
-int sc_xfer_output(const struct sc_job *j, classad *const *ads, size_t n,
-		   uint64_t *bytes, int *eno, struct ks_err *err);
+int sc_xfer_output(struct sc_schedd *s, const struct sc_job *j,
+		   classad *const *ads, size_t n, uint64_t *bytes, int *eno,
+		   struct ks_err *err);
 
 #endif

@@ -361,6 +361,7 @@ static void reconfig(ks_daemon *d)
 	struct sc_schedd *s = d->ctx;
 	int before = s->periodic_interval;
 	read_knobs(s);
+	sc_accounts_free(s);
 	sc_policy_reconfig(s);
 	sc_run_reconfig(s);
 	if (before != s->periodic_interval) {
@@ -410,6 +411,7 @@ int main(int argc, char **argv)
 	int rc = ks_daemon_main(argc, argv, "SCHEDD", &ops, cmds,
 				sizeof(cmds) / sizeof(cmds[0]), &s);
 	sc_queue_close(&s);
+	sc_accounts_free(&s);
 	sc_policy_free(&s);
 	sc_autoclusters_free(&s);
 	sc_negotiation_free(&s);

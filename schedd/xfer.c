@@ -42,7 +42,7 @@ bool sc_xfer_wanted(const classad *ad)
 	return !no;
 }
 
-int sc_xfer_input(const struct sc_job *j, classad *ad,
+int sc_xfer_input(struct sc_schedd *s, const struct sc_job *j, classad *ad,
 		  struct ks_xfer_set *set, int *eno, struct ks_err *err)
 {
 	*eno = 0;
@@ -61,7 +61,7 @@ int sc_xfer_input(const struct sc_job *j, classad *ad,
 				"files from");
 	struct ks_priv_saved ids;
 	if (rc == 0)
-		rc = ks_priv_to_owner(j->owner, &ids, err);
+		rc = sc_as_owner(s, j->owner, &ids, err);
 	if (rc == 0) {
 		if (cmd && exe) {
 			char *path = ks_path_in(iwd, cmd);
@@ -128,8 +128,9 @@ static char *remap(const char *remaps, const char *name)
 	return found;
 }
 
-int sc_xfer_output(const struct sc_job *j, classad *const *ads, size_t n,
-		   uint64_t *bytes, int *eno, struct ks_err *err)
+int sc_xfer_output(struct sc_schedd *s, const struct sc_job *j,
+		   classad *const *ads, size_t n, uint64_t *bytes, int *eno,
+		   struct ks_err *err)
 {
 	*bytes = 0;
 	*eno = 0;
@@ -146,7 +147,7 @@ int sc_xfer_output(const struct sc_job *j, classad *const *ads, size_t n,
 				"files to");
 	struct ks_priv_saved ids;
 	if (rc == 0)
-		rc = ks_priv_to_owner(j->owner, &ids, err);
+		rc = sc_as_owner(s, j->owner, &ids, err);
 	if (rc != 0)
 		goto done;
 	for (size_t i = 0; rc == 0 && i < n; i++) {

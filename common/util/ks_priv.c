@@ -32,18 +32,24 @@ static int up(void)
 	return geteuid() == 0 ? 0 : seteuid(0);
 }
 
-/* The effective ids and groups become uid, gid and name's groups
+/* The effective ids and groups become uid, gid and the n groups
  * (effective root first).  Returns 0 or -1 (errno). */
-static int become(uid_t uid, gid_t gid, const char *name)
+static int become_ids(uid_t uid, gid_t gid, const gid_t *groups, int n)
 {
 	if (up() != 0)
 		return -1;
+	return setgroups((size_t)n, groups) != 0 || setegid(gid) != 0 ||
+			       seteuid(uid) != 0
+		       ? -1
+		       : 0;
+}
+
+/* The same with name's groups, looked up. */
+static int become(uid_t uid, gid_t gid, const char *name)
+{
 	gid_t *groups = NULL;
 	int n = name ? ks_passwd_groups(name, gid, &groups) : 1;
-	int rc = setgroups((size_t)n, groups ? groups : &gid) != 0 ||
-			 setegid(gid) != 0 || seteuid(uid) != 0
-		 ? -1
-		 : 0;
+	int rc = become_ids(uid, gid, groups ? groups : &gid, n);
 	int e = errno;
 	free(groups);
 	errno = e;
@@ -80,26 +86,58 @@ int ks_priv_to_root(struct ks_priv_saved *saved, struct ks_err *err)
 	return 0;
 }
 
+int ks_priv_lookup(const char *name, struct ks_priv_account *a,
+		   struct ks_err *err)
+{
+	memset(a, 0, sizeof(*a));
+	struct ks_passwd pw;
+	if (!name || ks_passwd_by_name(name, &pw))
+		return ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
+				  "the job's owner %s has no account on this "
+				  "host", name ? name : "(none)");
+	a->name = pw.name;
+	pw.name = NULL;
+	a->uid = pw.uid;
+	a->gid = pw.gid;
+	a->ngroups = ks_passwd_groups(a->name, a->gid, &a->groups);
+	ks_passwd_clear(&pw);
+	return 0;
+}
+
+void ks_priv_account_clear(struct ks_priv_account *a)
+{
+	free(a->name);
+	free(a->groups);
+	memset(a, 0, sizeof(*a));
+}
+
+int ks_priv_to_account(const struct ks_priv_account *a,
+		       struct ks_priv_saved *saved, struct ks_err *err)
+{
+	memset(saved, 0, sizeof(*saved));
+	if (!ks_priv_can_switch())
+		return 0;
+	save(saved);
+	if (become_ids(a->uid, a->gid, a->groups, a->ngroups) != 0) {
+		int e = errno;
+		ks_priv_restore(saved);
+		return ks_err_set(err, KS_EPERM, 0, 0, 0, "cannot act as %s: %s",
+				  a->name, strerror(e));
+	}
+	return 0;
+}
+
 int ks_priv_to_owner(const char *owner, struct ks_priv_saved *saved,
 		     struct ks_err *err)
 {
 	memset(saved, 0, sizeof(*saved));
 	if (!ks_priv_can_switch())
 		return 0;
-	struct ks_passwd pw;
-	if (!owner || ks_passwd_by_name(owner, &pw))
-		return ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
-				  "the job's owner %s has no account on this "
-				  "host", owner ? owner : "(none)");
-	save(saved);
-	int rc = become(pw.uid, pw.gid, pw.name);
-	int e = errno;
-	if (rc != 0) {
-		ks_priv_restore(saved);
-		rc = ks_err_set(err, KS_EPERM, 0, 0, 0, "cannot act as %s: %s",
-				pw.name, strerror(e));
-	}
-	ks_passwd_clear(&pw);
+	struct ks_priv_account a;
+	int rc = ks_priv_lookup(owner, &a, err);
+	if (rc == 0)
+		rc = ks_priv_to_account(&a, saved, err);
+	ks_priv_account_clear(&a);
 	return rc;
 }
 

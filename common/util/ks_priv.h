@@ -46,8 +46,30 @@ int ks_priv_set_effective(uid_t uid, gid_t gid, const char *name,
  * KS_EPERM with err filled (err may be NULL). */
 int ks_priv_to_root(struct ks_priv_saved *saved, struct ks_err *err);
 
-/* The account owner's identity for a moment (looked up by name; its
- * groups too).  Returns 0; KS_ENOTFOUND for an unknown account or
+/* An account as a switch needs it: what a daemon that switches often
+ * (the schedd, at every event of a job's log) keeps rather than look it
+ * up each time. */
+struct ks_priv_account {
+	char *name; /* owned */
+	uid_t uid;
+	gid_t gid;
+	int ngroups;
+	gid_t *groups; /* owned: gid first, then its other groups */
+};
+
+/* Looks account name up (its groups too).  Returns 0 (release a with
+ * ks_priv_account_clear()), or KS_ENOTFOUND with err filled. */
+int ks_priv_lookup(const char *name, struct ks_priv_account *a,
+		   struct ks_err *err);
+void ks_priv_account_clear(struct ks_priv_account *a);
+
+/* Account a's identity for a moment.  Returns 0, or KS_EPERM with err
+ * filled. */
+int ks_priv_to_account(const struct ks_priv_account *a,
+		       struct ks_priv_saved *saved, struct ks_err *err);
+
+/* The account owner's identity for a moment (looked up by name: the
+ * two calls above).  Returns 0; KS_ENOTFOUND for an unknown account or
  * KS_EPERM, with err filled. */
 int ks_priv_to_owner(const char *owner, struct ks_priv_saved *saved,
 		     struct ks_err *err);
