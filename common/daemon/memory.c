@@ -9,7 +9,7 @@
  * mapped block of 10 MB raises the mmap threshold to 10 MB and the trim
  * threshold to 20 MB, so that every later block of that size (the next
  * message's buffer, its parse, its reply) comes from the heap and stays
- * there.  One 10 MB attribute left a collector or a schedd 20 to 30 MB
+ * there.  One 10 MB attribute left a collector or a schedd 20 to 50 MB
  * larger for good.  Fixed thresholds keep large blocks in their own
  * mappings; what small blocks leave free inside the heap is given back
  * by the sweep below.
