@@ -57,8 +57,10 @@ static void stop_job(struct sc_schedd *s, void *arg)
 		sc_run_stop(s, j);
 		return;
 	}
-	/* condor_rm -forcex: the job leaves the queue now; its run is told
-	 * to end and left to end without it */
+	/* condor_rm -forcex: the job leaves the queue now; its run (or
+	 * local starter) is told to end and left to end without it */
+	if (j->local)
+		sc_local_stop(s, j);
 	sc_run_abandon(s, j);
 	sc_local_forget(j);
 	char *why = NULL;

@@ -1,16 +1,16 @@
 /*
  * events.c: a job's events into its event log (UserLog, relative to its
- * Iwd) and the schedd's EVENT_LOG, through common/userlog.
+ * Iwd, written with its owner's identity) and the schedd's EVENT_LOG,
+ * through common/userlog, each once what led to it is in the job queue.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ks_log.h"
-#include "ks_text.h"
 #include "ks_mem.h"
 #include "ks_priv.h"
+#include "ks_text.h"
 #include "ks_userlog.h"
-#include "ks_xfer.h"
 #include "sc_events.h"
 
 static char *job_string(const struct sc_job *j, const char *name)
