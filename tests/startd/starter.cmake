@@ -20,3 +20,9 @@ add_executable(test_passwd_files ${CMAKE_CURRENT_SOURCE_DIR}/test_passwd_files.c
                ${CMAKE_SOURCE_DIR}/common/util/ks_passwd_files.c)
 target_link_libraries(test_passwd_files PRIVATE classad_static ${CMOCKA_LIB})
 add_test(NAME startd_passwd_files COMMAND test_passwd_files)
+
+# Small files written whole or not at all (sr_file.h): a claim's record
+# and a job's result, read again by the next startd.
+add_executable(test_sr_file ${CMAKE_CURRENT_SOURCE_DIR}/test_sr_file.c)
+target_link_libraries(test_sr_file PRIVATE sr_file ${CMOCKA_LIB})
+add_test(NAME startd_sr_file COMMAND test_sr_file)

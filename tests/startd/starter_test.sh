@@ -374,6 +374,34 @@ expect ExitReason orphan.result "killed (SIGKILL): its startd (pid $STANDIN) wen
 sandbox_empty || fail "orphan: sandbox left behind"
 pass "a starter whose startd is gone kills the job's whole family and exits"
 
+# A job that ends by itself as its startd goes has ended, not been killed:
+# its starter is stopped while the job exits (so the job is not reaped)
+# and its stand-in startd is killed; continued, the starter finds both
+# the startd's death and the job's exit, and the exit is the end.
+cat > "$T/ownend.ad" <<EOF
+Cmd = "/bin/sh"
+Arguments = "-c 'while [ ! -e $T/iwd/ownend.go ]; do sleep 0.05; done; exit 3'"
+EOF
+sh -c '"$2" -job "$1/ownend.ad" -sandbox-root "$1/execute" -log "$1/ownend.log" \
+	-result "$1/ownend.result" & echo $! > "$1/ownend_starter.pid"; wait' ownend "$T" "$S" &
+STANDIN=$!
+wait_for 10 test -s "$T/ownend_starter.pid" || fail "ownend: no starter"
+SP=$(cat "$T/ownend_starter.pid")
+ORPHANS="$ORPHANS $SP"
+wait_for 10 pgrep -P "$SP" || fail "ownend: the job did not start"
+JP=$(pgrep -P "$SP" | head -1)
+kill -STOP "$SP"
+touch "$T/iwd/ownend.go"
+zombie() { grep -q '^State:[[:space:]]*Z' "/proc/$1/status"; }
+wait_for 10 zombie "$JP" || fail "ownend: the job did not exit"
+kill -KILL "$STANDIN"
+wait "$STANDIN" 2>/dev/null
+kill -CONT "$SP"
+wait_for 20 dead "$SP" || fail "ownend: the starter did not end"
+expect JobExitReason ownend.result exited
+expect ExitCode ownend.result 3
+pass "a job that ends by itself as its startd goes has its end"
+
 # A starter whose startd is gone before it could watch it runs nothing.
 run nostartd -startd-pid 999999999 <<EOF
 Cmd = "/bin/sh"
