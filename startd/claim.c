@@ -11,7 +11,6 @@
  */
 #define _GNU_SOURCE /* memfd_create */
 #include <errno.h>
-#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 #include <signal.h>

@@ -134,17 +134,21 @@ classad *sd_end_read_result(const char *path, char *why, size_t size)
 	size_t len = 0;
 	char *text = sr_file_read(path, RESULT_MAX, &len);
 	if (!text) {
+		int e = errno;
 		snprintf(why, size, "cannot read %s: %s", path,
-			 errno == EFBIG ? "larger than a result can be"
-					: strerror(errno));
+			 e == EFBIG ? "larger than a result can be"
+				    : strerror(e));
+		errno = e;
 		return NULL;
 	}
 	struct ks_err err = {0};
 	classad *ad = classad_parse(text, len, CLASSAD_FMT_OLD, NULL, &err);
 	free(text);
-	if (!ad)
+	if (!ad) {
 		snprintf(why, size, "%s is not a result ad: %s", path,
 			 err.msg);
+		errno = EINVAL;
+	}
 	return ad;
 }
 
@@ -274,10 +278,12 @@ static bool tag_ok(const char *tag)
 }
 
 /* The orphan of EXECUTE's record .claim_<tag>, or NULL with why filled
- * when it is none (no result: the job had not ended). */
+ * when it is none; *usual then says it is none for the usual reason (no
+ * result: the job had not ended). */
 static struct sd_orphan *read_orphan(const char *execute, const char *tag,
-				     char *why, size_t size)
+				     char *why, size_t size, bool *usual)
 {
+	*usual = false;
 	char *path = file_of(execute, "claim", tag);
 	size_t len = 0;
 	char *text = sr_file_read(path, RECORD_MAX, &len);
@@ -294,6 +300,7 @@ static struct sd_orphan *read_orphan(const char *execute, const char *tag,
 	} else {
 		char *rpath = file_of(execute, "result", tag);
 		classad *result = sd_end_read_result(rpath, why, size);
+		*usual = !result && errno == ENOENT;
 		free(rpath);
 		char *how = ad_string(result, "JobExitReason");
 		if (result && !how)
@@ -334,12 +341,14 @@ void sd_orphans_restore(ks_daemon *d, const char *execute)
 		    !tag_ok(tag))
 			continue;
 		char why[600] = "";
+		bool usual = false;
 		struct sd_orphan *o = read_orphan(execute, tag, why,
-						  sizeof(why));
+						  sizeof(why), &usual);
 		if (!o) {
-			ks_log_printf(d->log, KS_D_FULLDEBUG,
-				      "not kept: the claim of .claim_%s: %s",
-				      tag, why);
+			ks_log_printf(d->log, usual ? KS_D_FULLDEBUG
+						    : KS_D_ALWAYS,
+				      "the claim of %s/.claim_%s left no job's "
+				      "end to keep: %s", execute, tag, why);
 			continue;
 		}
 		char *how = ad_string(o->result, "JobExitReason");

@@ -157,8 +157,8 @@ char *sd_end_path(ks_daemon *d, const struct sd_slot *s, const char *what);
  * lease; removed for a job without a lease (its claimer cannot
  * reconnect).  A failure is logged: the job runs all the same. */
 void sd_end_record(ks_daemon *d, struct sd_slot *s);
-/* The result ad a starter wrote to path, or NULL with why filled.  New
- * ad (classad_free()). */
+/* The result ad a starter wrote to path, or NULL with why filled and
+ * errno set (ENOENT: there is none).  New ad (classad_free()). */
 classad *sd_end_read_result(const char *path, char *why, size_t size);
 /* The files the starter left in dir (NULL: none) into outputs, read as
  * root; a failure is logged (slot names whose) and goes into result
