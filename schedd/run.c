@@ -140,8 +140,15 @@ static int send_startd(struct sc_run *r, int code, const classad *job,
 	classad *head = classad_new();
 	classad_insert_string(head, "ClaimId", r->claim_id);
 	classad_insert_int(head, "AliveInterval", r->s->alive_interval);
-	if (r->state == R_DISCONNECTED)
+	if (r->state == R_DISCONNECTED) {
 		classad_insert_bool(head, "Reconnect", true);
+		/* which job: a claim runs one job after another, and the
+		 * startd's may be an earlier one than the schedd's record */
+		if (r->job) {
+			classad_insert_int(head, "ClusterId", r->job->cluster);
+			classad_insert_int(head, "ProcId", r->job->proc);
+		}
+	}
 	classad **ads = ks_xmalloc((2 + nfiles) * sizeof(*ads));
 	size_t nads = 0;
 	ads[nads++] = head;

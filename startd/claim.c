@@ -903,7 +903,13 @@ static void reconnect(ks_daemon *d, struct sd_slot *s, struct ks_request *req)
 	classad *now = classad_new();
 	classad_insert_int(now, "StarterPid", c->starter);
 	classad_insert_bool(now, "Reconnected", true);
-	if (c->starter) {
+	/* the claimer's job, not an earlier one on the claim: its activation
+	 * may never have come */
+	const classad *whose = c->starter ? s->job : c->result;
+	if ((c->starter || c->result) && !sd_end_is_for(req->ads[0], whose)) {
+		ks_reply_error(req, "%s runs no such job to reconnect to",
+			       s->short_name);
+	} else if (c->starter) {
 		if (c->later)
 			ks_later_cancel(c->later);
 		ks_reply(req, KS_REPLY_OK, &now, 1, true);

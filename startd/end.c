@@ -407,9 +407,26 @@ static void drop_orphan(ks_daemon *d, size_t i)
 /* A reconnecting claimer gets the end as from a claim whose job ended
  * while it was away (claim.c's reconnect()): the output files are read
  * again from disk for each. */
+bool sd_end_is_for(const classad *req, const classad *ad)
+{
+	int64_t want, have;
+	const char *ids[] = {"ClusterId", "ProcId"};
+	for (size_t i = 0; i < 2; i++)
+		if (classad_eval_int(req, ids[i], NULL, &want) &&
+		    (!ad || !classad_eval_int(ad, ids[i], NULL, &have) ||
+		     have != want))
+			return false;
+	return true;
+}
+
 static void give_end(ks_daemon *d, struct sd_orphan *o,
 		     struct ks_request *req)
 {
+	if (!sd_end_is_for(req->ads[0], o->result)) {
+		ks_reply_error(req, "%s ran no such job to reconnect to",
+			       o->slot);
+		return;
+	}
 	struct startd *sd = d->ctx;
 	char *dir = file_of(sd->orphan_dir, "output", o->tag);
 	struct ks_xfer_set outputs = {0};

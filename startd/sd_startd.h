@@ -169,6 +169,11 @@ void sd_end_collect(ks_daemon *d, const char *slot, const char *dir,
  * new (free()); its ads are borrowed. */
 classad **sd_end_final_ads(classad *result, const struct ks_xfer_set *outputs,
 			   size_t *n);
+/* Whether ad (a job ad, or a result ad, which names its job) is the job
+ * a reconnect request names (its ClusterId and ProcId; one that names
+ * none takes any): a claim runs one job after another, and the end or
+ * the job a claimer finds must be the one it asks for. */
+bool sd_end_is_for(const classad *req, const classad *ad);
 /* Answers a reconnect to a job that has ended: OK with StarterPid 0 and
  * Reconnected ("more"), then OK with result and the output files. */
 void sd_end_reply_reconnect(struct ks_request *req, classad *result,

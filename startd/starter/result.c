@@ -92,6 +92,13 @@ classad *sr_result_ad(const struct sr_job *job, const struct sr_outcome *o,
 		      const char *memory_metric)
 {
 	classad *ad = classad_new();
+	/* whose end it is: a claim runs one job after another, and a
+	 * claimer that reconnects asks for its own job's */
+	int64_t id;
+	if (job->ad && classad_eval_int(job->ad, "ClusterId", NULL, &id))
+		classad_insert_int(ad, "ClusterId", id);
+	if (job->ad && classad_eval_int(job->ad, "ProcId", NULL, &id))
+		classad_insert_int(ad, "ProcId", id);
 	classad_insert_string(ad, "JobExitReason", sr_end_name(o->how));
 	if (o->how == SR_END_START_FAILED) {
 		const char *why = o->reason ? o->reason : "unknown failure";

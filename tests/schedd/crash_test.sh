@@ -84,6 +84,34 @@ wait_for 60 in_history "$C" 1 || fail "job a did not finish after the crash"
 grep -q "job $C.0 reconnected" "$T/log/SchedLog" || fail "job a was not reconnected"
 echo "ok: a schedd killed right after ACTIVATE_CLAIM: the job ran once, 001 and 005 in its log"
 
+# --- 1b. killed as it records the next job on a claim ---------------------
+# Two jobs that each take the whole machine share one claim: after the
+# first ends, the schedd records the second's start and dies before its
+# ACTIVATE_CLAIM leaves.  The startd still has the first job's end on the
+# claim; the restarted schedd must not take it for the second's.
+echo before > "$T/crash.b"
+submit ab <<SUB
+executable = $J/run.sh
+arguments = $J/ab.\$(Process).runs 2
+request_cpus = 2
+log = $J/ab.log
+queue 2
+SUB
+wait_for 30 grep -q '^001 ' "$J/ab.log" || fail "job ab.0 did not start"
+old=$(schedd_pid)
+mv "$T/crash.b" "$T/crash"
+wait_for 60 in_history "$C" 2 || fail "jobs ab did not finish after the crash"
+[ ! -e "$T/crash" ] || fail "the schedd did not crash before the second ACTIVATE_CLAIM"
+[ "$(schedd_pid)" != "$old" ] || fail "the schedd was not restarted (1b)"
+for p in 0 1; do
+	[ "$(runs "$J/ab.$p.runs")" = "start end " ] || fail "job ab.$p ran: $(runs "$J/ab.$p.runs")"
+done
+P1=$(printf '(%03d.001.000)' "$C")
+[ "$(grep -F "$P1" "$J/ab.log" | grep -oE '^(000|001|004|005|022|023|024) ' | tr -d ' \n')" = 000001005 ] ||
+	fail "job ab.1's events: $(grep -F "$P1" "$J/ab.log" | grep -oE '^[0-9]{3} ' | tr -d '\n')"
+grep -q "had not started on" "$T/log/SchedLog" || fail "the second job's start was not found pending"
+echo "ok: a schedd killed before a claim's next ACTIVATE_CLAIM: the claim's last end was not taken for the next job's"
+
 # --- 2. the job ends while the schedd is away -----------------------------
 submit b <<SUB
 executable = $J/run.sh

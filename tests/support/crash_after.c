@@ -5,11 +5,13 @@
  * file KS_CRASH_AFTER_FILE exists removes the file and kills itself with
  * SIGKILL the moment the message has left: the crash lands exactly
  * between telling a peer something and hearing its answer, a window a
- * test could otherwise only hit by luck.  Without the two variables it
- * does nothing.
+ * test could otherwise only hit by luck.  A file that says "before"
+ * makes it die just before the message would leave instead.  Without
+ * the two variables it does nothing.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,10 +49,24 @@ static int is_target(const void *buf, size_t len)
 	return 0;
 }
 
+/* Whether the crash file says "before". */
+static int before(const char *file)
+{
+	char buf[8] = "";
+	int fd = open(file, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n >= 6 && strncmp(buf, "before", 6) == 0;
+}
+
+/* Called before a send (sent < 0) and after it (the bytes sent). */
 static void maybe_crash(int target, ssize_t sent)
 {
 	const char *file = getenv("KS_CRASH_AFTER_FILE");
-	if (!target || sent <= 0 || !file || unlink(file) != 0)
+	if (!target || sent == 0 || !file || access(file, F_OK) != 0 ||
+	    (sent < 0) != before(file) || unlink(file) != 0)
 		return;
 	kill(getpid(), SIGKILL);
 }
@@ -59,8 +75,10 @@ ssize_t write(int fd, const void *buf, size_t len)
 {
 	ssize_t (*real)(int, const void *, size_t) =
 		(ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	int target = is_target(buf, len);
+	maybe_crash(target, -1);
 	ssize_t n = real(fd, buf, len);
-	maybe_crash(is_target(buf, len), n);
+	maybe_crash(target, n);
 	return n;
 }
 
@@ -69,8 +87,10 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
 	ssize_t (*real)(int, const void *, size_t, int) =
 		(ssize_t(*)(int, const void *, size_t, int))dlsym(RTLD_NEXT,
 								  "send");
+	int target = is_target(buf, len);
+	maybe_crash(target, -1);
 	ssize_t n = real(fd, buf, len, flags);
-	maybe_crash(is_target(buf, len), n);
+	maybe_crash(target, n);
 	return n;
 }
 
@@ -79,8 +99,10 @@ ssize_t writev(int fd, const struct iovec *iov, int cnt)
 	ssize_t (*real)(int, const struct iovec *, int) =
 		(ssize_t(*)(int, const struct iovec *, int))dlsym(RTLD_NEXT,
 								  "writev");
+	int target = cnt > 0 && is_target(iov[0].iov_base, iov[0].iov_len);
+	maybe_crash(target, -1);
 	ssize_t n = real(fd, iov, cnt);
-	maybe_crash(cnt > 0 && is_target(iov[0].iov_base, iov[0].iov_len), n);
+	maybe_crash(target, n);
 	return n;
 }
 
@@ -89,10 +111,10 @@ ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
 	ssize_t (*real)(int, const struct msghdr *, int) =
 		(ssize_t(*)(int, const struct msghdr *, int))dlsym(RTLD_NEXT,
 								   "sendmsg");
+	int target = m->msg_iovlen > 0 &&
+		     is_target(m->msg_iov[0].iov_base, m->msg_iov[0].iov_len);
+	maybe_crash(target, -1);
 	ssize_t n = real(fd, m, flags);
-	maybe_crash(m->msg_iovlen > 0 &&
-			    is_target(m->msg_iov[0].iov_base,
-				      m->msg_iov[0].iov_len),
-		    n);
+	maybe_crash(target, n);
 	return n;
 }
