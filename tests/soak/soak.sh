@@ -36,22 +36,27 @@ sleep "$2"
 echo "end $$" >> "$1"
 SH
 chmod 755 "$J/job.sh"
+# A daemon killed again and again is restarted within 10 s (the master's
+# back-off would otherwise grow to an hour, as HTCondor's does).
 job_pool_config <<CFG
 NUM_CPUS = 8
 ALIVE_INTERVAL = 10
+MASTER_BACKOFF_CEILING = 10
 CFG
 start_master
 wait_for 30 sh -c 'condor_status -af Name | grep -q slot1' || fail "no slots"
 wait_for 30 sh -c 'condor_status -schedd -af Name | grep -q .' || fail "no schedd ad"
 
-# the jobs, sleeping 1 to 3 s; a short lease, so that a claim a killed
-# schedd left behind is given up by its startd soon
+# the jobs, sleeping 1 to 3 s; a lease of 2 minutes (HTCondor's default
+# is 40), long enough for a schedd restarted several times over to come
+# back to its jobs, short enough that a claim a killed schedd left
+# behind does not keep its slot for long
 for i in $(seq 0 $((N - 1))); do echo $((1 + i % 3)); done > "$J/sleeps"
 cat > "$J/soak.sub" <<SUB
 executable = $J/job.sh
 arguments = $J/runs/\$(Process) \$(S)
 log = $J/soak.log
-job_lease_duration = 20
+job_lease_duration = 120
 queue S from $J/sleeps
 SUB
 out=$(condor_submit "$J/soak.sub") || fail "condor_submit: $out"
