@@ -36,6 +36,15 @@ sleep "$2"
 echo "end $$" >> "$1"
 SH
 chmod 755 "$J/run.sh"
+# the runs of job $1, which ends once the file $2 is there (or after 5 min)
+cat > "$J/hold.sh" <<'SH'
+#!/bin/sh
+echo "start $$" >> "$1"
+i=0
+while [ ! -e "$2" ] && [ $i -lt 1500 ]; do sleep 0.2; i=$((i + 1)); done
+echo "end $$" >> "$1"
+SH
+chmod 755 "$J/hold.sh"
 job_pool_config <<CFG
 NUM_CPUS = 2
 SPOOL = $T/spool
@@ -157,8 +166,8 @@ queue 200
 SUB
 H=$C
 submit r <<SUB
-executable = $J/run.sh
-arguments = $J/r.runs 4
+executable = $J/hold.sh
+arguments = $J/r.runs $J/r.go
 log = $J/r.log
 +Payload = "$big"
 queue
@@ -183,8 +192,9 @@ out=$(condor_submit "$J/many.sub" 2>&1) && fail "a submission to a full spool su
 grep -q 'No space left on device' <<<"$out" || fail "condor_submit's error: $out"
 [ "$(condor_q -af ClusterId | sort -u | tr '\n' ' ')" = "$H $R " ] ||
 	fail "the queue after a refused submission: $(condor_q -af ClusterId | sort -u)"
-# job r ends meanwhile: its end cannot be written, and waits
+# job r ends now: its end cannot be written, and waits
 fails=$(grep -c 'cannot write the job queue' "$T/log/SchedLog")
+touch "$J/r.go"
 wait_for 30 grep -q end "$J/r.runs" || fail "job r did not end"
 wait_for 30 more_than "$ends" 'its result went to the claimer' "$T/log/StartLog" ||
 	fail "the startd did not send job r's end"

@@ -64,3 +64,21 @@ in_history() {
 status_is() { [ "$(condor_q -allusers "$1" -af JobStatus 2>/dev/null)" = "$2" ]; }
 # cluster_of OUTPUT: the cluster id condor_submit printed
 cluster_of() { sed -n 's/.* submitted to cluster \([0-9]*\)\./\1/p' <<<"$1"; }
+
+# job_account NAME: sets A to the account the test's jobs belong to: as
+# root, NAME, made for the test if no such account exists and removed
+# once the pool is gone; otherwise ourselves.
+job_account() {
+	if [ "$(id -u)" != 0 ]; then
+		A=$(id -un)
+		return
+	fi
+	A=$1
+	KS_MADE_ACCOUNT=
+	if ! id "$A" >/dev/null 2>&1; then
+		useradd -M -r -s /bin/sh "$A" || fail "cannot add user $A"
+		KS_MADE_ACCOUNT=$A
+	fi
+	# the account goes once nothing of it runs any more
+	trap 'pool_cleanup; [ -n "$KS_MADE_ACCOUNT" ] && userdel "$KS_MADE_ACCOUNT" 2>/dev/null' EXIT
+}

@@ -89,7 +89,9 @@ done
 
 # --- the end: every job done, then counted -------------------------------
 done_all() { [ "$(condor_history -af ProcId -constraint "ClusterId == $C && JobStatus == 4" 2>/dev/null | wc -l)" -ge "$N" ]; }
-wait_for 600 done_all
+# jobs not done in 10 minutes count as lost; what became of them is shown
+wait_for 600 done_all ||
+	condor_q -af:j JobStatus NumJobStarts HoldReason -constraint "ClusterId == $C" | head -20
 once=0 lost=0 twice=0 missing=0
 declare -A completed=()
 while read -r p; do completed[$p]=1; done < <(condor_history -af ProcId -constraint "ClusterId == $C && JobStatus == 4")

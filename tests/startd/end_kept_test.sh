@@ -26,18 +26,7 @@ CL=$B/tests/startd/ks_claim
 
 pool_dir ksendkept
 chmod 755 "$T"
-made=
-if [ "$(id -u)" = 0 ]; then
-	A=ksendkept
-	if ! id "$A" >/dev/null 2>&1; then
-		useradd -M -r -s /bin/sh "$A" || fail "cannot add user $A"
-		made=$A
-	fi
-	# the account goes once nothing of it runs any more
-	trap 'pool_cleanup; [ -n "$made" ] && userdel "$made" 2>/dev/null' EXIT
-else
-	A=$(id -un)
-fi
+job_account ksendkept
 J=$T/jobs
 mkdir -p "$J" && chown "$A" "$J" && chmod 755 "$J"
 X=$T/execute
@@ -195,7 +184,7 @@ wait_for 60 grep -q '^start' "$J/runs" || fail "the job did not start"
 SCHEDD=$(pgrep -P "$MASTER_PID" -x condor_schedd)
 [ -n "$SCHEDD" ] || fail "no schedd under the master $MASTER_PID"
 kill -STOP "$SCHEDD"
-trap 'kill -CONT $SCHEDD 2>/dev/null; pool_cleanup; [ -n "$made" ] && userdel "$made" 2>/dev/null' EXIT
+trap 'kill -CONT $SCHEDD 2>/dev/null; pool_cleanup; [ -n "${KS_MADE_ACCOUNT:-}" ] && userdel "${KS_MADE_ACCOUNT:-}" 2>/dev/null' EXIT
 touch "$J/go"
 wait_for 60 grep -q "the job has ended (exited); its result went to the claimer" "$T/log/StartLog" ||
 	fail "the job did not end"

@@ -18,17 +18,7 @@ CL=$B/tests/startd/ks_claim
 
 pool_dir kspolicyloop
 chmod 755 "$T"
-made=
-if [ "$(id -u)" = 0 ]; then
-	A=kspolicyloop
-	if ! id "$A" >/dev/null 2>&1; then
-		useradd -M -r -s /bin/sh "$A" || fail "cannot add user $A"
-		made=$A
-	fi
-	trap '[ -n "$made" ] && userdel "$made" 2>/dev/null; pool_cleanup' EXIT
-else
-	A=$(id -un)
-fi
+job_account kspolicyloop
 J=$T/jobs
 mkdir -p "$J" && chown "$A" "$J" && chmod 700 "$J"
 as "$A" sh -c "cat > '$J/job.sub'" <<SUB

@@ -22,18 +22,7 @@ tools_on_path
 
 pool_dir ksstartddeath
 chmod 755 "$T"
-made=
-if [ "$(id -u)" = 0 ]; then
-	A=ksstartddeath
-	if ! id "$A" >/dev/null 2>&1; then
-		useradd -M -r -s /bin/sh "$A" || fail "cannot add user $A"
-		made=$A
-	fi
-	# the account goes once nothing of it runs any more
-	trap 'pool_cleanup; [ -n "$made" ] && userdel "$made" 2>/dev/null' EXIT
-else
-	A=$(id -un)
-fi
+job_account ksstartddeath
 J=$T/jobs
 mkdir -p "$J" && chown "$A" "$J" && chmod 755 "$J"
 # a copy of sleep under $J, so that the jobs' processes are found by path

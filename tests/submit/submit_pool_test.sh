@@ -20,17 +20,7 @@ tools_on_path
 
 pool_dir submit_pool_test
 chmod 755 "$T"
-made=
-if [ "$(id -u)" = 0 ]; then
-	A=kssubpool
-	if ! id "$A" >/dev/null 2>&1; then
-		useradd -M -r -s /bin/sh "$A" || fail "cannot add user $A"
-		made=$A
-	fi
-	trap '[ -n "$made" ] && userdel "$made" 2>/dev/null; pool_cleanup' EXIT
-else
-	A=$(id -un)
-fi
+job_account kssubpool
 J=$T/jobs
 mkdir -p "$J" && chown "$A" "$J" && chmod 755 "$J"
 
