@@ -11,11 +11,11 @@
  * names that hold the slot and this startd's pid and start time (one
  * set per slot, never another life's):
  *
- *   .claim_<tag>   the claim's record: its id and the job's
- *                  JobLeaseDuration, written by the startd (0600, its
- *                  account) at the claim's first activation (again when
- *                  a job's lease differs), removed when the claim ends;
- *                  none for a job that cannot reconnect (no lease)
+ *   .claim_<tag>   the claim's record: its id, and the ClusterId,
+ *                  ProcId and JobLeaseDuration of its job, written by
+ *                  the startd (0600, its account) before each of its
+ *                  starters starts, removed when the claim ends; none
+ *                  for a job that cannot reconnect (no lease)
  *   .result_<tag>  the starter's result ad, which it writes (whole, then
  *                  renamed into place) before it exits, for its startd's
  *                  account; read from there when the starter has ended
@@ -29,6 +29,11 @@
  * record (an "orphan"): the claim itself died with that startd, but a
  * claimer reconnecting with its id gets the end as from a claim whose
  * job ended while it was away, and releases it once it has recorded it.
+ * A record without a result is a job whose starter died without one
+ * (killed, or ended by this startd as a leftover): its end is that its
+ * starter failed, so that its claimer, which may not have heard that it
+ * started, learns that it ran and was lost (HTCondor's shadow logs such
+ * a run as started and evicted) rather than that it never ran.
  * An orphan no claimer comes for goes after its job's lease: its
  * schedd gives up reconnecting by then.
  */
@@ -90,13 +95,20 @@ char *sd_end_path(ks_daemon *d, const struct sd_slot *s, const char *what)
 void sd_end_record(ks_daemon *d, struct sd_slot *s)
 {
 	struct sd_claim *c = &s->claim;
-	int64_t lease = 0;
+	int64_t lease = 0, job[2] = {-1, -1};
 	if (!s->job ||
 	    !classad_eval_int(s->job, "JobLeaseDuration", NULL, &lease) ||
 	    lease < 0)
 		lease = 0;
+	if (s->job) {
+		classad_eval_int(s->job, "ClusterId", NULL, &job[0]);
+		classad_eval_int(s->job, "ProcId", NULL, &job[1]);
+	}
 	/* a claimer that cannot reconnect (no lease) has no use for it */
-	if (c->recorded ? c->recorded_lease == lease : lease == 0)
+	if (c->recorded ? c->recorded_lease == lease &&
+				  c->recorded_job[0] == job[0] &&
+				  c->recorded_job[1] == job[1]
+			: lease == 0)
 		return;
 	char *path = sd_end_path(d, s, "claim");
 	if (!path)
@@ -111,6 +123,10 @@ void sd_end_record(ks_daemon *d, struct sd_slot *s)
 	classad_insert_string(ad, "ClaimId", c->id);
 	classad_insert_int(ad, "JobLeaseDuration", lease);
 	classad_insert_string(ad, "Slot", s->short_name);
+	if (job[0] >= 0 && job[1] >= 0) {
+		classad_insert_int(ad, "ClusterId", job[0]);
+		classad_insert_int(ad, "ProcId", job[1]);
+	}
 	char *text = classad_unparse(ad, CLASSAD_FMT_OLD);
 	classad_free(ad);
 	struct ks_err err = {0};
@@ -124,6 +140,8 @@ void sd_end_record(ks_daemon *d, struct sd_slot *s)
 	} else {
 		c->recorded = true;
 		c->recorded_lease = lease;
+		c->recorded_job[0] = job[0];
+		c->recorded_job[1] = job[1];
 	}
 	free(text);
 	free(path);
@@ -277,9 +295,27 @@ static bool tag_ok(const char *tag)
 	return true;
 }
 
+/* The end of the job that the claim's record rec names, whose starter
+ * left no result (new ad), or NULL when it names none. */
+static classad *starter_failed(const classad *rec)
+{
+	int64_t job[2];
+	if (!classad_eval_int(rec, "ClusterId", NULL, &job[0]) ||
+	    !classad_eval_int(rec, "ProcId", NULL, &job[1]))
+		return NULL;
+	classad *ad = classad_new();
+	classad_insert_int(ad, "ClusterId", job[0]);
+	classad_insert_int(ad, "ProcId", job[1]);
+	classad_insert_string(ad, "JobExitReason", "starter failed");
+	classad_insert_string(ad, "ExitReason",
+			      "the job's starter ended with its startd, "
+			      "without a result");
+	return ad;
+}
+
 /* The orphan of EXECUTE's record .claim_<tag>, or NULL with why filled
  * when it is none; *usual then says it is none for the usual reason (no
- * result: the job had not ended). */
+ * result, and no job named: none had started). */
 static struct sd_orphan *read_orphan(const char *execute, const char *tag,
 				     char *why, size_t size, bool *usual)
 {
@@ -302,6 +338,8 @@ static struct sd_orphan *read_orphan(const char *execute, const char *tag,
 		classad *result = sd_end_read_result(rpath, why, size);
 		*usual = !result && errno == ENOENT;
 		free(rpath);
+		if (*usual)
+			result = starter_failed(rec);
 		char *how = ad_string(result, "JobExitReason");
 		if (result && !how)
 			snprintf(why, size, "its result has no JobExitReason");

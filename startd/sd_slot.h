@@ -42,6 +42,7 @@ struct sd_claim {
 	char *result_file;      /* where the starter writes its result */
 	bool recorded;          /* the claim's record is in EXECUTE (end.c) */
 	int64_t recorded_lease; /* ... with this JobLeaseDuration */
+	int64_t recorded_job[2]; /* ... for this ClusterId, ProcId */
 	struct ks_xfer_set outputs; /* the last job's output files */
 	int64_t job_start;      /* time() the job began; 0 before */
 	int64_t claimed_at;     /* time() of the claim (CLAIM_WORKLIFE) */

@@ -121,6 +121,36 @@ P1=$(printf '(%03d.001.000)' "$C")
 grep -q "had not started on" "$T/log/SchedLog" || fail "the second job's start was not found pending"
 echo "ok: a schedd killed before a claim's next ACTIVATE_CLAIM: the claim's last end was not taken for the next job's"
 
+# --- 1c. killed right after ACTIVATE_CLAIM, its job lost with the startd --
+# The master is stopped so that nothing is restarted while the job's
+# starter and startd are killed: the job ran, its starter wrote no
+# result, and the schedd never heard that it started.  The new startd
+# must tell the reconnecting schedd that the run was lost, so that the
+# run is in the log (001, then 004) before the job runs again.
+kill -STOP "$MASTER_PID"
+trap 'kill -CONT "$MASTER_PID" 2>/dev/null; pool_cleanup' EXIT
+touch "$T/crash"
+submit c <<SUB
+executable = $J/run.sh
+arguments = $J/c.runs 20
+log = $J/c.log
+queue
+SUB
+wait_for 30 sh -c "[ ! -e '$T/crash' ]" || fail "the schedd did not send ACTIVATE_CLAIM (1c)"
+wait_for 30 grep -q start "$J/c.runs" || fail "job c did not start"
+pkill -9 -f "$B/startd/condor_starter .*$T/" || fail "no starter for job c"
+pkill -9 -P "$MASTER_PID" -f condor_startd || fail "no startd to kill (1c)"
+kill -CONT "$MASTER_PID"
+trap pool_cleanup EXIT
+wait_for 90 in_history "$C" 1 || fail "job c did not finish after the crashes"
+[ "$(runs "$J/c.runs")" = "start start end " ] || fail "job c ran: $(runs "$J/c.runs")"
+[ "$(events "$J/c.log")" = 000001023004001005 ] || fail "job c's events: $(events "$J/c.log")"
+[ "$(condor_history -af NumJobStarts -constraint "ClusterId == $C")" = 2 ] ||
+	fail "job c's NumJobStarts: $(condor_history -af NumJobStarts -constraint "ClusterId == $C")"
+grep -q "kept the job's end (starter failed)" "$T/log/StartLog" ||
+	fail "the new startd kept no end for job c"
+echo "ok: a schedd killed after ACTIVATE_CLAIM, the job's starter and startd killed before it was back: the lost run in the log, then the job ran again"
+
 # --- 2. the job ends while the schedd is away -----------------------------
 submit b <<SUB
 executable = $J/run.sh
