@@ -102,14 +102,19 @@ for i in $(seq 0 $((N - 1))); do
 	starts=${starts:-0} ends=${ends:-0}
 	id=$(printf '(%03d.%03d.000)' "$C" "$i")
 	execs=$(grep -F "$id" "$J/soak.log" | grep -c '^001 ')
+	bad=
 	if [ "$ends" -gt 1 ]; then
-		twice=$((twice + 1))
+		twice=$((twice + 1)) bad=1
 	elif [ "$ends" = 1 ] && [ -n "${completed[$i]:-}" ]; then
 		once=$((once + 1))
 	else
-		lost=$((lost + 1))
+		lost=$((lost + 1)) bad=1
 	fi
-	[ "$starts" -gt "$execs" ] && missing=$((missing + starts - execs))
+	[ "$starts" -gt "$execs" ] && missing=$((missing + starts - execs)) bad=1
+	# what each job that failed did, for whoever reads a failed run
+	[ -n "$bad" ] && echo "job $C.$i: $(tr '\n' ' ' < "$f" 2>/dev/null)| events" \
+		"$(grep -F "$id" "$J/soak.log" | cut -c1-3 | tr '\n' ' ')" >&2 &&
+		grep -hE "job $C\.$i( |:)" "$T"/log/SchedLog* | tail -n 12 >&2
 done
 printf '{"soak":"kestrel","jobs":%d,"seconds":%d,"completed_once":%d,"lost":%d,"run_twice":%d,"runs_missing_from_log":%d,"kills":{"schedd":%d,"startd":%d,"negotiator":%d,"collector":%d,"master":%d}}\n' \
 	"$N" "$DURATION" "$once" "$lost" "$twice" "$missing" \
