@@ -77,7 +77,6 @@ while [ "$(date +%s)" -lt "$until" ]; do
 		# its daemons see it gone and end; then it is started again
 		wait_for 30 sh -c "! pgrep -f '$T/.*condor_(schedd|startd|negotiator|collector)' >/dev/null" ||
 			fail "the daemons of a killed master did not end"
-		pkill -9 -f "$B/startd/condor_starter.*$T" 2>/dev/null
 		start_master
 	else
 		p=$(pgrep -P "$MASTER_PID" -f "condor_$v" | head -1)
