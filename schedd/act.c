@@ -63,6 +63,11 @@ static void stop_job(struct sc_schedd *s, void *arg)
 		sc_local_stop(s, j);
 	sc_run_abandon(s, j);
 	sc_local_forget(j);
+	sc_job_removed_leaves(s, j);
+}
+
+void sc_job_removed_leaves(struct sc_schedd *s, struct sc_job *j)
+{
 	char *why = NULL;
 	classad_eval_string(j->ad, "RemoveReason", NULL, &why);
 	sc_event_aborted(s, j, why ? why : "");

@@ -516,10 +516,7 @@ void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 		record_usage(s, j, res);
 	if (j->status == SC_REMOVED) {
 		/* condor_rm while it ran */
-		char *why = ad_string(j->ad, "RemoveReason");
-		sc_event_aborted(s, j, why ? why : "");
-		free(why);
-		sc_job_retire(s, j);
+		sc_job_removed_leaves(s, j);
 	} else if (j->status == SC_HELD) {
 		/* condor_hold: the held event is written already */
 	} else if (strcmp(how, "exited") == 0 || strcmp(how, "signaled") == 0) {
@@ -870,14 +867,20 @@ static void attempt_reconnect(void *arg)
 	}
 	if (rc == 0 || rc == KS_EPERM) {
 		/* the startd answered: it has no such claim (it was
-		 * restarted), or no job on it (the claim is released) */
+		 * restarted), or no job on it (the claim is released), or
+		 * the job ran under the startd before it and was lost */
 		bool claim = rc == KS_EPERM && strstr(err.msg, "claim id");
-		if (claim)
-			r->state = R_GONE;
-		else
-			r->state = R_IDLE;
-		reconnect_failed(r, claim ? "Claim not found at execution machine"
-					  : "Job not found at execution machine");
+		bool lost = rc == KS_EPERM &&
+			    strstr(err.msg, KS_RECONNECT_JOB_LOST);
+		r->state = claim ? R_GONE : R_IDLE;
+		/* a start the schedd did not hear of: it happened */
+		if (lost && start_pending(j))
+			job_started(r, j);
+		reconnect_failed(r, claim  ? "Claim not found at execution machine"
+				    : lost ? "Job lost at execution machine: "
+					     "its starter ended with the "
+					     "startd that ran it"
+					   : "Job not found at execution machine");
 		return;
 	}
 	ks_log_printf(s->d->log, KS_D_ALWAYS,
@@ -1369,10 +1372,7 @@ static void recover_stopped(struct sc_schedd *s, struct sc_job *j)
 	forget_claim(s, j);
 	sc_job_delete_attr(s, j, PENDING_ATTR);
 	if (j->status == SC_REMOVED) {
-		char *why = ad_string(j->ad, "RemoveReason");
-		sc_event_aborted(s, j, why ? why : "");
-		free(why);
-		sc_job_retire(s, j);
+		sc_job_removed_leaves(s, j);
 	}
 }
 

@@ -32,6 +32,9 @@ void sc_job_release(struct sc_schedd *s, struct sc_job *j, const char *reason);
  * unless force; the aborted event; then the history. */
 void sc_job_remove(struct sc_schedd *s, struct sc_job *j, const char *reason,
 		   bool force);
+/* A removed job whose run is over: its aborted event (its RemoveReason),
+ * then the history. */
+void sc_job_removed_leaves(struct sc_schedd *s, struct sc_job *j);
 
 /* ---- select.c: the jobs a command names ---- */
 

@@ -30,10 +30,11 @@
  * claimer reconnecting with its id gets the end as from a claim whose
  * job ended while it was away, and releases it once it has recorded it.
  * A record without a result is a job whose starter died without one
- * (killed, or ended by this startd as a leftover): its end is that its
- * starter failed, so that its claimer, which may not have heard that it
- * started, learns that it ran and was lost (HTCondor's shadow logs such
- * a run as started and evicted) rather than that it never ran.
+ * (killed, or ended by this startd as a leftover): it is kept too, and a
+ * reconnect for that job is refused as for a claim that is gone, but
+ * saying that the job was lost (KS_RECONNECT_JOB_LOST), so that its
+ * claimer, which may not have heard that it started, logs that it ran
+ * instead of running it again as if it never had.
  * An orphan no claimer comes for goes after its job's lease: its
  * schedd gives up reconnecting by then.
  */
@@ -277,7 +278,8 @@ struct sd_orphan {
 	char id[400];    /* the claim id it answers to */
 	char *tag;       /* names its files (file_of()) */
 	char *slot;      /* the slot it was on, for the log */
-	classad *result;
+	classad *result; /* its ClusterId and ProcId alone when lost */
+	bool lost;       /* its starter left no result */
 	int64_t lease;   /* its job's JobLeaseDuration */
 	int64_t expires; /* time() it goes unless a claimer keeps it */
 };
@@ -295,9 +297,9 @@ static bool tag_ok(const char *tag)
 	return true;
 }
 
-/* The end of the job that the claim's record rec names, whose starter
- * left no result (new ad), or NULL when it names none. */
-static classad *starter_failed(const classad *rec)
+/* The ids of the job that the claim's record rec names (new ad), or
+ * NULL when it names none. */
+static classad *job_of(const classad *rec)
 {
 	int64_t job[2];
 	if (!classad_eval_int(rec, "ClusterId", NULL, &job[0]) ||
@@ -306,10 +308,6 @@ static classad *starter_failed(const classad *rec)
 	classad *ad = classad_new();
 	classad_insert_int(ad, "ClusterId", job[0]);
 	classad_insert_int(ad, "ProcId", job[1]);
-	classad_insert_string(ad, "JobExitReason", "starter failed");
-	classad_insert_string(ad, "ExitReason",
-			      "the job's starter ended with its startd, "
-			      "without a result");
 	return ad;
 }
 
@@ -338,13 +336,13 @@ static struct sd_orphan *read_orphan(const char *execute, const char *tag,
 		classad *result = sd_end_read_result(rpath, why, size);
 		*usual = !result && errno == ENOENT;
 		free(rpath);
-		if (*usual)
-			result = starter_failed(rec);
-		char *how = ad_string(result, "JobExitReason");
-		if (result && !how)
+		bool lost = *usual && (result = job_of(rec));
+		char *how = lost ? NULL : ad_string(result, "JobExitReason");
+		if (result && !how && !lost)
 			snprintf(why, size, "its result has no JobExitReason");
-		if (how) {
+		if (how || lost) {
 			o = ks_xcalloc(1, sizeof(*o));
+			o->lost = lost;
 			memcpy(o->id, id, strlen(id) + 1);
 			o->tag = ks_xstrdup(tag);
 			o->slot = ad_string(rec, "Slot");
@@ -394,7 +392,10 @@ void sd_orphans_restore(ks_daemon *d, const char *execute)
 			      "%s: kept the job's end (%s) that an earlier "
 			      "startd left, for its claimer to reconnect to "
 			      "within %lld s (its lease)", o->slot,
-			      how ? how : "?", (long long)(o->expires - now));
+			      how	   ? how
+			      : o->lost ? "lost: its starter left no result"
+					: "?",
+			      (long long)(o->expires - now));
 		free(how);
 		sd->orphans = ks_xrealloc(sd->orphans, (sd->norphans + 1) *
 						      sizeof(*sd->orphans));
@@ -463,6 +464,13 @@ static void give_end(ks_daemon *d, struct sd_orphan *o,
 	if (!sd_end_is_for(req->ads[0], o->result)) {
 		ks_reply_error(req, "%s ran no such job to reconnect to",
 			       o->slot);
+		return;
+	}
+	if (o->lost) {
+		ks_reply_error(req, "%s: %s", o->slot, KS_RECONNECT_JOB_LOST);
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: told %s, reconnecting, that its job was lost "
+			      "with an earlier startd", o->slot, req->identity);
 		return;
 	}
 	struct startd *sd = d->ctx;

@@ -88,26 +88,11 @@ static bool earlier_starter(long pid, uid_t uid, const char *execute)
 	return yes;
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Gone, or dead and waiting to be reaped. */
-static bool ended(long pid)
-{
-	struct ks_proc_stat st;
-	return ks_proc_stat(pid, &st) != 0 || st.state == 'Z' ||
-	       st.state == 'X';
-}
-
 /* Waits until each of the n starters has ended, or is stopped (it will
  * not end by itself), or OWN_END_MS has passed. */
 static void wait_own_end(const long *found, size_t n)
 {
-	double deadline = mono_ms() + OWN_END_MS;
+	int64_t deadline = ks_loop_now_ms() + OWN_END_MS;
 	for (;;) {
 		bool busy = false;
 		for (size_t i = 0; i < n && !busy; i++) {
@@ -115,7 +100,7 @@ static void wait_own_end(const long *found, size_t n)
 			busy = ks_proc_stat(found[i], &st) == 0 &&
 			       !strchr("ZXTt", st.state);
 		}
-		if (!busy || mono_ms() > deadline)
+		if (!busy || ks_loop_now_ms() > deadline)
 			return;
 		struct timespec pause = {0, 10 * 1000000L};
 		nanosleep(&pause, NULL);
@@ -152,7 +137,8 @@ static void end_starters(ks_daemon *d, const char *execute)
 	wait_own_end(found, n);
 	for (size_t i = 0; i < n; i++) {
 		/* (looked at again: a pid that ended may be another's now) */
-		if (ended(found[i]) || !earlier_starter(found[i], uid, execute)) {
+		if (sr_family_ended((pid_t)found[i]) ||
+		    !earlier_starter(found[i], uid, execute)) {
 			ks_log_printf(d->log, KS_D_FULLDEBUG,
 				      "the starter (pid %ld) an earlier startd "
 				      "left has ended its job itself", found[i]);

@@ -89,6 +89,12 @@ enum ks_command {
 #undef KS_CMD_ENUM
 };
 
+/* What a startd's refusal of a reconnect (ACTIVATE_CLAIM with Reconnect)
+ * says when the job ran under an earlier startd and its starter left no
+ * result: the job started, and how it ended is not known.  The schedd
+ * looks for it in the refusal. */
+#define KS_RECONNECT_JOB_LOST "its job was lost with the startd that ran it"
+
 /* The name of a command code ("UPDATE_STARTD_AD"), or NULL.  Static. */
 const char *ks_command_name(int code);
 

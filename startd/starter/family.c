@@ -200,8 +200,7 @@ static double mono_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Gone, or dead and waiting to be reaped. */
-static bool ended(pid_t pid)
+bool sr_family_ended(pid_t pid)
 {
 	struct ks_proc_stat st;
 	return ks_proc_stat(pid, &st) != 0 || st.state == 'Z' ||
@@ -238,9 +237,9 @@ int sr_family_kill(pid_t root, int wait_ms, size_t *killed)
 	}
 	sr_family_free(&f);
 	kill(root, SIGKILL);
-	while (!ended(root) && mono_ms() <= deadline)
+	while (!sr_family_ended(root) && mono_ms() <= deadline)
 		pause_ms(5);
-	return (int)alive + !ended(root);
+	return (int)alive + !sr_family_ended(root);
 }
 
 void sr_family_free(struct sr_family *f)

@@ -11,6 +11,7 @@
 #ifndef SR_FAMILY_H
 #define SR_FAMILY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -55,6 +56,9 @@ int sr_family_signal(const struct sr_family *f, pid_t pgid, int sig);
  * among them, are still alive at the end (0: the family is gone; a root
  * that is the caller's child counts as gone once it is a zombie). */
 int sr_family_kill(pid_t root, int wait_ms, size_t *killed);
+
+/* Whether pid is gone, or dead and waiting to be reaped. */
+bool sr_family_ended(pid_t pid);
 
 void sr_family_free(struct sr_family *f);
 

@@ -125,8 +125,8 @@ echo "ok: a schedd killed before a claim's next ACTIVATE_CLAIM: the claim's last
 # The master is stopped so that nothing is restarted while the job's
 # starter and startd are killed: the job ran, its starter wrote no
 # result, and the schedd never heard that it started.  The new startd
-# must tell the reconnecting schedd that the run was lost, so that the
-# run is in the log (001, then 004) before the job runs again.
+# must tell the reconnecting schedd that the job was lost, so that the
+# run is in the log (001, then 024) before the job runs again.
 kill -STOP "$MASTER_PID"
 trap 'kill -CONT "$MASTER_PID" 2>/dev/null; pool_cleanup' EXIT
 touch "$T/crash"
@@ -144,11 +144,13 @@ kill -CONT "$MASTER_PID"
 trap pool_cleanup EXIT
 wait_for 90 in_history "$C" 1 || fail "job c did not finish after the crashes"
 [ "$(runs "$J/c.runs")" = "start start end " ] || fail "job c ran: $(runs "$J/c.runs")"
-[ "$(events "$J/c.log")" = 000001023004001005 ] || fail "job c's events: $(events "$J/c.log")"
+[ "$(events "$J/c.log")" = 000001024001005 ] || fail "job c's events: $(events "$J/c.log")"
 [ "$(condor_history -af NumJobStarts -constraint "ClusterId == $C")" = 2 ] ||
 	fail "job c's NumJobStarts: $(condor_history -af NumJobStarts -constraint "ClusterId == $C")"
-grep -q "kept the job's end (starter failed)" "$T/log/StartLog" ||
+grep -q "kept the job's end (lost: its starter left no result)" "$T/log/StartLog" ||
 	fail "the new startd kept no end for job c"
+grep -A1 '^024 ' "$J/c.log" | grep -q 'Job lost at execution machine' ||
+	fail "job c's 024: $(grep -A1 '^024 ' "$J/c.log")"
 echo "ok: a schedd killed after ACTIVATE_CLAIM, the job's starter and startd killed before it was back: the lost run in the log, then the job ran again"
 
 # --- 2. the job ends while the schedd is away -----------------------------

@@ -236,7 +236,7 @@ echo "ok: schedd killed mid-run: nothing lost, nothing run twice, reconnected ev
 # --- a startd killed under a job: disconnected, Idle after its lease -------
 # As HTCondor's shadow: 022, the job stays Running while the schedd tries
 # to reconnect (the restarted startd listens elsewhere and has no such
-# claim), then once the lease is over 024 and 004, and it runs again.
+# claim: its job was lost), then 024 and 004, and it runs again.
 # The other job is removed while disconnected: it leaves at once.  A job
 # without a lease (job_lease_duration = 0) is not reconnected at all.
 cat > "$J/s.sub" <<SUB
@@ -276,7 +276,7 @@ wait_for 10 in_history "$C" 1 || fail "the disconnected job removed did not leav
 status_is "$C.0" 2 || fail "s job left Running"
 wait_for 50 grep -q '^024 ' "$J/s.log" || fail "no reconnect-failed event: $(cat "$J/s.log")"
 waited=$(( $(date +%s) - killed ))
-grep -A2 '^024 ' "$J/s.log" | grep -Eq 'JobLeaseDuration \(20 seconds\) expired|Claim not found' ||
+grep -A2 '^024 ' "$J/s.log" | grep -Eq 'JobLeaseDuration \(20 seconds\) expired|Claim not found|Job lost' ||
 	fail "024: $(grep -A2 '^024 ' "$J/s.log")"
 if grep -A2 '^024 ' "$J/s.log" | grep -q expired; then
 	[ "$waited" -ge 18 ] || fail "gave up after $waited s, before the 20 s lease"
