@@ -249,6 +249,15 @@ void sd_end_drop(ks_daemon *d, struct sd_slot *s, bool claim_ends)
 	c->result = NULL;
 	ks_xfer_set_free(&c->outputs);
 	bool record = claim_ends && c->recorded;
+	if (((struct startd *)d->ctx)->keep_ends) {
+		/* the next startd keeps them for the claimer, which may not
+		 * have had them: as after a kill, but for sure */
+		free(c->output_dir);
+		free(c->result_file);
+		c->output_dir = c->result_file = NULL;
+		c->recorded = c->recorded && !claim_ends;
+		return;
+	}
 	if (!c->output_dir && !c->result_file && !record)
 		return;
 	/* (as root: the starter left the job's files in it) */

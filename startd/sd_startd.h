@@ -64,6 +64,8 @@ struct startd {
 	struct sd_orphan **orphans;
 	size_t norphans;
 	char *orphan_dir;
+	/* a fast shutdown: the ends stay on disk for the next startd */
+	bool keep_ends;
 };
 
 int64_t sd_now(void);
@@ -152,10 +154,11 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad);
  * "claim": the claim's record; "result": the starter's result).  New
  * string (free()), or NULL when EXECUTE is not defined. */
 char *sd_end_path(ks_daemon *d, const struct sd_slot *s, const char *what);
-/* Before a job's starter starts: the claim's record (its id and the
- * job's JobLeaseDuration) written, unless it is there already with that
- * lease; removed for a job without a lease (its claimer cannot
- * reconnect).  A failure is logged: the job runs all the same. */
+/* Before a job's starter starts: the claim's record (its id, the job's
+ * ClusterId, ProcId and JobLeaseDuration) written, unless it is there
+ * already as it would be; removed for a job without a lease (its
+ * claimer cannot reconnect).  A failure is logged: the job runs all the
+ * same. */
 void sd_end_record(ks_daemon *d, struct sd_slot *s);
 /* The result ad a starter wrote to path, or NULL with why filled and
  * errno set (ENOENT: there is none).  New ad (classad_free()). */
@@ -179,11 +182,13 @@ bool sd_end_is_for(const classad *req, const classad *ad);
 void sd_end_reply_reconnect(struct ks_request *req, classad *result,
 			    const struct ks_xfer_set *outputs);
 /* Drops the slot's last job's end: its result and output, in memory and
- * on disk, and when claim_ends the claim's record too. */
+ * on disk, and when claim_ends the claim's record too; in a fast
+ * shutdown (keep_ends) in memory only. */
 void sd_end_drop(ks_daemon *d, struct sd_slot *s, bool claim_ends);
 /* At start (from sd_leftovers_end(), as root): every record in execute
- * whose job's result is there becomes an orphan, kept with its files;
- * other records are left to be removed. */
+ * whose job's result is there becomes an orphan, kept with its files,
+ * and so does one that names a job with no result (lost); other records
+ * are left to be removed. */
 void sd_orphans_restore(ks_daemon *d, const char *execute);
 /* Whether the entry name of EXECUTE is a file of an orphan. */
 bool sd_orphans_own(ks_daemon *d, const char *name);

@@ -517,7 +517,10 @@ static void reconfig(ks_daemon *d)
 }
 
 /* The cron jobs go first (they are the startd's children).  A fast
- * shutdown kills running jobs; a graceful one retires them (they keep
+ * shutdown kills running jobs and leaves every job's end on disk, as a
+ * killed startd would, for the next startd to give to its claimer (a job
+ * that ended as the shutdown began is then never run again); a graceful
+ * one retires them (they keep
  * their MaxJobRetirementTime, then get their soft kill) and ends idle
  * claims; a peaceful one lets them run to the end (sd_claim_timers()).
  * Once the starters have ended the daemon withdraws its ads and exits
@@ -528,6 +531,7 @@ static void shutdown_startd(ks_daemon *d, bool fast)
 	sd_cron_free(sd->cron);
 	sd->cron = NULL;
 	sd_backfill_stop(d);
+	sd->keep_ends = fast;
 	for (size_t i = 0; i < sd->nslots; i++) {
 		struct sd_slot *s = sd->slots[i];
 		if (fast) {

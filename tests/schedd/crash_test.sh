@@ -153,6 +153,33 @@ grep -A1 '^024 ' "$J/c.log" | grep -q 'Job lost at execution machine' ||
 	fail "job c's 024: $(grep -A1 '^024 ' "$J/c.log")"
 echo "ok: a schedd killed after ACTIVATE_CLAIM, the job's starter and startd killed before it was back: the lost run in the log, then the job ran again"
 
+# --- 1d. the job ends as its startd shuts down fast ----------------------
+# The startd is stopped while the job ends, then told to shut down fast
+# (as when its master goes) with the starter's exit not yet seen, and the
+# schedd is killed meanwhile: the end must outlive that startd, for the
+# schedd and the next startd, and the job must not run again.
+submit d <<SUB
+executable = $J/run.sh
+arguments = $J/d.runs 2
+log = $J/d.log
+queue
+SUB
+wait_for 30 grep -q '^001 ' "$J/d.log" || fail "job d's execute event"
+SD=$(pgrep -P "$MASTER_PID" -f condor_startd)
+ST=$(pgrep -P "$SD" -f condor_starter)
+[ -n "$ST" ] || fail "no starter for job d"
+kill -STOP "$(schedd_pid)" "$SD"
+wait_for 30 grep -q end "$J/d.runs" || { kill -CONT "$SD"; fail "job d did not end"; }
+zombie() { grep -q '^State:[[:space:]]*Z' "/proc/$1/status"; }
+wait_for 30 zombie "$ST" || { kill -CONT "$SD"; fail "job d's starter did not end"; }
+kill -9 "$(schedd_pid)"
+kill -QUIT "$SD"
+kill -CONT "$SD"
+wait_for 60 in_history "$C" 1 || fail "job d did not finish after the fast shutdown"
+[ "$(runs "$J/d.runs")" = "start end " ] || fail "job d ran: $(runs "$J/d.runs")"
+[ "$(events "$J/d.log")" = 000001023005 ] || fail "job d's events: $(events "$J/d.log")"
+echo "ok: a job that ended as its startd shut down fast, its schedd away: recorded once"
+
 # --- 2. the job ends while the schedd is away -----------------------------
 submit b <<SUB
 executable = $J/run.sh
