@@ -51,7 +51,11 @@ static char *mint(const ks_token_key *k, const char *iss, const char *sub,
 	struct ks_err err;
 	if (ks_token_mint(k, iss, &req, &tok, &err))
 		fail_msg("mint: %s", err.msg);
-	return tok;
+	/* (a copy: gcc -O3 otherwise takes what the caller finds in the
+	 * token for a pointer to tok itself, and warns of it dangling) */
+	char *copy = strdup(tok);
+	ks_token_string_free(tok);
+	return copy;
 }
 
 static struct ks_token *parse(const char *s)
