@@ -4,6 +4,7 @@
 #include "sr_result.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,15 @@
 
 #include "ks_mem.h"
 #include "sr_file.h"
+
+enum sr_end sr_end_how(enum sr_kill kill, bool soft_sent, int status)
+{
+	bool of_sigkill = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+	if (kill == SR_KILL_SOFT ||
+	    (kill == SR_KILL_HARD && (soft_sent || of_sigkill)))
+		return SR_END_KILLED;
+	return WIFSIGNALED(status) ? SR_END_SIGNALED : SR_END_EXITED;
+}
 
 void sr_outcome_fail(struct sr_outcome *o, int hold_code, int hold_subcode,
 		     const char *fmt, ...)

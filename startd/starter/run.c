@@ -33,7 +33,7 @@ struct watch {
 	int kill_sig;
 	pid_t startd;         /* the parent to outlive no longer than */
 	bool orphan;          /* ... which has gone */
-	bool ordered;         /* the startd ordered a kill (not by going) */
+	bool soft_sent;       /* the job was given its soft kill signal */
 	struct sr_outcome *o;
 	struct sr_family fam;
 	bool suspended;
@@ -152,7 +152,6 @@ static void on_hard_kill(struct watch *w)
 		hard_kill(w, why);
 		return;
 	}
-	w->ordered = true;
 	hard_kill(w, "hard kill");
 }
 
@@ -189,7 +188,7 @@ static void on_signal(struct watch *w, int sig)
 		/* A stopped process cannot act on its soft kill signal. */
 		if (w->suspended)
 			resume(w, "soft kill order");
-		w->ordered = true;
+		w->soft_sent = true;
 		w->o->kill = SR_KILL_SOFT;
 		w->o->kill_sig = w->kill_sig;
 		signal_job(w, w->kill_sig);
@@ -323,18 +322,9 @@ void sr_run_watch(ks_log *log, const char *id, pid_t pid, int kill_sig,
 	kill_leftovers(&w, set);
 	sr_family_free(&w.fam);
 	o->run = w.ended - w.started;
-	/* a job that ended by itself as its startd went away, before the
-	 * SIGKILL sent for that reached it, has ended: its end is real */
-	bool own_end = w.orphan && !w.ordered &&
-		       !(WIFSIGNALED(o->status) && WTERMSIG(o->status) == SIGKILL);
-	if (own_end)
-		o->kill = SR_KILL_NONE;
-	if (o->kill != SR_KILL_NONE)
-		o->how = SR_END_KILLED;
-	else if (WIFSIGNALED(o->status))
-		o->how = SR_END_SIGNALED;
-	else
-		o->how = SR_END_EXITED;
+	o->how = sr_end_how(o->kill, w.soft_sent, o->status);
+	if (o->how != SR_END_KILLED)
+		o->kill = SR_KILL_NONE; /* (its end is its own) */
 	struct rusage ru;
 	if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
 		o->user_cpu = (double)ru.ru_utime.tv_sec +

@@ -87,6 +87,15 @@ struct sr_outcome {
 	uint64_t rss_kb;
 };
 
+/* How a job ended, from the strongest kill order carried out, whether
+ * its soft kill signal was sent, and its wait status.  A job that was
+ * only sent SIGKILL (its startd went away, or ordered a hard kill) and
+ * did not die of it had ended by itself before the signal reached it: its
+ * end is its own (exited or signaled), as one not killed at all; a job
+ * given its soft kill signal may have ended because of it, and was
+ * killed. */
+enum sr_end sr_end_how(enum sr_kill kill, bool soft_sent, int status);
+
 /* Records a start failure in o (the first one wins): reason is a
  * printf-style message that names what failed and where. */
 void sr_outcome_fail(struct sr_outcome *o, int hold_code, int hold_subcode,

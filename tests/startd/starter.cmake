@@ -26,3 +26,11 @@ add_test(NAME startd_passwd_files COMMAND test_passwd_files)
 add_executable(test_sr_file ${CMAKE_CURRENT_SOURCE_DIR}/test_sr_file.c)
 target_link_libraries(test_sr_file PRIVATE sr_file ${CMOCKA_LIB})
 add_test(NAME startd_sr_file COMMAND test_sr_file)
+
+# How a job's end is named from the kill orders it got and its status
+# (sr_end_how() in result.c).
+add_executable(test_sr_end ${CMAKE_CURRENT_SOURCE_DIR}/test_sr_end.c
+               ${CMAKE_SOURCE_DIR}/startd/starter/result.c)
+target_include_directories(test_sr_end PRIVATE ${CMAKE_SOURCE_DIR}/startd/starter)
+target_link_libraries(test_sr_end PRIVATE sr_jobad sr_file ${CMOCKA_LIB})
+add_test(NAME startd_sr_end COMMAND test_sr_end)
