@@ -5,7 +5,7 @@
  * (each.c, job.c, base.c, transfer.c and the rest): the input is the
  * description, its first line doubling as the command line's -append
  * lines.  Item files and "matching" patterns are looked for in a
- * directory that does not exist.
+ * directory that does not exist; "from -" is refused.
  * Checks: a description that reads makes its jobs in order, each a whole
  * job ad (MyType, QDate, Owner, Requirements, ProcId counting up), or
  * stops with an error that says something.  Nothing may crash, leak or
@@ -57,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(append, text + 2, n - 2);
 		append[n - 2] = '\0';
 	}
-	struct sub_cmdline cl = {NULL, append};
+	/* (no standard input read for items) */
+	struct sub_cmdline cl = {NULL, append, false};
 	struct sub_file f;
 	struct ks_err err;
 	int rc = sub_file_read(text, size, "fuzz.sub", "fuzz.sub",

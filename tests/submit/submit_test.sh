@@ -8,7 +8,8 @@
 # limit commands are refused with HTCondor's messages; an expression that
 # does not parse, a NUL byte, a description without a queue statement and
 # contradictory file transfer commands are refused, naming the line; the
-# -append lines win over the description.
+# -append lines win over the description; every inline form of a queue
+# statement's item list.
 # The GPU limits and the custom-resource and missing-units knobs.
 set -u
 S=$1/tools/condor_submit/condor_submit
@@ -248,4 +249,42 @@ out=$("$S" job.sub 2>&1) && fail "submitted without a schedd: $out"
 echo "$out" | grep -q "Can't find address of local schedd" || fail "no schedd: $out"
 out=$("$S" -bogus job.sub 2>&1) && fail "a bad flag was accepted"
 echo "$out" | grep -q "Unknown argument '-bogus'" || fail "bad flag: $out"
+# Every inline form of an item list, qualifiers and slices, as HTCondor's
+# submit reads them: Arguments shows each job's variables and $(ItemIndex).
+mkdir -p items && touch items/f1.dat items/f2.dat items/f3.dat && mkdir items/d1
+cat > items/q.sub <<'SUB'
+executable = /bin/true
+arguments = "$(a)|$(b)|$(ItemIndex)"
+queue a b from ( x1 y1
+  x2, y2 rest
+# a comment, and an empty line
+
+)
+queue a, b from (p q r)
+queue 2 a in [1:3] (u v w z)
+queue a in (
+ one, two
+ three
+)
+queue a in s t
+queue a matching files *.dat
+queue a matching [::2] (*.dat)
+queue a matching dirs (d*)
+queue a b from -
+SUB
+out=$(cd items && printf 'c1 c2\nd1\n' | "$S" -dry-run - q.sub 2>&1) || fail "inline item lists: $out"
+got=$(sed -n 's/^Arguments="\(.*\)"$/\1/p' <<<"$out" | tr '\n' ' ')
+want="x1|y1|0 x2|y2 rest|1 p|q r|0 v||1 v||1 w||2 w||2 one||0 two||1 three||2 s||0 t||1 "
+want+="f1.dat||0 f2.dat||1 f3.dat||2 f1.dat||0 f3.dat||2 d1||0 c1|c2|0 d1||1 "
+[ "$got" = "$want" ] || fail "inline item lists: got [$got]"
+printf 'executable = /bin/true\nqueue a from (\n x\n' > items/open.sub
+out=$("$S" -dry-run - items/open.sub 2>&1) && fail "an item list without its ) was taken"
+grep -qF "Reached end of file without finding closing brace ')' for Queue command on line 2" <<<"$out" ||
+	fail "unclosed list: $out"
+printf 'executable = /bin/true\nqueue a in [1:x] (u v)\n' > items/slice.sub
+out=$("$S" -dry-run - items/slice.sub 2>&1) && fail "a bad slice was taken"
+grep -qF "Invalid [::] statement" <<<"$out" || fail "bad slice: $out"
+printf 'executable = /bin/true\nqueue a from ls |\n' > items/cmd.sub
+out=$("$S" -dry-run - items/cmd.sub 2>&1) && fail "queue from a command was taken"
+grep -qF "queue from a command is not supported" <<<"$out" || fail "from a command: $out"
 echo "submit_test: all checks passed"

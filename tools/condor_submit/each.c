@@ -25,7 +25,7 @@ int sub_each_job(const ks_config *cfg, const struct sub_file *sf,
 				struct sub_job_ctx c = {
 					.file = sf, .queue = q, .row = r,
 					.cluster = cluster, .proc = proc,
-					.step = step, .item_index = (long)r,
+					.step = step, .item_index = q->index ? q->index[r] : (long)r,
 					.iwd = iwd, .user = user, .cfg = cfg,
 					.qdate = now, .memo = memo};
 				classad *ad = sub_job_ad(&c, err);

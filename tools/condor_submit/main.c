@@ -148,7 +148,8 @@ int main(int argc, char **argv)
 	}
 	size_t len;
 	char *text = ks_read_all(f, &len);
-	if (f != stdin)
+	bool from_stdin = f == stdin;
+	if (!from_stdin)
 		fclose(f);
 	/* -batch-name comes last, as an attribute: it wins over the
 	 * description's batch_name (quoted unless it already is) */
@@ -157,7 +158,8 @@ int main(int argc, char **argv)
 						    ? "MY.JobBatchName = %s\n"
 						    : "MY.JobBatchName = \"%s\"\n",
 				   batch);
-	struct sub_cmdline cl = {args.data, append.data};
+	/* (a description read from standard input leaves none for items) */
+	struct sub_cmdline cl = {args.data, append.data, !from_stdin};
 	char cwd[4096];
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), ".");
@@ -175,7 +177,7 @@ int main(int argc, char **argv)
 	struct sub_file sf;
 	struct ks_err err;
 	long long now = (long long)time(NULL);
-	int rc = sub_file_read(text, len, fname, f == stdin ? NULL : file, cwd,
+	int rc = sub_file_read(text, len, fname, from_stdin ? NULL : file, cwd,
 			       cfg, now, &cl, &sf, &err);
 	free(text);
 	free(args.data);

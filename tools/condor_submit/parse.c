@@ -109,47 +109,71 @@ static void free_words(char **w, size_t n)
 	free(w);
 }
 
-/* The items of "in (...)": one row per item; with several variables,
- * each line of the list is one row split into them. */
-static void rows_in(struct sub_queue *q, char *list)
+/* One "from" item: a row, its fields split into the variables (the last
+ * taking the rest of the item). */
+static void row_from_item(struct sub_queue *q, char *item)
 {
-	if (q->nvars <= 1) {
-		char **w;
-		size_t n = split_words(list, &w, 0);
-		for (size_t i = 0; i < n; i++)
-			add_row(q, &w[i], 1);
-		free_words(w, n);
-		return;
-	}
-	for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
-		char **w;
-		size_t n = split_words(line, &w, q->nvars);
-		if (n)
-			add_row(q, w, n);
-		free_words(w, n);
+	char **w;
+	size_t n = split_words(item, &w, q->nvars);
+	if (n)
+		add_row(q, w, n);
+	free_words(w, n);
+}
+
+/* The items of an "in" list or the patterns of a "matching" one (text
+ * split at commas and white space) into words. */
+static void add_words(char ***words, size_t *nwords, char *text)
+{
+	char **w;
+	size_t n = split_words(text, &w, 0);
+	*words = ks_xrealloc(*words, (*nwords + n + 1) * sizeof(**words));
+	for (size_t i = 0; i < n; i++)
+		(*words)[(*nwords)++] = w[i];
+	free(w);
+}
+
+/* The rows of "from" items read from fp (a file or standard input): one
+ * per line, but for empty and comment lines. */
+static void rows_from_stream(struct sub_queue *q, FILE *fp)
+{
+	char buf[8192];
+	while (fgets(buf, sizeof(buf), fp)) {
+		char *t = ks_trim(buf);
+		if (*t && *t != '#')
+			row_from_item(q, t);
 	}
 }
 
-static int rows_from(struct sub_queue *q, const char *dir, const char *file,
-		     const char *name, struct ks_err *err)
+/* "from FILE", or "from -" (standard input) when cl allows; not "from
+ * COMMAND |": kestrel's condor_submit runs no command a description
+ * names (as for include command). */
+static int rows_from(struct sub_queue *q, const char *dir, char *what,
+		     const char *name, const struct sub_cmdline *cl,
+		     struct ks_err *err)
 {
-	char *path = ks_path_in(dir, file);
+	size_t len = strlen(what);
+	if (len && what[len - 1] == '|')
+		return ks_err_set(err, KS_EPARSE, q->line, 0, 0,
+				  "on Line %d of %s: queue from a command is "
+				  "not supported (only from a file, from - and "
+				  "from a list)", q->line, name);
+	if (!strcmp(what, "-")) {
+		if (!(cl && cl->item_stdin))
+			return ks_err_set(err, KS_EPARSE, q->line, 0, 0,
+					  "on Line %d of %s: QUEUE FROM - (read "
+					  "from stdin) is not allowed in this "
+					  "context", q->line, name);
+		rows_from_stream(q, stdin);
+		return 0;
+	}
+	char *path = ks_path_in(dir, what);
 	FILE *fp = fopen(path, "r");
 	free(path);
 	if (!fp)
 		return ks_err_set(err, KS_EPARSE, q->line, 0, 0,
 				  "on Line %d of %s: cannot open the items file "
-				  "%s", q->line, name, file);
-	char buf[8192];
-	while (fgets(buf, sizeof(buf), fp)) {
-		char *t = ks_trim(buf);
-		if (!*t || *t == '#')
-			continue;
-		char **w;
-		size_t n = split_words(t, &w, q->nvars);
-		add_row(q, w, n);
-		free_words(w, n);
-	}
+				  "%s: %s", q->line, name, what, strerror(errno));
+	rows_from_stream(q, fp);
 	fclose(fp);
 	return 0;
 }
@@ -159,18 +183,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void rows_matching(struct sub_queue *q, const char *dir, char *pats)
+/* The files and directories (as files and dirs say) that the n patterns
+ * w match in dir, each pattern's sorted, as rows. */
+static void rows_matching(struct sub_queue *q, const char *dir, char **w,
+			  size_t n, bool files, bool dirs)
 {
-	char **w;
-	size_t n = split_words(pats, &w, 0);
-	size_t first = 0;
-	bool files = true, dirs = true;
-	if (n && (!strcasecmp(w[0], "files") || !strcasecmp(w[0], "dirs"))) {
-		files = !strcasecmp(w[0], "files");
-		dirs = !files;
-		first = 1;
-	}
-	for (size_t i = first; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		char pat[4096];
 		snprintf(pat, sizeof(pat), "%s/%s", dir, w[i]);
 		glob_t g;
@@ -194,7 +212,168 @@ static void rows_matching(struct sub_queue *q, const char *dir, char *pats)
 		free_words(names, k);
 		globfree(&g);
 	}
-	free_words(w, n);
+}
+
+/* A python-like slice [start:end:step] of a queue statement's items, as
+ * HTCondor's submit reads one (each part optional, a negative start or
+ * end counted from the end). */
+struct slice {
+	bool set, has_start, has_end, has_step;
+	long start, end, step;
+};
+
+/* Reads the slice at s ("[...]"); returns what follows it, or NULL when
+ * it is not one. */
+static char *slice_parse(char *s, struct slice *sl)
+{
+	*sl = (struct slice){.set = true};
+	char *p = s + 1, *e;
+	long *parts[] = {&sl->start, &sl->end, &sl->step};
+	bool *has[] = {&sl->has_start, &sl->has_end, &sl->has_step};
+	for (int i = 0; i < 3; i++) {
+		*parts[i] = strtol(p, &e, 10);
+		*has[i] = e > p;
+		if (*e == ']')
+			return *has[2] && sl->step <= 0 ? NULL : e + 1;
+		if (*e != ':' || i == 2)
+			return NULL;
+		p = e + 1;
+	}
+	return NULL;
+}
+
+/* Whether item ix of n is in the slice. */
+static bool slice_has(const struct slice *sl, long ix, long n)
+{
+	if (!sl->set)
+		return true;
+	long from = !sl->has_start ? 0 : sl->start < 0 ? sl->start + n : sl->start;
+	long to = !sl->has_end ? n : sl->end < 0 ? sl->end + n : sl->end;
+	return ix >= from && ix < to &&
+	       (!sl->has_step || (ix - from) % sl->step == 0);
+}
+
+/* Keeps the rows of q that the slice selects, and the index each had
+ * ($(ItemIndex) stays the item's place in the whole list). */
+static void slice_rows(struct sub_queue *q, const struct slice *sl)
+{
+	if (!sl->set)
+		return;
+	q->index = ks_xcalloc(q->nrows + 1, sizeof(*q->index));
+	size_t kept = 0;
+	for (size_t r = 0; r < q->nrows; r++) {
+		if (slice_has(sl, (long)r, (long)q->nrows)) {
+			q->index[kept] = (long)r;
+			q->rows[kept++] = q->rows[r];
+			continue;
+		}
+		for (size_t v = 0; v < (q->nvars ? q->nvars : 1); v++)
+			free(q->rows[r][v]);
+		free(q->rows[r]);
+	}
+	q->nrows = kept;
+}
+
+/* The items of a queue statement: after the keyword (mode 'i'n, 'f'rom
+ * or 'm'atching), the qualifiers (files, dirs or any for matching, a
+ * slice), then the list: "(...)" on the line, "(" with the items on the
+ * lines that follow up to one that begins with ")" (*used: how many
+ * lines of more it took, comments among them), or what the line says
+ * (in: the items; matching: the patterns; from: a file, or "-" for
+ * standard input).  A "from" item is a line,
+ * split into the variables; "in" items and "matching" patterns are words
+ * (split at commas and white space), as HTCondor's submit reads them. */
+static int queue_items(struct sub_queue *q, char mode, char *rest, char **more,
+		       size_t nmore, size_t *used, const char *name,
+		       const char *dir, const struct sub_cmdline *cl,
+		       struct ks_err *err)
+{
+	bool files = true, dirs = true;
+	struct slice sl = {0};
+	int line = q->line;
+	while (*rest && *rest != '(') {
+		size_t wl = strcspn(rest, " \t([");
+		if (*rest == '[') {
+			char *after = slice_parse(rest, &sl);
+			if (!after)
+				return ks_err_set(err, KS_EPARSE, line, 0, 0,
+						  "on Line %d of %s: Invalid [::] "
+						  "statement", line, name);
+			rest = ks_trim(after);
+		} else if (mode == 'm' && wl == 5 && !strncasecmp(rest, "files", 5)) {
+			dirs = false, files = true;
+			rest = ks_trim(rest + wl);
+		} else if (mode == 'm' && wl == 4 && !strncasecmp(rest, "dirs", 4)) {
+			files = false, dirs = true;
+			rest = ks_trim(rest + wl);
+		} else if (mode == 'm' && wl == 3 && !strncasecmp(rest, "any", 3)) {
+			files = dirs = true;
+			rest = ks_trim(rest + wl);
+		} else {
+			break;
+		}
+	}
+	char **words = NULL;
+	size_t nwords = 0;
+	int rc = 0;
+	size_t len = strlen(rest);
+	if (*rest == '(' && len > 1 && rest[len - 1] == ')') {
+		/* the whole list on this line */
+		rest[len - 1] = '\0';
+		char *list = ks_trim(rest + 1);
+		if (mode == 'f')
+			row_from_item(q, list);
+		else
+			add_words(&words, &nwords, list);
+	} else if (*rest == '(') {
+		/* the list goes on to a line that begins with ")" */
+		char *first = ks_trim(rest + 1);
+		if (mode == 'f' && *first)
+			row_from_item(q, first);
+		else if (*first)
+			add_words(&words, &nwords, first);
+		size_t k = 0;
+		bool closed = false;
+		while (k < nmore) {
+			char *l = ks_trim(more[k++]);
+			if (*l == ')') {
+				closed = true;
+				break;
+			}
+			if (!*l || *l == '#')
+				continue;
+			if (mode == 'f')
+				row_from_item(q, l);
+			else
+				add_words(&words, &nwords, l);
+		}
+		*used = k;
+		if (!closed)
+			rc = ks_err_set(err, KS_EPARSE, line, 0, 0,
+					"on Line %d of %s: Reached end of file "
+					"without finding closing brace ')' for "
+					"Queue command on line %d", line, name,
+					line);
+	} else if (mode == 'f') {
+		if (!*rest)
+			rc = ks_err_set(err, KS_EPARSE, line, 0, 0,
+					"on Line %d of %s: no items file after "
+					"from", line, name);
+		else
+			rc = rows_from(q, dir, rest, name, cl, err);
+	} else {
+		add_words(&words, &nwords, rest);
+	}
+	if (mode == 'i') {
+		for (size_t i = 0; i < nwords; i++)
+			row_from_item(q, words[i]);
+	} else if (mode == 'm') {
+		rows_matching(q, dir, words, nwords, files, dirs);
+	}
+	free_words(words, nwords);
+	if (!rc)
+		slice_rows(q, &sl);
+	return rc;
 }
 
 /* "queue [N] [vars] [in (...) | from FILE | matching ...]", the text
@@ -202,7 +381,8 @@ static void rows_matching(struct sub_queue *q, const char *dir, char *pats)
  * goes on after this line.  *used is how many following lines it took. */
 static int parse_queue(struct sub_file *f, char *args, char **more,
 		       size_t nmore, size_t *used, int line, const char *name,
-		       const char *dir, struct ks_err *err)
+		       const char *dir, const struct sub_cmdline *cl,
+		       struct ks_err *err)
 {
 	struct sub_queue q = {.count = 1, .line = line,
 			      .nvars_set = f->nvars, .src = add_src(f, name)};
@@ -216,8 +396,9 @@ static int parse_queue(struct sub_file *f, char *args, char **more,
 	/* the variables, up to the keyword */
 	char *kw = NULL;
 	const char *kws[] = {" in ", " from ", " matching ", NULL};
-	char padded[8192];
-	snprintf(padded, sizeof(padded), " %s ", s);
+	size_t plen = strlen(s) + 3;
+	char *padded = ks_xmalloc(plen);
+	snprintf(padded, plen, " %s ", s);
 	size_t at = strlen(padded);
 	for (size_t i = 0; kws[i]; i++) {
 		char *p = strcasestr(padded, kws[i]);
@@ -229,13 +410,15 @@ static int parse_queue(struct sub_file *f, char *args, char **more,
 	char *rest = NULL;
 	if (kw) {
 		padded[at] = '\0';
-		rest = padded + at + strlen(kw);
+		rest = ks_trim(padded + at + strlen(kw));
 	} else if (*ks_trim(padded)) {
 		/* "queue x" alone: HTCondor reads it as a count that is not a
 		 * number */
-		return ks_err_set(err, KS_EPARSE, line, 0, 0,
-				  "on Line %d of %s: Unexpected text after "
-				  "Queue: %s", line, name, ks_trim(padded));
+		int rc = ks_err_set(err, KS_EPARSE, line, 0, 0,
+				    "on Line %d of %s: Unexpected text after "
+				    "Queue: %s", line, name, ks_trim(padded));
+		free(padded);
+		return rc;
 	}
 	char **names;
 	size_t nn = split_words(ks_trim(padded), &names, 0);
@@ -250,43 +433,10 @@ static int parse_queue(struct sub_file *f, char *args, char **more,
 	free(names);
 	q.nvars = nn;
 	q.listed = kw != NULL;
-	int rc = 0;
-	if (kw && !strcmp(kw, " in ")) {
-		char *open = strchr(rest, '(');
-		struct classad_buf list = {0};
-		if (!open) {
-			classad_buf_add(&list, rest, strlen(rest));
-		} else {
-			char *p = open + 1;
-			char *close = strchr(p, ')');
-			size_t k = 0;
-			while (!close) {
-				classad_buf_add(&list, p, strlen(p));
-				classad_buf_add(&list, "\n", 1);
-				if (k >= nmore) {
-					rc = ks_err_set(
-						err, KS_EPARSE, line, 0, 0,
-						"on Line %d of %s: Reached end "
-						"of file without finding closing "
-						"brace ')' for Queue command on "
-						"line %d", line, name, line);
-					break;
-				}
-				p = more[k++];
-				close = strchr(p, ')');
-			}
-			if (close)
-				classad_buf_add(&list, p, (size_t)(close - p));
-			*used = k;
-		}
-		if (!rc)
-			rows_in(&q, list.data ? list.data : (char *)"");
-		free(list.data);
-	} else if (kw && !strcmp(kw, " from ")) {
-		rc = rows_from(&q, dir, ks_trim(rest), name, err);
-	} else if (kw) {
-		rows_matching(&q, dir, ks_trim(rest));
-	}
+	int rc = kw ? queue_items(&q, kw[1], rest, more, nmore, used, name,
+				  dir, cl, err)
+		    : 0;
+	free(padded);
 	f->queues = ks_xrealloc(f->queues, (f->nqueues + 1) * sizeof(*f->queues));
 	f->queues[f->nqueues++] = q;
 	return rc;
@@ -303,6 +453,7 @@ struct reader {
 	 * them; NULL: none */
 	const char *append;
 	bool in_append;
+	const struct sub_cmdline *cl; /* NULL: none */
 };
 
 /* How the -append lines are named in errors. */
@@ -508,7 +659,8 @@ static int read_text(struct reader *r, const char *text, size_t len,
 			}
 			size_t used;
 			rc = parse_queue(out, s + 5, lines + i + 1, n - i - 1,
-					 &used, numbers[i], name, dir, err);
+					 &used, numbers[i], name, dir, r->cl,
+					 err);
 			i += used;
 			continue;
 		}
@@ -625,7 +777,7 @@ int sub_file_read(const char *text, size_t len, const char *name,
 {
 	memset(out, 0, sizeof(*out));
 	add_defs(out, file, cfg, now);
-	struct reader r = {.f = out, .dir = dir,
+	struct reader r = {.f = out, .dir = dir, .cl = cl,
 			   .append = cl && cl->append && *cl->append
 					     ? cl->append
 					     : NULL};
@@ -680,6 +832,7 @@ void sub_file_free(struct sub_file *f)
 			free(q->rows[r]);
 		}
 		free(q->rows);
+		free(q->index);
 		for (size_t v = 0; v < q->nvars; v++)
 			free(q->vars[v]);
 		free(q->vars);

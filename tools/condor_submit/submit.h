@@ -44,6 +44,8 @@ struct sub_queue {
 	size_t nvars;
 	char ***rows;   /* each row: nvars values */
 	size_t nrows;   /* its items (listed) */
+	long *index;    /* each row's place in the whole list, when a slice
+			 * left some out; NULL: the row's own */
 	bool listed;    /* with "in", "from" or "matching": a job group of
 			 * count per row, none without rows; else one */
 	size_t nvars_set; /* how many vars were set before this queue */
@@ -94,6 +96,9 @@ int sub_file_parse(const char *text, size_t len, const char *name,
 struct sub_cmdline {
 	const char *args;
 	const char *append;
+	/* whether "queue ... from -" may read standard input (not when the
+	 * description came from it; not without a command line) */
+	bool item_stdin;
 };
 
 /* sub_file_parse() as condor_submit reads a file: cfg (NULL allowed)
