@@ -249,6 +249,12 @@ out=$("$S" job.sub 2>&1) && fail "submitted without a schedd: $out"
 echo "$out" | grep -q "Can't find address of local schedd" || fail "no schedd: $out"
 out=$("$S" -bogus job.sub 2>&1) && fail "a bad flag was accepted"
 echo "$out" | grep -q "Unknown argument '-bogus'" || fail "bad flag: $out"
+out=$("$S" -interactive job.sub 2>&1) && fail "-interactive was accepted: $out"
+grep -qF -- "-interactive is an HTCondor option that kestrel's condor_submit does not support (interactive jobs" <<<"$out" ||
+	fail "-interactive: $out"
+out=$("$S" -spool job.sub 2>&1) && fail "-spool was accepted: $out"
+grep -qF -- "-spool is an HTCondor option that kestrel's condor_submit does not support" <<<"$out" ||
+	fail "-spool: $out"
 # Every inline form of an item list, qualifiers and slices, as HTCondor's
 # submit reads them: Arguments shows each job's variables and $(ItemIndex).
 mkdir -p items && touch items/f1.dat items/f2.dat items/f3.dat && mkdir items/d1

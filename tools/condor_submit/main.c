@@ -76,6 +76,31 @@ static int print_job(void *arg, classad *ad, struct ks_err *err)
 	return 0;
 }
 
+/* Whether a is one of HTCondor's condor_submit options that this one
+ * does not have (said so, rather than "Unknown argument"); as HTCondor's
+ * submit, any prefix of the name from its shortest form on. */
+static bool unsupported(const char *a)
+{
+	static const struct {
+		const char *name;
+		size_t shortest; /* characters after the dash */
+	} opts[] = {{"interactive", 1}, {"spool", 2},  {"remote", 1},
+		    {"addr", 2},	{"factory", 1}, {"maxjobs", 3},
+		    {"single-cluster", 3}, {"queue", 1}, {"file", 1},
+		    {"disable", 2},	{"password", 2}, {"debug", 2},
+		    {"unused", 2},	{"dump", 2},	{"stm", 2},
+		    {"allow-crlf-script", 2}};
+	if (a[0] != '-')
+		return false;
+	const char *n = a + 1 + (a[1] == '-');
+	size_t len = strlen(n);
+	for (size_t i = 0; i < sizeof(opts) / sizeof(*opts); i++)
+		if (len >= opts[i].shortest && len <= strlen(opts[i].name) &&
+		    !strncmp(n, opts[i].name, len))
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = NULL, *pool = NULL;
@@ -121,6 +146,17 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "-help") || !strcmp(a, "-h")) {
 			usage(stdout, argv[0]);
 			return 0;
+		} else if (unsupported(a)) {
+			fprintf(stderr,
+				"%s: %s is an HTCondor option that kestrel's "
+				"condor_submit does not support%s\n",
+				argv[0], a,
+				!strncmp(a, "-i", 2)
+					? " (interactive jobs need "
+					  "condor_ssh_to_job: submit a batch "
+					  "job instead)"
+					: "");
+			return 1;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "%s: Unknown argument '%s'\n", argv[0], a);
 			usage(stderr, argv[0]);
