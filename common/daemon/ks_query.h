@@ -26,7 +26,8 @@ void ks_projection_read(const classad *query, struct ks_projection *p);
 void ks_projection_free(struct ks_projection *p);
 
 /* Appends ad's wire record (ks_wire_encode_ad()) with only the projected
- * attributes, or whole without a projection. */
+ * attributes and those of ad their expressions read (again and again, as
+ * HTCondor widens a projection), or whole without a projection. */
 void ks_projection_encode(struct classad_buf *out, const classad *ad,
 			  const struct ks_projection *p);
 

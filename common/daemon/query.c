@@ -47,6 +47,22 @@ void ks_projection_free(struct ks_projection *p)
 	p->n = 0;
 }
 
+/* The names still to be looked at, while a projection is widened. */
+struct todo {
+	const char **names;
+	size_t n, cap;
+};
+
+static void push_name(const char *name, void *arg)
+{
+	struct todo *t = arg;
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->names = ks_xrealloc(t->names, t->cap * sizeof(*t->names));
+	}
+	t->names[t->n++] = name;
+}
+
 void ks_projection_encode(struct classad_buf *out, const classad *ad,
 			  const struct ks_projection *p)
 {
@@ -54,12 +70,25 @@ void ks_projection_encode(struct classad_buf *out, const classad *ad,
 		ks_wire_encode_ad(out, ad);
 		return;
 	}
+	/* each projected attribute with the attributes of the ad that its
+	 * expression reads, and theirs in turn, as HTCondor widens a
+	 * projection: "condor_status -af Start" must evaluate Start as the
+	 * whole ad would */
 	classad *small = classad_new();
-	for (size_t k = 0; k < p->n; k++) {
-		const classad_expr *x = classad_lookup(ad, p->names[k]);
-		if (x)
-			classad_insert(small, p->names[k], classad_expr_ref(x));
+	struct todo t = {0};
+	for (size_t k = p->n; k-- > 0;)
+		push_name(p->names[k], &t);
+	while (t.n) {
+		const char *name = t.names[--t.n];
+		if (classad_lookup(small, name))
+			continue;
+		const classad_expr *x = classad_lookup(ad, name);
+		if (!x)
+			continue;
+		classad_insert(small, name, classad_expr_ref(x));
+		classad_expr_each_ref(x, push_name, &t);
 	}
+	free(t.names);
 	ks_wire_encode_ad(out, small);
 	classad_free(small);
 }

@@ -61,6 +61,10 @@ out=$("$ST" -af Name SlotType Cpus State)
 [ "$(echo "$out" | grep -c ' Static 1 Owner$')" = 4 ] || fail "static slots: $out"
 [ "$("$ST" -af Colour | sort | uniq -c | tr -s ' ' | tr '\n' ',')" = " 3 blue, 1 green," ] || fail "per-slot STARTD_ATTRS: $("$ST" -af Name Colour)"
 "$ST" -af slot3_State | grep -qx Owner || fail "STARTD_SLOT_ATTRS"
+# a projected expression is evaluated as in the whole ad: the collector
+# sends the attributes it reads along (IsGreen reads Colour)
+[ "$("$ST" -af IsGreen | sort | uniq -c | tr -s ' ' | tr '\n' ',')" = " 3 false, 1 true," ] ||
+	fail "a projected expression: $("$ST" -af Name IsGreen)"
 # as HTCondor: slot2's expression is copied, so in slot1's ad it reads
 # slot1's Colour; STARTD_EVAL_SLOT_ATTRS copies its value instead
 out=$("$ST" -l -constraint 'SlotID == 1' | grep '^slot2_')
