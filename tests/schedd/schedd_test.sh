@@ -149,6 +149,11 @@ SUB
 out=$(as "$A" condor_submit "$J/sleep.sub") || fail "sleep submit: $out"
 C=$(cluster_of "$out")
 wait_for 20 status_is "$C.0" 2 || fail "sleep job not running"
+# a running job's RUN_TIME and host, as HTCondor's condor_q shows them
+line=$(condor_q -allusers -nobatch "$C.0" | grep "^ *$C\.0 ")
+[[ "$line" =~ \ 0\+00:0[0-9]:[0-9][0-9]\ R\  ]] || fail "condor_q -nobatch of a running job: $line"
+line=$(condor_q -allusers -run "$C.0" | grep "^ *$C\.0 ")
+[[ "$line" =~ \ 0\+00:0[0-9]:[0-9][0-9]\ slot[0-9_]*@ ]] || fail "condor_q -run: $line"
 out=$(as "$A" condor_hold "$C.0") || fail "condor_hold: $out"
 wait_for 10 status_is "$C.0" 5 || fail "not held"
 grep -q '^012 ' "$J/sleep.log" || fail "no held event"
