@@ -528,6 +528,42 @@ static int prepare(struct starter *s)
 	return 0;
 }
 
+/* JOB_RENICE_INCREMENT, evaluated for the job (against the slot), as
+ * HTCondor's starter does: 0 when it is not set; 10 when it does not
+ * give an integer; held to 0..19. */
+static int renice(struct starter *s, const char *id)
+{
+	char *text = ks_config_get(s->cfg, "JOB_RENICE_INCREMENT", NULL);
+	if (!text || !*text) {
+		free(text);
+		return 0;
+	}
+	struct ks_err err = {0};
+	classad_expr *e = classad_parse_expr(text, strlen(text), &err);
+	classad_value v = CLASSAD_VALUE_INIT;
+	if (e)
+		classad_eval_expr_in_match(s->job.ad, s->machine, e, NULL, &v);
+	long long inc = 10;
+	if (v.type == CLASSAD_INTEGER)
+		inc = v.u.i;
+	else if (v.type == CLASSAD_REAL)
+		inc = (long long)v.u.r;
+	else
+		ks_log_printf(s->log, KS_D_ALWAYS,
+			      "job %s: JOB_RENICE_INCREMENT (%s) does not give "
+			      "an integer: the job's niceness goes up by 10",
+			      id, text);
+	classad_value_clear(&v);
+	classad_expr_free(e);
+	free(text);
+	int n = inc < 0 ? 0 : inc > 19 ? 19 : (int)inc;
+	if (n)
+		ks_log_printf(s->log, KS_D_ALWAYS,
+			      "job %s: its niceness goes up by %d "
+			      "(JOB_RENICE_INCREMENT)", id, n);
+	return n;
+}
+
 static void run_job(struct starter *s, const sigset_t *set)
 {
 	const char *id = s->job.id;
@@ -552,7 +588,8 @@ static void run_job(struct starter *s, const sigset_t *set)
 		.cwd = s->cwd,
 		.cwd_attr = s->job.shared_fs ? "Iwd" : "the sandbox",
 		.in = s->in, .out = s->out, .err = s->err,
-		.append = s->job.append, .user = &s->user};
+		.append = s->job.append, .user = &s->user,
+		.nice = renice(s, id)};
 	static char *const no_env[] = {NULL};
 	if (!sp.envp)
 		sp.envp = no_env;

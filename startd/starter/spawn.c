@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,6 +85,11 @@ static _Noreturn void child(const struct sr_spawn *s, int fd, pid_t parent)
 	reset_signals();
 	if (setsid() < 0)
 		child_fail(fd, STEP_SESSION);
+	/* JOB_RENICE_INCREMENT on top of the starter's niceness (raising
+	 * it needs no privilege, and a failure leaves the job as it was) */
+	if (s->nice > 0)
+		setpriority(PRIO_PROCESS, 0,
+			    getpriority(PRIO_PROCESS, 0) + s->nice);
 	if (sr_user_become(s->user))
 		child_fail(fd, STEP_USER);
 	/* If the starter itself is killed outright, nothing is left to

@@ -29,6 +29,7 @@ struct sr_spawn {
 	const char *err;
 	bool append;         /* open Out and Err for appending */
 	const struct sr_user *user;
+	int nice;            /* added to the job's niceness (0..19) */
 };
 
 /* Starts the job.  Returns its pid (also its process group and session),

@@ -155,6 +155,27 @@ EOF
 [ "$(cat "$T/iwd/args1.out")" = "a 'b c'" ] || fail "Args: '$(cat "$T/iwd/args1.out")'"
 pass "old Args syntax"
 
+# JOB_RENICE_INCREMENT, evaluated for the job, raises its niceness above
+# the starter's; one that gives no integer raises it by 10.
+base=$(nice)
+_CONDOR_JOB_RENICE_INCREMENT='ReniceBy + 1' run renice <<EOF
+Cmd = "/usr/bin/nice"
+ReniceBy = 4
+Iwd = "$T/iwd"
+ShouldTransferFiles = "NO"
+Out = "renice.out"
+EOF
+[ "$(cat "$T/iwd/renice.out")" = $((base + 5)) ] || fail "JOB_RENICE_INCREMENT: niceness $(cat "$T/iwd/renice.out"), the starter's $base"
+_CONDOR_JOB_RENICE_INCREMENT='"ten"' run renice2 <<EOF
+Cmd = "/usr/bin/nice"
+Iwd = "$T/iwd"
+ShouldTransferFiles = "NO"
+Out = "renice2.out"
+EOF
+[ "$(cat "$T/iwd/renice2.out")" = $((base + 10 > 19 ? 19 : base + 10)) ] || fail "JOB_RENICE_INCREMENT not an integer: $(cat "$T/iwd/renice2.out")"
+grep -q 'does not give an integer' "$T/renice2.log" || fail "JOB_RENICE_INCREMENT not an integer: not logged"
+pass "JOB_RENICE_INCREMENT"
+
 # ---- exit code, and a death by signal ----
 run code <<EOF
 Cmd = "/bin/sh"
