@@ -82,6 +82,9 @@ struct sc_schedd {
 	int reconnect_ceiling;    /* RECONNECT_BACKOFF_CEILING */
 	int periodic_interval;
 	long max_jobs_running;
+	/* HTCondor's submission limits: MAX_JOBS_SUBMITTED (the queue),
+	 * MAX_JOBS_PER_OWNER, MAX_JOBS_PER_SUBMISSION; none by default */
+	long max_jobs_submitted, max_jobs_per_owner, max_jobs_per_submission;
 	char *event_log;
 	/* runs (claims) in progress */
 	struct sc_run **runs;

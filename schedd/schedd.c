@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,10 @@ static void read_knobs(struct sc_schedd *s)
 	if (s->periodic_interval < 1)
 		s->periodic_interval = 1;
 	s->max_jobs_running = ks_daemon_int(d, "MAX_JOBS_RUNNING", 10000);
+	s->max_jobs_submitted = ks_daemon_int(d, "MAX_JOBS_SUBMITTED", LONG_MAX);
+	s->max_jobs_per_owner = ks_daemon_int(d, "MAX_JOBS_PER_OWNER", LONG_MAX);
+	s->max_jobs_per_submission =
+		ks_daemon_int(d, "MAX_JOBS_PER_SUBMISSION", LONG_MAX);
 	free(s->event_log);
 	s->event_log = ks_config_get(d->cfg, "EVENT_LOG", NULL);
 	if (s->event_log && !*s->event_log) {

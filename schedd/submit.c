@@ -2,6 +2,7 @@
  * submit.c: QMGMT_WRITE_CMD: a new cluster id, a whole cluster queued in
  * one transaction, condor_qedit's SetAttribute.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +25,22 @@ static void reply_int(struct ks_request *req, const char *name, int64_t v)
 	classad_free(ad);
 }
 
+/* The text condor_submit looks for in a refusal by a submission limit
+ * (HTCondor's submit prints it after "Failed to create proc"). */
+#define WOULD_EXCEED "Number of submitted jobs would exceed "
+
 static void new_cluster(struct sc_schedd *s, struct ks_request *req)
 {
 	int id;
 	struct ks_err err = {0};
+	long total = (long)sc_queue_size(s);
+	if (total >= s->max_jobs_submitted) {
+		/* HTCondor's NewCluster() refusal, word for word */
+		ks_reply_error(req, "MAX_JOBS_SUBMITTED exceeded. Current=%ld, "
+				    "Limit=%ld",
+			       total, s->max_jobs_submitted);
+		return;
+	}
 	if (sc_queue_new_cluster(s, &id, &err)) {
 		ks_reply_error(req, "cannot make a new cluster: %s", err.msg);
 		return;
@@ -64,6 +77,52 @@ static void stamp(struct sc_schedd *s, const char *owner, int cluster,
 	}
 }
 
+struct owner_count {
+	const char *owner;
+	long n;
+};
+
+static int count_owner(struct sc_job *j, void *arg)
+{
+	struct owner_count *c = arg;
+	char *o = NULL;
+	if (classad_eval_string(j->ad, "Owner", NULL, &o) &&
+	    !strcmp(o, c->owner))
+		c->n++;
+	free(o);
+	return 0;
+}
+
+/* The limit that n more jobs of owner would pass, or NULL: as HTCondor's
+ * NewProc() checks each job in turn, the first job to pass one names it
+ * (MAX_JOBS_SUBMITTED, then MAX_JOBS_PER_OWNER, then
+ * MAX_JOBS_PER_SUBMISSION for the same job). */
+static const char *limit_passed(struct sc_schedd *s, const char *owner,
+				size_t n)
+{
+	long total = (long)sc_queue_size(s);
+	struct owner_count c = {owner, 0};
+	if (s->max_jobs_per_owner < LONG_MAX)
+		sc_queue_each(s, count_owner, &c);
+	/* the index of the first job each limit stops */
+	long at[3] = {s->max_jobs_submitted - total,
+		      s->max_jobs_per_owner < LONG_MAX
+			      ? s->max_jobs_per_owner - c.n
+			      : LONG_MAX,
+		      s->max_jobs_per_submission};
+	static const char *const names[3] = {"MAX_JOBS_SUBMITTED",
+					     "MAX_JOBS_PER_OWNER",
+					     "MAX_JOBS_PER_SUBMISSION"};
+	int which = -1;
+	for (int k = 0; k < 3; k++) {
+		long first = at[k] < 0 ? 0 : at[k];
+		if ((size_t)first < n &&
+		    (which < 0 || first < (at[which] < 0 ? 0 : at[which])))
+			which = k;
+	}
+	return which < 0 ? NULL : names[which];
+}
+
 static void submit(struct sc_schedd *s, struct ks_request *req)
 {
 	int64_t cluster = -1;
@@ -81,6 +140,16 @@ static void submit(struct sc_schedd *s, struct ks_request *req)
 		return;
 	}
 	size_t n = req->n - 2;
+	const char *limit = limit_passed(s, owner, n);
+	if (limit) {
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "submission of cluster %lld (%zu jobs) from %s "
+			      "refused: %s", (long long)cluster, n,
+			      req->identity, limit);
+		ks_reply_error(req, WOULD_EXCEED "%s", limit);
+		free(owner);
+		return;
+	}
 	classad *cl_ad = classad_copy(req->ads[1]);
 	classad **procs = ks_xmalloc(n * sizeof(*procs));
 	for (size_t i = 0; i < n; i++)

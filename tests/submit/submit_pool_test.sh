@@ -109,4 +109,47 @@ grep -q 'on Line 3 of nul.sub: the line holds a NUL byte' <<<"$out" || fail "NUL
 grep -q 'Submitting job' <<<"$out" && fail "NUL: submitting: $out"
 [ "$(jobs_now)" = "$had" ] || fail "a refused description queued jobs: $(condor_q -allusers -af ClusterId ProcId)"
 echo "ok: refused descriptions queue nothing"
+
+# HTCondor's submission limits, counted as its schedd counts them: the
+# whole queue, the owner's jobs, one submission's; a refused submission
+# queues nothing and says which limit, as HTCondor's condor_submit does.
+# reconfig_schedd: condor_reconfig, and the schedd has read the file
+reconfig_schedd() {
+	local n
+	n=$(grep -c '^.* reconfigured$' "$T/log/SchedLog")
+	condor_reconfig >/dev/null || fail "condor_reconfig"
+	wait_for 20 sh -c "[ \$(grep -c '^.* reconfigured\$' '$T/log/SchedLog') -gt $n ]" ||
+		fail "the schedd did not reconfigure"
+}
+# limited N: submits N held jobs as $A
+limited() {
+	as "$A" sh -c "printf 'executable = /bin/true\ninitialdir = $J\nhold = true\nqueue $1\n' > '$J/n.sub'"
+	out=$(cd "$J" && as "$A" condor_submit n.sub 2>&1)
+}
+had=$(jobs_now)
+cat >> "$CONDOR_CONFIG" <<CFG
+MAX_JOBS_PER_SUBMISSION = 4
+MAX_JOBS_PER_OWNER = $((had + 6))
+MAX_JOBS_SUBMITTED = $((had + 8))
+CFG
+reconfig_schedd
+limited 5 && fail "5 jobs in one submission were taken: $out"
+grep -qzF $'ERROR: Failed to create proc\nNumber of submitted jobs would exceed MAX_JOBS_PER_SUBMISSION' <<<"$out" ||
+	fail "MAX_JOBS_PER_SUBMISSION: $out"
+[ "$(jobs_now)" = "$had" ] || fail "a refused submission queued jobs"
+limited 4 || fail "4 jobs: $out"
+limited 3 && fail "the owner's jobs past MAX_JOBS_PER_OWNER were taken: $out"
+grep -qF 'Number of submitted jobs would exceed MAX_JOBS_PER_OWNER' <<<"$out" || fail "MAX_JOBS_PER_OWNER: $out"
+limited 2 || fail "the owner's last 2 jobs: $out"
+[ "$(jobs_now)" = $((had + 6)) ] || fail "jobs after the owner's limit: $(jobs_now)"
+cat >> "$CONDOR_CONFIG" <<CFG
+MAX_JOBS_PER_OWNER = 1000
+MAX_JOBS_SUBMITTED = $((had + 6))
+CFG
+reconfig_schedd
+limited 1 && fail "a job past MAX_JOBS_SUBMITTED was taken: $out"
+grep -qzF "ERROR: MAX_JOBS_SUBMITTED exceeded. Current=$((had + 6)), Limit=$((had + 6))"$'\nNumber of submitted jobs would exceed MAX_JOBS_SUBMITTED' <<<"$out" ||
+	fail "MAX_JOBS_SUBMITTED: $out"
+[ "$(jobs_now)" = $((had + 6)) ] || fail "a job past MAX_JOBS_SUBMITTED was queued"
+echo "ok: MAX_JOBS_PER_SUBMISSION, MAX_JOBS_PER_OWNER and MAX_JOBS_SUBMITTED refuse as HTCondor's schedd does"
 echo "submit_pool_test: all checks passed"

@@ -126,7 +126,13 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	classad_insert_string(cmd, "Op", "NewCluster");
 	if (ask(c, &cmd, 1, &reply, &why, &err) ||
 	    !classad_eval_int(reply, "ClusterId", NULL, &cluster)) {
-		print_error("Failed to create cluster", why ? why : err.msg);
+		if (why && !strncmp(why, "MAX_JOBS_SUBMITTED", 18))
+			/* as HTCondor's submit says it */
+			fprintf(stderr, "\nERROR: %s\nNumber of submitted jobs "
+					"would exceed MAX_JOBS_SUBMITTED\n", why);
+		else
+			print_error("Failed to create cluster",
+				    why ? why : err.msg);
 		goto out;
 	}
 	classad_free(reply);
@@ -155,8 +161,13 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	}
 	fflush(stdout);
 	if (ask(c, g.ads, g.n, &reply, &why, &err)) {
-		print_error("Failed to commit job submission into the queue.",
-			    why ? why : err.msg);
+		if (why && strstr(why, "Number of submitted jobs would exceed "))
+			/* a submission limit, as HTCondor's submit says it */
+			fprintf(stderr, "\nERROR: Failed to create proc\n%s\n",
+				why);
+		else
+			print_error("Failed to commit job submission into the "
+				    "queue.", why ? why : err.msg);
 		goto out;
 	}
 	char *warn = NULL;
