@@ -1028,6 +1028,22 @@ static void on_activated(void *arg, int fd, unsigned events)
 	struct ks_err err = {0};
 	bool more = false;
 	int rc = reply_of(r->act, NULL, &more, &err);
+	if (rc && rc != KS_EPERM && j) {
+		/* the connection broke after ACTIVATE_CLAIM went: the job
+		 * may have started (its startd killed as it did), so the
+		 * start stays pending and the schedd finds out as after a
+		 * restart of its own, by reconnecting */
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "job %d.%d: the connection to %s broke as the job "
+			      "was being started (%s): reconnecting to learn "
+			      "whether it started", j->cluster, j->proc,
+			      r->slot_name, err.msg);
+		close_act(r);
+		r->state = R_DISCONNECTED;
+		r->attempts = 0;
+		next_reconnect(r);
+		return;
+	}
 	if (rc || !more) {
 		activation_failed(r, rc ? err.msg
 					: "the startd gave no result");

@@ -180,6 +180,27 @@ wait_for 60 in_history "$C" 1 || fail "job d did not finish after the fast shutd
 [ "$(events "$J/d.log")" = 000001023005 ] || fail "job d's events: $(events "$J/d.log")"
 echo "ok: a job that ended as its startd shut down fast, its schedd away: recorded once"
 
+# --- 1e. the startd killed as it answers ACTIVATE_CLAIM ---------------------
+# The job has started, and the startd dies just before its answer leaves
+# (its first OK was the claim's): the schedd cannot tell whether the job
+# started, so it must find out by reconnecting, not take the run for one
+# that never happened: the run is in the log (001, then its eviction).
+# (it waits a second first, dying: the starter has started the job)
+echo "before code=1 skip=1 delay=1000 who=condor_startd" > "$T/crash"
+submit e <<SUB
+executable = $J/run.sh
+arguments = $J/e.runs 2
+log = $J/e.log
+queue
+SUB
+wait_for 30 sh -c "[ ! -e '$T/crash' ]" || fail "the startd did not die answering ACTIVATE_CLAIM"
+wait_for 90 in_history "$C" 1 || fail "job e did not finish after the startd's crash"
+[ "$(runs "$J/e.runs")" = "start start end " ] || fail "job e ran: $(runs "$J/e.runs")"
+[ "$(events "$J/e.log")" = 000001023004001005 ] || fail "job e's events: $(events "$J/e.log")"
+[ "$(condor_history -af NumJobStarts -constraint "ClusterId == $C")" = 2 ] ||
+	fail "job e's NumJobStarts: $(condor_history -af NumJobStarts -constraint "ClusterId == $C")"
+echo "ok: a startd killed as it answered ACTIVATE_CLAIM: the run it started in the log, then the job ran again"
+
 # --- 2. the job ends while the schedd is away -----------------------------
 submit b <<SUB
 executable = $J/run.sh
