@@ -356,7 +356,11 @@ static void fuzz_expr(const char *text, size_t len, bool old_input)
 	struct facts f = {0};
 	scan_facts(nu, &f);
 	classad_expr *e2 = classad_parse_expr(nu, strlen(nu), &err);
-	if (!e2 && !known_issue(&f))
+	/* (a relative time past 32 bits comes out as HTCondor writes it,
+	 * wrapped, with negative parts: "-24855+-3:-14:-8" reads as no time,
+	 * in HTCondor too) */
+	bool reltime_wrapped = strstr(nu, "relTime(\"") && strstr(nu, "+-");
+	if (!e2 && !known_issue(&f) && !reltime_wrapped)
 		fail("the new-syntax unparse does not parse", nu, err.msg);
 	if (e2) {
 		check_same(e, e2, nu, false, &f,
