@@ -4,37 +4,40 @@
  * MODIFY_REQUEST_EXPR_REQUEST{CPUS,MEMORY,DISK} say; the partitionable
  * slot keeps (and advertises) what is left.  Custom resources are carved
  * the same way, by the job's Request<name>: a resource with ids gives the
- * dynamic slot the first ones still free.  When the dynamic slot's claim
- * ends it goes, and its resources go back.
+ * dynamic slot the first ones still free.  A partitionable slot with a
+ * consumption policy (it advertises Consumption<name> for each resource)
+ * hands out instead what those expressions say for the job, as HTCondor
+ * does.  When the dynamic slot's claim ends it goes, and its resources go
+ * back.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ks_commands.h"
 #include "ks_mem.h"
 #include "sd_startd.h"
 
-/* A request of the job, after its MODIFY_REQUEST_EXPR_ rounding: the
- * expression is evaluated with the job (its Request* attributes, given
- * their JOB_DEFAULT_REQUEST* when it has none) as MY. */
-static double request(ks_daemon *d, const classad *job, const char *attr,
-		      double def)
+/* Puts the job's request attr into ad (a copy of the job) as the startd
+ * reads it: the job's own, else JOB_DEFAULT_<ATTR>, else *def (none when
+ * def is NULL), then rounded by MODIFY_REQUEST_EXPR_<ATTR> (evaluated
+ * with the job as MY) when that gives a number. */
+static void fix_request(ks_daemon *d, classad *ad, const char *attr,
+			const double *def)
 {
 	char knob[96];
 	snprintf(knob, sizeof(knob), "JOB_DEFAULT_%s", attr);
 	for (char *p = knob + 12; *p; p++)
 		*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
-	classad *ad = classad_copy(job);
 	if (!classad_lookup(ad, attr)) {
 		char *text = ks_config_get(d->cfg, knob, NULL);
-		if (!text || classad_insert_text(ad, attr, text, NULL) != 0)
-			classad_insert_real(ad, attr, def);
+		if ((!text || classad_insert_text(ad, attr, text, NULL) != 0) &&
+		    def)
+			classad_insert_real(ad, attr, *def);
 		free(text);
 	}
-	double out = def;
-	classad_eval_real(ad, attr, NULL, &out);
 	snprintf(knob, sizeof(knob), "MODIFY_REQUEST_EXPR_%s", attr);
 	for (char *p = knob + 20; *p; p++)
 		*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
@@ -45,13 +48,24 @@ static double request(ks_daemon *d, const classad *job, const char *attr,
 		classad_value v = CLASSAD_VALUE_INIT;
 		classad_eval_expr(ad, e, NULL, &v);
 		if (v.type == CLASSAD_INTEGER)
-			out = (double)v.u.i;
+			classad_insert_int(ad, attr, v.u.i);
 		else if (v.type == CLASSAD_REAL)
-			out = v.u.r;
+			classad_insert_real(ad, attr, v.u.r);
 		classad_value_clear(&v);
 	}
 	classad_expr_free(e);
 	free(modify);
+}
+
+/* A request of the job, as fix_request() makes it; def when that is not
+ * a number. */
+static double request(ks_daemon *d, const classad *job, const char *attr,
+		      double def)
+{
+	classad *ad = classad_copy(job);
+	fix_request(d, ad, attr, &def);
+	double out = def;
+	classad_eval_real(ad, attr, NULL, &out);
 	classad_free(ad);
 	return out;
 }
@@ -185,29 +199,180 @@ static void give_back_custom(struct sd_slot *p, struct sd_slot *s)
 	}
 }
 
-struct sd_slot *sd_dslot_carve(ks_daemon *d, struct sd_slot *p,
-			       const classad *job, char *why, size_t size)
+/* What a job takes from p: Cpus, Memory, Disk and want[] of its custom
+ * resources (whole units). */
+struct share {
+	double cpus, memory, disk;
+	double *want; /* p->spec.nres + 1 entries */
+};
+
+/* The share by the job's requests; false with why filled when p has too
+ * little left. */
+static bool share_by_request(ks_daemon *d, const struct sd_slot *p,
+			     const classad *job, struct share *sh, char *why,
+			     size_t size)
 {
-	struct startd *sd = d->ctx;
-	double cpus = request(d, job, "RequestCpus", 1);
-	double memory = request(d, job, "RequestMemory", 128);
-	double disk = request(d, job, "RequestDisk", 1024);
-	if (cpus < 1)
-		cpus = 1; /* a static share of a CPU is not carved */
-	if (cpus > p->left_cpus + 1e-9 || memory > p->left_memory ||
-	    disk > (double)p->left_disk) {
+	sh->cpus = request(d, job, "RequestCpus", 1);
+	sh->memory = request(d, job, "RequestMemory", 128);
+	sh->disk = request(d, job, "RequestDisk", 1024);
+	if (sh->cpus < 1)
+		sh->cpus = 1; /* a static share of a CPU is not carved */
+	if (sh->cpus > p->left_cpus + 1e-9 || sh->memory > p->left_memory ||
+	    sh->disk > (double)p->left_disk) {
 		snprintf(why, size,
 			 "%s has Cpus %g, Memory %d MiB, Disk %lld KiB left; the "
 			 "job asks for %g, %g MiB, %g KiB",
 			 p->short_name, p->left_cpus, p->left_memory,
-			 (long long)p->left_disk, cpus, memory, disk);
+			 (long long)p->left_disk, sh->cpus, sh->memory, sh->disk);
+		return false;
+	}
+	return custom_requests(d, p, job, sh->want, why, size);
+}
+
+/* Whether p's ad (pad) carries a consumption policy: Consumption<name>
+ * for every resource of MachineResources but Swap, as HTCondor asks. */
+static bool has_policy(const classad *pad)
+{
+	char *res = NULL;
+	if (!classad_eval_string(pad, "MachineResources", NULL, &res))
+		return false;
+	bool all = true, any = false;
+	for (const char *q = res; *q && all;) {
+		q += strspn(q, " ,");
+		size_t n = strcspn(q, " ,");
+		if (!n)
+			break;
+		char attr[160];
+		snprintf(attr, sizeof(attr), "Consumption%.*s", (int)n, q);
+		if (!(n == 4 && strncasecmp(q, "Swap", 4) == 0)) {
+			all = classad_lookup(pad, attr) != NULL;
+			any = true;
+		}
+		q += n;
+	}
+	free(res);
+	return all && any;
+}
+
+/* What p's Consumption<name> says for job (TARGET): a number not below 0,
+ * else -1 with why filled. */
+static double consumption(const struct sd_slot *p, const classad *pad,
+			  const classad *job, const char *name, char *why,
+			  size_t size)
+{
+	char attr[160];
+	snprintf(attr, sizeof(attr), "Consumption%s", name);
+	classad_value v = CLASSAD_VALUE_INIT;
+	classad_eval_expr_in_match(pad, job, classad_lookup(pad, attr), NULL,
+				   &v);
+	double out = -1;
+	if (v.type == CLASSAD_INTEGER)
+		out = (double)v.u.i;
+	else if (v.type == CLASSAD_REAL)
+		out = v.u.r;
+	else if (v.type == CLASSAD_BOOLEAN)
+		out = v.u.b ? 1 : 0;
+	if (!(out >= 0) || isinf(out)) {
+		char *text = classad_value_unparse(&v, false);
+		snprintf(why, size,
+			 "%s's %s is %s for this job, not a number of at least 0",
+			 p->short_name, attr, text ? text : "unknown");
+		free(text);
+		out = -1;
+	}
+	classad_value_clear(&v);
+	return out;
+}
+
+/* The share by p's consumption policy (pad is p's ad): each resource's
+ * Consumption<name> evaluated against the job, its RequestCpus, Memory
+ * and Disk read as fix_request() reads them (a custom resource it does
+ * not ask for counts as 0).  As HTCondor: a value that is not a number of at least 0,
+ * more than p has left, or 0 for every resource refuses the claim; a
+ * dynamic slot gets at least 1/128 of a CPU. */
+static bool share_by_policy(ks_daemon *d, const struct sd_slot *p,
+			    const classad *pad, const classad *job,
+			    struct share *sh, char *why, size_t size)
+{
+	classad *jc = classad_copy(job);
+	static const double defs[] = {1, 128, 1024};
+	fix_request(d, jc, "RequestCpus", &defs[0]);
+	fix_request(d, jc, "RequestMemory", &defs[1]);
+	fix_request(d, jc, "RequestDisk", &defs[2]);
+	for (size_t j = 0; j < p->spec.nres; j++) {
+		char attr[160];
+		snprintf(attr, sizeof(attr), "Request%s", p->spec.res[j].name);
+		if (!classad_lookup(jc, attr))
+			classad_insert_int(jc, attr, 0);
+	}
+	bool ok = true, any = false;
+	static const char *const std[] = {"Cpus", "Memory", "Disk"};
+	double v[3];
+	for (size_t i = 0; i < 3 && ok; i++) {
+		v[i] = consumption(p, pad, jc, std[i], why, size);
+		ok = v[i] >= 0;
+		any = any || v[i] > 0;
+	}
+	if (ok && (v[0] > p->left_cpus + 1e-9 || v[1] > p->left_memory ||
+		   v[2] > (double)p->left_disk)) {
+		snprintf(why, size,
+			 "%s has Cpus %g, Memory %d MiB, Disk %lld KiB left; its "
+			 "consumption policy takes %g, %g MiB, %g KiB for the job",
+			 p->short_name, p->left_cpus, p->left_memory,
+			 (long long)p->left_disk, v[0], v[1], v[2]);
+		ok = false;
+	}
+	for (size_t j = 0; j < p->spec.nres && ok; j++) {
+		const struct sd_slot_res *l = &p->left_res[j];
+		double w = consumption(p, pad, jc, l->name, why, size);
+		ok = w >= 0;
+		any = any || w > 0;
+		sh->want[j] = w > l->amount ? w : ceil(w - 1e-6);
+		if (ok && sh->want[j] > l->amount + 1e-9) {
+			snprintf(why, size,
+				 "%s has %g %s left; its consumption policy "
+				 "takes %g for the job",
+				 p->short_name, l->amount, l->name, sh->want[j]);
+			ok = false;
+		}
+	}
+	classad_free(jc);
+	if (ok && !any) {
+		snprintf(why, size,
+			 "%s's consumption policy takes nothing of any resource "
+			 "for this job", p->short_name);
+		ok = false;
+	}
+	if (!ok)
+		return false;
+	sh->cpus = v[0] >= 1.0 / 128 ? v[0]
+		   : p->left_cpus < 1.0 / 128 ? p->left_cpus : 1.0 / 128;
+	sh->memory = floor(v[1]);
+	sh->disk = ceil(v[2]);
+	return true;
+}
+
+struct sd_slot *sd_dslot_carve(ks_daemon *d, struct sd_slot *p,
+			       const classad *job, char *why, size_t size)
+{
+	struct startd *sd = d->ctx;
+	struct share sh = {0};
+	sh.want = ks_xcalloc(p->spec.nres + 1, sizeof(*sh.want));
+	classad *pad = sd_slot_ad_now(d, p);
+	bool policy = has_policy(pad);
+	bool ok = policy ? share_by_policy(d, p, pad, job, &sh, why, size)
+			 : share_by_request(d, p, job, &sh, why, size);
+	classad_free(pad);
+	if (!ok) {
+		if (policy)
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "%s: consumption policy: %s",
+				      p->short_name, why);
+		free(sh.want);
 		return NULL;
 	}
-	double *want = ks_xcalloc(p->spec.nres + 1, sizeof(*want));
-	if (!custom_requests(d, p, job, want, why, size)) {
-		free(want);
-		return NULL;
-	}
+	double cpus = sh.cpus, memory = sh.memory, disk = sh.disk;
+	double *want = sh.want;
 	struct sd_slot *s = ks_xcalloc(1, sizeof(*s));
 	s->id = p->id;
 	s->type = p->type;

@@ -334,6 +334,7 @@ MACHINE_RESOURCE_Licenses = 4
 SLOT_WEIGHT = Cpus * 2
 CONSUMPTION_POLICY = True
 CONSUMPTION_LICENSES = 1
+CONSUMPTION_MEMORY = quantize(target.RequestMemory, {1000})
 CFG
 start_pool
 wait_for 10 sh -c "'$ST' -af State | grep -qx Unclaimed" || fail "gpu pslot not free"
@@ -345,15 +346,20 @@ exp='ConsumptionCpus = quantize(target.RequestCpus,{ 1 })
 ConsumptionDisk = quantize(target.RequestDisk,{ 1024 })
 ConsumptionGPUs = ifthenelse(target.RequestGPUs =?= undefined,0,target.RequestGPUs)
 ConsumptionLicenses = 1
-ConsumptionMemory = quantize(target.RequestMemory,{ 128 })
+ConsumptionMemory = quantize(target.RequestMemory,{ 1000 })
 SlotWeight = Cpus * 2'
 [ "$out" = "$exp" ] || fail "consumption policy attributes: $out"
 out=$("$ST" -af GPUs AssignedGPUs Licenses)
 [ "$out" = "3 CUDA0,CUDA1,CUDA2 4" ] || fail "gpu pslot: $out"
 sed -e 's|^Arguments = .*|Arguments = "-c '\''env \| sort'\''"|' -e 's|^Out = .*|Out = "env.txt"|' "$T/job.ad" > "$T/gpu.ad"
-printf 'RequestGPUs = 4\nRequestLicenses = 1\n' >> "$T/gpu.ad"
+printf 'RequestGPUs = 4\nRequestLicenses = 1\nRequestMemory = 100\n' >> "$T/gpu.ad"
 out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/gpu.ad" 2>&1) && fail "4 GPUs of 3 were granted: $out"
-echo "$out" | grep -q "slot1 has 3 GPUs left; the job asks for 4" || fail "too many GPUs: $out"
+echo "$out" | grep -q "slot1 has 3 GPUs left; its consumption policy takes 4 for the job" || fail "too many GPUs: $out"
+# a consumption that is not a number refuses the claim, saying why
+sed -e 's/^RequestMemory = .*/RequestMemory = "lots"/' "$T/gpu.ad" > "$T/lots.ad"
+out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/lots.ad" 2>&1) && fail "a memory of \"lots\" was granted: $out"
+echo "$out" | grep -q "slot1's ConsumptionMemory is error for this job, not a number of at least 0" || fail "bad consumption: $out"
+grep -q "slot1: consumption policy: slot1's ConsumptionMemory is error" "$T/log/StartLog" || fail "bad consumption not logged"
 sed -i 's/^RequestGPUs = .*/RequestGPUs = 2/' "$T/gpu.ad"
 out=$("$CL" "$(addr)" REQUEST_CLAIM "$(claim_id slot1)" "$T/gpu.ad") || fail "gpu claim: $out"
 G1=$(echo "$out" | sed -n 's/^ClaimId = "\(.*\)"$/\1/p')
@@ -363,6 +369,11 @@ gpus_carved() {
 }
 wait_for 5 gpus_carved || fail "after carving GPUs: $out"
 grep -q "slot1: carved slot1_1 (.*GPUs 2 (CUDA0,CUDA1), Licenses 1)" "$T/log/StartLog" || fail "carving GPUs not logged"
+# the job's 100 MiB (128 after MODIFY_REQUEST_EXPR_REQUESTMEMORY) take
+# what CONSUMPTION_MEMORY says: 1000
+out=$("$ST" -af Name Memory | sed 's/@[^ ]*//' | sort | tr '\n' ' ')
+[ "$out" = "slot1 3096 slot1_1 1000 " ] || fail "memory by consumption policy: $out"
+grep -q "slot1: carved slot1_1 (Cpus 1, Memory 1000 MiB" "$T/log/StartLog" || fail "consumption carving not logged"
 out=$("$CL" "$(addr)" ACTIVATE_CLAIM "$G1" "$T/gpu.ad") || fail "gpu activate: $out"
 echo "$out" | grep -q '^ExitCode = 0$' || fail "gpu job: $out"
 for v in _CONDOR_AssignedGPUs=CUDA0,CUDA1 CUDA_VISIBLE_DEVICES=0,1 GPU_DEVICE_ORDINAL=0,1; do
