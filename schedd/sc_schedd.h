@@ -68,6 +68,7 @@ struct sc_queue;
 struct sc_autoclusters;
 struct sc_negotiation;
 struct sc_policy;
+struct sd_cron;
 
 struct sc_schedd {
 	ks_daemon *d;
@@ -98,6 +99,8 @@ struct sc_schedd {
 	struct sc_negotiation *neg;  /* the negotiation under way */
 	struct sc_policy *policy;    /* policy.c */
 	struct sc_accounts *accounts; /* accounts.c */
+	struct sd_cron *cron;        /* SCHEDD_CRON jobs (sd_cron.h) */
+	bool cron_ending;            /* shutting down, waiting for them */
 };
 
 /* ---- queue.c ---- */

@@ -21,6 +21,7 @@
 #include "sc_policy.h"
 #include "sc_run.h"
 #include "sc_schedd.h"
+#include "sd_cron.h"
 
 char *sc_identity_owner(const char *identity)
 {
@@ -161,7 +162,8 @@ classad *sc_schedd_ad(struct sc_schedd *s)
 	return ad;
 }
 
-static classad *make_ad(ks_daemon *d)
+/* The Scheduler ad without what the SCHEDD_CRON jobs publish. */
+static classad *own_ad(ks_daemon *d)
 {
 	struct sc_schedd *s = d->ctx;
 	const struct sc_counts *c = sc_queue_counts(s);
@@ -190,6 +192,30 @@ static classad *make_ad(ks_daemon *d)
 		free(t.u[i].name);
 	free(t.u);
 	return ad;
+}
+
+/* The Scheduler ad, with the SCHEDD_CRON jobs' output merged in last, as
+ * HTCondor's schedd publishes its named ads into it. */
+static classad *make_ad(ks_daemon *d)
+{
+	struct sc_schedd *s = d->ctx;
+	classad *ad = own_ad(d);
+	sd_cron_publish_daemon(s->cron, ad);
+	return ad;
+}
+
+/* New SCHEDD_CRON output goes with the next update of the Scheduler ad,
+ * or at once when SCHEDD_CRON_AUTOPUBLISH (or the job) asks for it. */
+static void on_cron(void *arg, bool update_collector)
+{
+	if (update_collector)
+		ks_daemon_update_collector(arg);
+}
+
+/* A SCHEDD_CRON job's CONDITION sees the Scheduler ad. */
+static classad *cron_context(void *arg)
+{
+	return own_ad(arg);
 }
 
 static void invalidate_submitter(ks_daemon *d, const char *name)
@@ -358,6 +384,9 @@ static int start(ks_daemon *d, struct ks_err *err)
 	s->periodic_timer = ks_loop_timer(d->loop, s->periodic_interval * 1000,
 					  s->periodic_interval * 1000,
 					  on_periodic, s);
+	s->cron = sd_cron_new(d->loop, d->log, d->cfg, "SCHEDD_CRON", on_cron,
+			      d);
+	sd_cron_set_context(s->cron, cron_context, d);
 	return 0;
 }
 
@@ -369,6 +398,8 @@ static void reconfig(ks_daemon *d)
 	sc_accounts_free(s);
 	sc_policy_reconfig(s);
 	sc_run_reconfig(s);
+	if (s->cron)
+		sd_cron_reconfig(s->cron, d->cfg);
 	if (before != s->periodic_interval) {
 		ks_loop_cancel(d->loop, s->periodic_timer);
 		s->periodic_timer =
@@ -377,9 +408,23 @@ static void reconfig(ks_daemon *d)
 	}
 }
 
+static void cron_gone(void *arg)
+{
+	ks_daemon_exit(arg);
+}
+
+/* The SCHEDD_CRON jobs end with the schedd: a graceful shutdown sends
+ * them SIGTERM (SIGKILL a second later) and exits once they are gone, a
+ * fast one kills them at once. */
 static void shutdown_schedd(ks_daemon *d, bool fast)
 {
 	struct sc_schedd *s = d->ctx;
+	if (s->cron_ending) { /* a fast shutdown during a graceful one */
+		sd_cron_free(s->cron);
+		s->cron = NULL;
+		ks_daemon_exit(d);
+		return;
+	}
 	sc_run_shutdown(s, fast);
 	sc_run_free_all(s);
 	sc_local_shutdown(s);
@@ -388,6 +433,13 @@ static void shutdown_schedd(ks_daemon *d, bool fast)
 	for (size_t k = 0; k < s->nsubmitters; k++) {
 		invalidate_submitter(d, s->submitters[k]);
 	}
+	if (s->cron && !fast && !sd_cron_idle(s->cron)) {
+		s->cron_ending = true;
+		sd_cron_shutdown(s->cron, false, cron_gone, d);
+		return;
+	}
+	sd_cron_free(s->cron);
+	s->cron = NULL;
 	ks_daemon_exit(d);
 }
 
@@ -415,6 +467,7 @@ int main(int argc, char **argv)
 	};
 	int rc = ks_daemon_main(argc, argv, "SCHEDD", &ops, cmds,
 				sizeof(cmds) / sizeof(cmds[0]), &s);
+	sd_cron_free(s.cron);
 	sc_queue_close(&s);
 	sc_accounts_free(&s);
 	sc_policy_free(&s);

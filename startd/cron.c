@@ -50,20 +50,35 @@ static void on_sched(void *arg)
 		job_schedule(j);
 }
 
+/* Whether the idle callback is due: no job alive and, unless shutting
+ * down (when nothing starts any more), none waiting to start. */
+static bool idle_due(const sd_cron *c)
+{
+	if (!c->idle_fn || !sd_cron_idle(c))
+		return false;
+	if (c->shutting_down)
+		return true;
+	for (const struct cron_job *j = c->jobs; j; j = j->next)
+		if (j->state == CRON_READY)
+			return false;
+	return true;
+}
+
 static void on_idle(void *arg)
 {
 	sd_cron *c = arg;
 	c->idle_timer = 0;
+	/* a job may have started since the timer was set */
+	if (!idle_due(c))
+		return;
 	sd_cron_idle_fn fn = c->idle_fn;
 	c->idle_fn = NULL;
-	if (fn)
-		fn(c->idle_arg);
+	fn(c->idle_arg);
 }
 
 static void maybe_idle(sd_cron *c)
 {
-	if (c->shutting_down && c->idle_fn && !c->idle_timer &&
-	    sd_cron_idle(c))
+	if (!c->idle_timer && idle_due(c))
 		c->idle_timer = ks_loop_timer(c->loop, 0, 0, on_idle, c);
 }
 
@@ -542,6 +557,13 @@ void sd_cron_shutdown(sd_cron *c, bool force, sd_cron_idle_fn fn, void *arg)
 	c->idle_arg = arg;
 	for (struct cron_job *j = c->jobs; j; j = j->next)
 		kill_job(j, force);
+	maybe_idle(c);
+}
+
+void sd_cron_when_idle(sd_cron *c, sd_cron_idle_fn fn, void *arg)
+{
+	c->idle_fn = fn;
+	c->idle_arg = arg;
 	maybe_idle(c);
 }
 

@@ -188,35 +188,58 @@ static bool targets(const classad *from, const classad *slot)
 	return true;
 }
 
-static void merge(classad *into, const classad *from)
+/* Merges from into into; a slot ad takes no targeting attributes, a
+ * daemon's ad all but its identity. */
+static void merge(classad *into, const classad *from, bool daemon)
 {
 	size_t pos = 0;
 	const char *name;
 	const classad_expr *e;
 	while (classad_next(from, &pos, &name, &e))
-		if (!targeting(name))
+		if (daemon ? strcasecmp(name, "Name") &&
+				     strcasecmp(name, "MyType")
+			   : !targeting(name))
 			classad_insert(into, name, classad_expr_ref(e));
 }
 
-void sd_cron_publish(const sd_cron *c, int slot, classad *ad)
+/* Whether a's ad goes into ad: for a daemon's ad (slot 0) always. */
+static bool goes_into(const struct cron_ad *a, int slot, const classad *ad)
+{
+	if (!a->ad)
+		return false;
+	if (!slot)
+		return true;
+	return sd_cron_in_slots(a->job->p, slot) && targets(a->ad, ad);
+}
+
+static void publish(const sd_cron *c, int slot, classad *ad)
 {
 	if (!c || !ad)
 		return;
 	for (const struct cron_ad *a = c->ads; a; a = a->next)
-		if (a->ad && !a->job->p->nmetrics &&
-		    sd_cron_in_slots(a->job->p, slot) && targets(a->ad, ad))
-			merge(ad, a->ad);
+		if (!a->job->p->nmetrics && goes_into(a, slot, ad))
+			merge(ad, a->ad, !slot);
 	/* a slot may hold several instances of a monitored resource: their
 	 * ads add up rather than replace one another */
 	classad *acc = NULL;
 	for (const struct cron_ad *a = c->ads; a; a = a->next)
-		if (a->ad && a->job->p->nmetrics &&
-		    sd_cron_in_slots(a->job->p, slot) && targets(a->ad, ad)) {
+		if (a->job->p->nmetrics && goes_into(a, slot, ad)) {
 			if (!acc)
 				acc = classad_new();
 			aggregate(c, a->job->p, acc, a->ad);
 		}
 	if (acc)
-		merge(ad, acc);
+		merge(ad, acc, !slot);
 	classad_free(acc);
+}
+
+void sd_cron_publish(const sd_cron *c, int slot, classad *ad)
+{
+	if (slot > 0)
+		publish(c, slot, ad);
+}
+
+void sd_cron_publish_daemon(const sd_cron *c, classad *ad)
+{
+	publish(c, 0, ad);
 }

@@ -4,7 +4,8 @@
  * its slot ads.
  *
  * Configuration, as HTCondor reads it, with <P> the prefix given to
- * sd_cron_new() (STARTD_CRON; SCHEDD_CRON and BENCHMARKS also work):
+ * sd_cron_new() (STARTD_CRON and BENCHMARKS in the startd, SCHEDD_CRON in
+ * the schedd):
  * - <P>_JOBLIST: job names, separated by spaces or commas.
  * - <P>_<name>_EXECUTABLE (required), _ARGS (HTCondor's arguments
  *   syntax: plain words, or a double-quoted string with single-quote
@@ -51,7 +52,8 @@
  * limited to 64 KiB and an ad to 1 MiB of text; what is over is logged
  * and dropped.
  *
- * Slots.  An ad is merged into a slot's ad (sd_cron_publish()) if the
+ * Slots.  (The schedd's ad takes every ad: sd_cron_publish_daemon().)
+ * An ad is merged into a slot's ad (sd_cron_publish()) if the
  * slot is in the job's SLOTS and, tried in this order, the ad's
  * SlotMergeConstraint is true with the slot ad as TARGET, or the slot's
  * Name starts with the ad's SlotName (else Name), or the SlotTypeId
@@ -90,7 +92,7 @@ typedef void (*sd_cron_update_fn)(void *arg, bool update_collector);
  * for an empty ad. */
 typedef classad *(*sd_cron_context_fn)(void *arg);
 
-/* Every job has ended after sd_cron_shutdown(). */
+/* Every job has ended (sd_cron_shutdown(), sd_cron_when_idle()). */
 typedef void (*sd_cron_idle_fn)(void *arg);
 
 /* A new manager of the jobs that cfg lists under prefix (e.g.
@@ -124,11 +126,23 @@ int sd_cron_run_on_demand(sd_cron *c, const char *name);
  * the slot's Name, SlotID and SlotTypeId. */
 void sd_cron_publish(const sd_cron *c, int slot, classad *ad);
 
+/* Merges what the jobs published into ad, a daemon's own ad (the
+ * schedd's, which has no slots): every ad, in the same order, with SLOTS
+ * and the slot-targeting attributes ignored; Name and MyType, the ad's
+ * identity, are left out. */
+void sd_cron_publish_daemon(const sd_cron *c, classad *ad);
+
 /* Stops starting jobs and kills those running: SIGKILL if force, else
  * SIGTERM and SIGKILL a second later.  fn (NULL allowed) is called from
  * the loop, once, when none is left. */
 void sd_cron_shutdown(sd_cron *c, bool force, sd_cron_idle_fn fn,
 		      void *arg);
+
+/* fn (NULL: none) is called from the loop, once, as soon as no job is
+ * running or waiting to run (at once if none is): the end of a round of
+ * OnDemand jobs, as the startd's benchmarks need.  It replaces an
+ * earlier such call's fn, and is replaced by sd_cron_shutdown()'s. */
+void sd_cron_when_idle(sd_cron *c, sd_cron_idle_fn fn, void *arg);
 
 /* True if no job process is alive. */
 bool sd_cron_idle(const sd_cron *c);

@@ -821,6 +821,40 @@ static void test_shutdown(void **state)
 	assert_false(wait_lines(h, "t2", "start", 2, 1300));
 }
 
+/* The startd's benchmarks: OnDemand by default, a load of 1.0 each, so
+ * they run one after the other; sd_cron_when_idle() says when the last
+ * has ended, not before, and at once for a round that started nothing. */
+static void test_when_idle(void **state)
+{
+	struct h *h = *state;
+	ks_config *cfg = conf(h, "BENCHMARKS_JOBLIST = b1 b2 bad\n"
+				 "BENCHMARKS_b1_EXECUTABLE = @S@\n"
+				 "BENCHMARKS_b1_ARGS = sleep 0.3 @D@/b\n"
+				 "BENCHMARKS_b2_EXECUTABLE = @S@\n"
+				 "BENCHMARKS_b2_ARGS = sleep 0.3 @D@/b\n"
+				 "BENCHMARKS_bad_EXECUTABLE = @D@/nosuch\n");
+	h->c = sd_cron_new(h->loop, h->log, cfg, "BENCHMARKS", on_update, h);
+	ks_config_free(cfg);
+	/* nothing runs until asked */
+	assert_false(wait_updates(h, 1, 500));
+	sd_cron_when_idle(h->c, on_idle, h);
+	assert_false(h->idle); /* from the loop */
+	assert_true(wait_for(h, c_idle, NULL, 1000));
+	assert_int_equal(count_lines(h, "b", "start"), 0);
+	h->idle = false;
+	assert_int_equal(sd_cron_run_on_demand(h->c, NULL), 3);
+	sd_cron_when_idle(h->c, on_idle, h);
+	assert_true(wait_for(h, c_idle, NULL, 5000));
+	assert_int_equal(count_lines(h, "b", "start"), 2);
+	assert_int_equal(h->updates, 2);
+	struct sd_cron_job_info i;
+	assert_int_equal(sd_cron_job_info(h->c, "b2", &i), 0);
+	assert_int_equal(i.outputs, 1);
+	assert_string_equal(i.state, "Idle");
+	assert_int_equal(sd_cron_job_info(h->c, "bad", &i), 0);
+	assert_int_equal(i.fails, 1);
+}
+
 /* ---- how jobs are run -------------------------------------------------- */
 
 /* argv[0] is the job's name, ARGS split as HTCondor splits them, ENV
@@ -1072,6 +1106,7 @@ int main(void)
 		T(test_reconfig_hup_and_rerun),
 		T(test_free_while_running),
 		T(test_shutdown),
+		T(test_when_idle),
 		T(test_args_env_cwd),
 		T(test_bad_jobs),
 		T(test_stderr_and_failure),
