@@ -123,6 +123,15 @@ static void add_startd_attrs(const struct sd_host *h, const struct sd_slot *s,
 		each_name(own, add_startd_attr, &c);
 		free(own);
 	}
+	/* a latched name is published as STARTD_ATTRS are, as HTCondor
+	 * does, for the startd to evaluate it in the ad */
+	static const char *const latched[] = {"STARTD_LATCH_EXPRS",
+					      "SYSTEM_STARTD_LATCH_EXPRS"};
+	for (size_t i = 0; i < 2; i++) {
+		char *all = ks_config_get(h->cfg, latched[i], NULL);
+		each_name(all, add_startd_attr, &c);
+		free(all);
+	}
 }
 
 /* KeyboardIdle and ConsoleIdle: a slot not connected to the console or
@@ -291,6 +300,7 @@ static classad *base_ad(const struct sd_host *h, struct sd_slot *s,
 	add_job_attrs(h, s, ad);
 	add_consumption(h, s, ad);
 	add_startd_attrs(h, s, ad);
+	sd_latches_publish(&s->latches, ad, h->now);
 	if (h->extras)
 		classad_update(ad, h->extras);
 	/* what cron jobs publish comes last: a script can stand in for the

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "ks_log.h"
 #include "ks_xfer.h"
+#include "sd_latch.h"
 #include "sd_layout.h"
 #include "sd_state.h"
 
@@ -112,6 +113,7 @@ struct sd_slot {
 	 * defined, or not parsable or readable (logged when read; START is
 	 * then error instead). */
 	classad_expr *policy[SD_POLICY_ATTRS];
+	struct sd_latches latches; /* STARTD_LATCH_EXPRS, CpuBusy */
 };
 
 /* Reads the slot's policy from cfg.  A knob that does not parse or cannot

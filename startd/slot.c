@@ -89,6 +89,11 @@ void sd_slot_configure(struct sd_slot *s, const ks_config *cfg, ks_log *log)
 		}
 		free(text);
 	}
+	char *user = ks_config_get(cfg, "STARTD_LATCH_EXPRS", NULL);
+	char *sys = ks_config_get(cfg, "SYSTEM_STARTD_LATCH_EXPRS", NULL);
+	sd_latches_configure(&s->latches, user, sys);
+	free(user);
+	free(sys);
 }
 
 void sd_slot_policy_attrs(const struct sd_slot *s, classad *ad)
@@ -168,6 +173,7 @@ void sd_slot_clear(struct sd_slot *s)
 {
 	for (int i = 0; i < SD_POLICY_ATTRS; i++)
 		classad_expr_free(s->policy[i]);
+	sd_latches_clear(&s->latches);
 	classad_free(s->job);
 	free(s->claim.client);
 	free(s->claim.client_host);

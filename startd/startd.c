@@ -167,6 +167,11 @@ static void evaluate(ks_daemon *d, bool all)
 				continue;
 			/* a transition below marks it again */
 			s->unevaluated = false;
+			/* a latch that changed is in the ad of the next round */
+			if (sd_latches_update(&s->latches, ads[i], h.now)) {
+				sd_slot_changed(d, s);
+				any = true;
+			}
 			struct ask_ctx c = {s, ads[i]};
 			struct sd_timers t = {0};
 			sd_claim_timers(d, s, ads[i], &t);
