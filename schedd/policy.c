@@ -153,15 +153,12 @@ int sc_policy_submit(struct sc_schedd *s, classad *cl_ad, classad **procs,
 	struct sc_policy *p = s->policy;
 	if (!p)
 		return 0;
-	for (size_t i = 0; i < n; i++) {
-		int rc = sc_transforms_apply(s, p->tf, cl_ad, procs[i], err);
-		if (rc)
-			return rc;
-	}
+	int rc = sc_transforms_apply(s, p->tf, cl_ad, procs, n, err);
+	if (rc)
+		return rc;
 	if (!p->nreq)
 		return 0;
 	classad *schedd = sc_schedd_ad(s);
-	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		for (size_t k = 0; k < p->nreq; k++) {
 			char *why = NULL;

@@ -1,26 +1,59 @@
 /*
  * transform_parse.c: the transform language's lines into steps
- * (sc_transform_int.h).
+ * (sc_transform_int.h), with every mistake found here rather than at
+ * each submission: an unknown word, a statement short of arguments, a
+ * REQUIREMENTS or a new name that cannot be right, a regular
+ * expression that does not compile.
+ *
+ * As HTCondor's schedd reads a transform: NAME and UNIVERSE are taken
+ * and do nothing to jobs; a TRANSFORM statement with arguments ends the
+ * reading (the lines after it are not the transform's), and its loop is
+ * not run; "WORD = text" is a macro even when WORD is a statement's.
  */
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
+#include <pcre2.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "classad.h"
 #include "ks_mem.h"
 #include "ks_text.h"
 #include "sc_transform_int.h"
 
+enum form {
+	F_REST,	   /* the rest of the line: REQUIREMENTS */
+	F_ASSIGN,  /* a name, an optional '=', the rest: SET ... */
+	F_TWO,	   /* a name or /re/, an optional '=' or ',', a new name */
+	F_ONE,	   /* a name or /re/: DELETE */
+	F_NAME,	   /* NAME text: nothing to do */
+	F_UNIVERSE,
+	F_TRANSFORM,
+};
+
 static const struct {
 	const char *word;
 	enum op op;
-	int args; /* 1: name and the rest; 2: two names; 0: the rest */
+	enum form form;
 } ops[] = {
-	{"REQUIREMENTS", OP_REQUIREMENTS, 0}, {"SET", OP_SET, 1},
-	{"DEFAULT", OP_DEFAULT, 1},	      {"EVALSET", OP_EVALSET, 1},
-	{"EVALMACRO", OP_EVALMACRO, 1},	      {"COPY", OP_COPY, 2},
-	{"RENAME", OP_RENAME, 2},	      {"DELETE", OP_DELETE, 3},
+	{"REQUIREMENTS", OP_REQUIREMENTS, F_REST},
+	{"SET", OP_SET, F_ASSIGN},
+	{"DEFAULT", OP_DEFAULT, F_ASSIGN},
+	{"EVALSET", OP_EVALSET, F_ASSIGN},
+	{"EVALMACRO", OP_EVALMACRO, F_ASSIGN},
+	{"COPY", OP_COPY, F_TWO},
+	{"RENAME", OP_RENAME, F_TWO},
+	{"DELETE", OP_DELETE, F_ONE},
+	{"NAME", OP_MACRO, F_NAME},
+	{"UNIVERSE", OP_MACRO, F_UNIVERSE},
+	{"TRANSFORM", OP_MACRO, F_TRANSFORM},
 };
+
+/* What parse_line() made of a line. */
+enum outcome { L_STEP, L_NOTHING, L_UNIVERSE, L_END, L_END_LOOP, L_BAD };
 
 const char *sc_transform_skip_ws(const char *p)
 {
@@ -37,67 +70,249 @@ char *sc_transform_word(const char **p)
 	return *p > b ? ks_xstrndup(b, (size_t)(*p - b)) : NULL;
 }
 
-/* One line into a step; 0, 1 (blank or comment) or -1 (malformed). */
-static int parse_line(const char *line, struct step *st)
+bool sc_transform_attr_ok(const char *s)
+{
+	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+/* A new name the transform spells out (no macro in it, which is put in
+ * when it is used) must be valid. */
+static bool name_ok(const char *s)
+{
+	return strstr(s, "$(") || sc_transform_attr_ok(s);
+}
+
+static enum outcome bad(struct ks_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static enum outcome bad(struct ks_err *err, const char *fmt, ...)
+{
+	char msg[sizeof(err->msg)];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ks_err_set(err, KS_EINVAL, 0, 0, 0, "%s", msg);
+	return L_BAD;
+}
+
+/* "/re/opts" at *p into st->a and st->re; p moved past it. */
+static enum outcome regex(const char *word, const char **p, struct step *st,
+			  struct ks_err *err)
+{
+	const char *open = *p, *close = strchr(open + 1, '/');
+	if (!close)
+		return bad(err, "%s %s: the regular expression has no closing /",
+			   word, open);
+	/* HTCondor matches attribute names ignoring case, whatever the
+	 * options say; g is taken and means nothing for a name */
+	uint32_t flags = PCRE2_CASELESS;
+	const char *o = close + 1;
+	for (; *o && !isspace((unsigned char)*o); o++) {
+		if (*o == 'm')
+			flags |= PCRE2_MULTILINE;
+		else if (*o == 'U')
+			flags |= PCRE2_UNGREEDY;
+		else if (*o != 'i' && *o != 'g') {
+			char opt[2] = {*o, 0};
+			return bad(err, "%s: unknown regular expression option "
+					"'%s' (g, i, m and U are known)",
+				   word, opt);
+		}
+	}
+	st->a = ks_xstrndup(open + 1, (size_t)(close - open - 1));
+	int code;
+	PCRE2_SIZE off;
+	st->re = pcre2_compile((PCRE2_SPTR)st->a, PCRE2_ZERO_TERMINATED, flags,
+			       &code, &off, NULL);
+	if (!st->re) {
+		PCRE2_UCHAR msg[120];
+		pcre2_get_error_message(code, msg, sizeof(msg));
+		char where[160];
+		snprintf(where, sizeof(where), "%s at offset %zu",
+			 (const char *)msg, (size_t)off);
+		return bad(err, "%s /%s/: the regular expression does not "
+				"compile: %s", word, st->a, where);
+	}
+	*p = o;
+	return L_STEP;
+}
+
+/* The first argument: a name (a trailing ',' or '=' is not part of it,
+ * as in HTCondor), or for COPY, RENAME and DELETE a /re/. */
+static enum outcome first_arg(const char *word, enum form form,
+			      const char **p, struct step *st,
+			      struct ks_err *err)
+{
+	*p = sc_transform_skip_ws(*p);
+	if ((form == F_TWO || form == F_ONE) && **p == '/')
+		return regex(word, p, st, err);
+	st->a = sc_transform_word(p);
+	if (!st->a)
+		return bad(err, "%s needs %s", word,
+			   form == F_ASSIGN ? "an attribute and an expression"
+			   : form == F_TWO  ? "2 arguments"
+					    : "an attribute");
+	size_t n = strlen(st->a);
+	if (n > 1 && st->a[n - 1] == ',')
+		st->a[n - 1] = '\0';
+	/* never expanded: a macro here would stay in the name */
+	if (st->op != OP_EVALMACRO && !sc_transform_attr_ok(st->a))
+		return bad(err, "%s: %s is not a valid attribute name", word,
+			   st->a);
+	return L_STEP;
+}
+
+static enum outcome statement(const char *word, enum form form, const char *q,
+			      struct step *st, struct ks_err *err)
+{
+	q = sc_transform_skip_ws(q);
+	switch (form) {
+	case F_NAME:
+		return *q ? L_NOTHING : bad(err, "%s needs a name", word);
+	case F_UNIVERSE:
+		return *q ? L_UNIVERSE
+			  : bad(err, "%s needs a universe", word);
+	case F_TRANSFORM: {
+		/* nothing, or 0 or 1 alone, is no loop */
+		char *end;
+		long n = strtol(q, &end, 10);
+		if (!*q)
+			return L_NOTHING;
+		return (n == 0 || n == 1) && end != q &&
+				       !*sc_transform_skip_ws(end)
+			       ? L_END
+			       : L_END_LOOP;
+	}
+	case F_REST: {
+		st->b = ks_xstrdup(q);
+		if (!*st->b)
+			return bad(err, "%s needs an expression", word);
+		if (strstr(st->b, "$("))
+			return L_STEP;
+		struct ks_err perr = {0};
+		classad_expr *e = classad_parse_expr(st->b, strlen(st->b), &perr);
+		if (!e)
+			return bad(err, "REQUIREMENTS %s does not parse: %s",
+				   st->b, perr.msg);
+		classad_expr_free(e);
+		return L_STEP;
+	}
+	case F_ASSIGN:
+		if (first_arg(word, form, &q, st, err) != L_STEP)
+			return L_BAD;
+		q = sc_transform_skip_ws(q);
+		if (*q == '=')
+			q = sc_transform_skip_ws(q + 1);
+		st->b = ks_xstrdup(q);
+		return *st->b ? L_STEP
+			      : bad(err, "%s %s needs an expression", word,
+				    st->a);
+	case F_ONE:
+		if (first_arg(word, form, &q, st, err) != L_STEP)
+			return L_BAD;
+		q = sc_transform_skip_ws(q);
+		return *q ? bad(err, "%s: unexpected text after the attribute: "
+				     "%s", word, q)
+			  : L_STEP;
+	case F_TWO:
+		if (first_arg(word, form, &q, st, err) != L_STEP)
+			return L_BAD;
+		q = sc_transform_skip_ws(q);
+		if (*q == '=' || *q == ',')
+			q = sc_transform_skip_ws(q + 1);
+		st->b = ks_xstrdup(q);
+		if (!*st->b)
+			return bad(err, "%s needs 2 arguments", word);
+		/* a pattern's template is checked name by name when used */
+		if (st->re)
+			return L_STEP;
+		if (strpbrk(st->b, " \t"))
+			return bad(err, "%s: the new name is one word, not %s",
+				   word, st->b);
+		return name_ok(st->b)
+			       ? L_STEP
+			       : bad(err, "%s: the new name %s is not a valid "
+					  "attribute name",
+				     word, st->b);
+	}
+	return L_BAD;
+}
+
+/* One line into a step. */
+static enum outcome parse_line(const char *line, struct step *st,
+			       struct ks_err *err)
 {
 	const char *p = sc_transform_skip_ws(line);
 	if (!*p || *p == '#')
-		return 1;
+		return L_NOTHING;
 	const char *q = p;
 	char *w = sc_transform_word(&q);
 	if (!w)
-		return -1;
+		return bad(err, "a line cannot start with '='");
+	/* NAME = text: a macro, whatever the word */
+	const char *eq = sc_transform_skip_ws(q);
+	if (*eq == '=') {
+		st->op = OP_MACRO;
+		st->a = w;
+		st->b = ks_xstrdup(sc_transform_skip_ws(eq + 1));
+		return L_STEP;
+	}
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
 		if (strcasecmp(w, ops[i].word) != 0)
 			continue;
-		free(w);
 		st->op = ops[i].op;
-		if (ops[i].args == 0) {
-			st->b = ks_xstrdup(sc_transform_skip_ws(q));
-			return *st->b ? 0 : -1;
-		}
-		st->a = sc_transform_word(&q);
-		if (!st->a)
-			return -1;
-		q = sc_transform_skip_ws(q);
-		if (ops[i].args == 1 && *q == '=')
-			q = sc_transform_skip_ws(q + 1);
-		if (ops[i].args == 3)
-			return *q ? -1 : 0;
-		if (ops[i].args == 2) {
-			if (*q == '=')
-				q++;
-			st->b = sc_transform_word(&q);
-			return st->b && !*sc_transform_skip_ws(q) ? 0 : -1;
-		}
-		st->b = ks_xstrdup(q);
-		return *st->b ? 0 : -1;
-	}
-	/* NAME = text: a macro */
-	q = sc_transform_skip_ws(q);
-	if (*q != '=') {
+		enum outcome o = statement(ops[i].word, ops[i].form, q, st, err);
 		free(w);
-		return -1;
+		return o;
 	}
-	st->op = OP_MACRO;
-	st->a = w;
-	st->b = ks_xstrdup(sc_transform_skip_ws(q + 1));
-	return 0;
+	bad(err, "%s is not a valid transform keyword (nor a NAME = value "
+		 "macro)", w);
+	free(w);
+	return L_BAD;
+}
+
+static void free_step(struct step *st)
+{
+	free(st->a);
+	free(st->b);
+	pcre2_code_free(st->re);
 }
 
 void sc_transform_free(struct transform *t)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		free(t->steps[i].a);
-		free(t->steps[i].b);
-	}
+	for (size_t i = 0; i < t->n; i++)
+		free_step(&t->steps[i]);
 	free(t->steps);
 	free(t->name);
+	memset(t, 0, sizeof(*t));
+}
+
+/* After the TRANSFORM statement at line lineno: the first line that
+ * would have been a statement, or 0. */
+static int first_unread(const char *p, int lineno)
+{
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		lineno++;
+		const char *s = sc_transform_skip_ws(p);
+		if (s < p + len && *s != '#' && *s != '\r')
+			return lineno;
+		p += len + (nl ? 1 : 0);
+	}
+	return 0;
 }
 
 int sc_transform_parse(const char *name, const char *text,
-		       struct transform *t)
+		       struct transform *t, struct ks_err *err)
 {
+	memset(t, 0, sizeof(*t));
 	t->name = ks_xstrdup(name);
 	int lineno = 0;
 	for (const char *p = text; *p;) {
@@ -105,21 +320,30 @@ int sc_transform_parse(const char *name, const char *text,
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *line = ks_xstrndup(p, len);
 		lineno++;
+		p += len + (nl ? 1 : 0);
 		struct step st = {.line = lineno};
-		int rc = parse_line(ks_trim(line), &st);
+		enum outcome o = parse_line(ks_trim(line), &st, err);
 		free(line);
-		if (rc < 0) {
-			free(st.a);
-			free(st.b);
+		if (o != L_STEP)
+			free_step(&st);
+		if (o == L_BAD) {
+			if (err)
+				err->line = lineno;
 			return lineno;
 		}
-		if (rc == 0) {
+		if (o == L_UNIVERSE && !t->universe_line)
+			t->universe_line = lineno;
+		if (o == L_END || o == L_END_LOOP) {
+			t->transform_line = lineno;
+			t->loops = o == L_END_LOOP;
+			t->unread_line = first_unread(p, lineno);
+			break;
+		}
+		if (o == L_STEP) {
 			t->steps = ks_xrealloc(t->steps,
 					       (t->n + 1) * sizeof(*t->steps));
 			t->steps[t->n++] = st;
 		}
-		p += len + (nl ? 1 : 0);
 	}
 	return 0;
 }
-

@@ -4,11 +4,12 @@
  * transfer encodings (common/xfer: base64, file lists, file names).
  *
  * The first byte picks: 't' a transform's text (the rest), which must
- * parse or name a line within it, every step having what its operation
- * needs; 'b' base64, whose decoding, when it succeeds, encodes back to
- * the same text; anything else a file list, whose items are non-empty
- * and hold no separator, each checked by the name rule.  Nothing may
- * crash, leak or read out of bounds.
+ * parse or name a line within it and say what is wrong, every step
+ * having what its operation needs (a compiled pattern only for COPY,
+ * RENAME and DELETE); 'b' base64, whose decoding, when it succeeds,
+ * encodes back to the same text; anything else a file list, whose
+ * items are non-empty and hold no separator, each checked by the name
+ * rule.  Nothing may crash, leak or read out of bounds.
  *
  * Linked with replay_main.c it replays a corpus without libFuzzer.
  */
@@ -22,21 +23,31 @@
 static void check_transform(const char *text)
 {
 	struct transform t = {0};
-	int bad = sc_transform_parse("fuzz", text, &t);
+	struct ks_err err = {0};
+	int bad = sc_transform_parse("fuzz", text, &t, &err);
 	int lines = 1;
 	for (const char *p = text; *p; p++)
 		lines += *p == '\n';
-	if (bad < 0 || bad > lines)
+	if (bad < 0 || bad > lines ||
+	    (bad && (err.line != bad || !err.msg[0])))
 		abort();
 	for (size_t i = 0; i < t.n; i++) {
 		const struct step *st = &t.steps[i];
-		if (st->op != OP_REQUIREMENTS && (!st->a || !*st->a))
+		/* a pattern may be empty (it matches every name) */
+		if (st->op != OP_REQUIREMENTS &&
+		    (!st->a || (!*st->a && !st->re)))
 			abort();
-		if (st->op != OP_DELETE && !st->b)
+		if (st->re && st->op != OP_COPY && st->op != OP_RENAME &&
+		    st->op != OP_DELETE)
+			abort();
+		if ((st->op == OP_DELETE) != !st->b)
 			abort();
 		if (st->line < 1 || st->line > lines)
 			abort();
 	}
+	if (t.transform_line > lines || t.unread_line > lines ||
+	    (t.unread_line && t.unread_line <= t.transform_line))
+		abort();
 	sc_transform_free(&t);
 }
 
