@@ -671,6 +671,12 @@ static int64_t retirement_left(ks_daemon *d, const struct sd_slot *s,
 	return used >= limit ? 0 : limit - used;
 }
 
+int64_t sd_claim_retirement_left(ks_daemon *d, const struct sd_slot *s,
+				  const classad *ad)
+{
+	return retirement_left(d, s, ad, sd_now());
+}
+
 int64_t sd_claim_vacate_time(ks_daemon *d, const struct sd_slot *s,
 			     const classad *ad)
 {

@@ -5,7 +5,11 @@
  * hard kill), each slot goes to Drained/Retiring once free (36, 37), and
  * all of them to Drained/Idle together (33).  Cancelling (or finishing a
  * request that resumes on completion) returns them to Owner (34, 35).
+ * Every slot ad carries HTCondor's statistics of what draining costs:
+ * CPU-seconds of jobs it evicted, CPU-seconds slots stood free, and what
+ * a graceful or a quick drain would cost now.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,8 +183,121 @@ bool sd_drain_round(ks_daemon *d)
 	return changed;
 }
 
+/* The CPUs a slot holds (a partitionable slot: those not carved). */
+static double cpus_of(const struct sd_slot *s)
+{
+	return s->spec.partitionable ? s->left_cpus : s->spec.cpus;
+}
+
+/* Since when slot s, free, has been so while draining; 0 if it is not
+ * (Drained is only ever entered while draining). */
+static int64_t free_since(const struct sd_drain *dr, const struct sd_slot *s)
+{
+	if (s->st.state == SD_DRAINED)
+		return s->entered_state;
+	if (s->st.state == SD_UNCLAIMED && dr->on)
+		return s->entered_state > dr->started ? s->entered_state
+						      : dr->started;
+	return 0;
+}
+
+void sd_drain_note(ks_daemon *d, struct sd_slot *s, const struct sd_step *st)
+{
+	struct startd *sd = d->ctx;
+	struct sd_drain *dr = &sd->drain;
+	int64_t now = sd_now();
+	if (st->state == s->st.state)
+		return; /* a new activity only */
+	int64_t from = free_since(dr, s);
+	if (from && now > from)
+		dr->unclaimed_past += (double)(now - from) * cpus_of(s);
+	/* a job evicted while draining: HTCondor counts its whole run once
+	 * it has gone (its vacate time included) */
+	const struct sd_claim *c = &s->claim;
+	if (st->state == SD_PREEMPTING && dr->on && c->job_start) {
+		s->drain_run_from = c->job_start + c->suspended_total +
+				    (c->suspended_at ? now - c->suspended_at : 0);
+	} else if (s->st.state == SD_PREEMPTING && s->drain_run_from) {
+		double badput = (double)(now - s->drain_run_from) * cpus_of(s);
+		if (badput < 0)
+			badput = 0;
+		dr->badput += badput;
+		s->drain_run_from = 0;
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: adding to badput caused by draining: %.0f "
+			      "cpu-seconds", s->short_name, badput);
+	}
+}
+
+void sd_drain_stats(ks_daemon *d)
+{
+	struct startd *sd = d->ctx;
+	struct sd_drain *dr = &sd->drain;
+	int64_t now = sd_now();
+	double unclaimed = dr->unclaimed_past;
+	double badput[2] = {0, 0};         /* graceful, quick */
+	int64_t completion[2] = {0, 0};
+	bool drained = true;
+	for (size_t i = 0; i < sd->nslots; i++) {
+		const struct sd_slot *s = sd->slots[i];
+		double cpus = cpus_of(s);
+		int64_t from = free_since(dr, s);
+		if (from && now > from)
+			unclaimed += (double)(now - from) * cpus;
+		const struct sd_claim *c = &s->claim;
+		if (!c->job_start)
+			continue; /* no job to lose or wait for */
+		drained = false;
+		classad *ad = sd_slot_ad_now(d, s);
+		int64_t retire = sd_claim_retirement_left(d, s, ad);
+		int64_t vacate = sd_claim_vacate_time(d, s, ad);
+		classad_free(ad);
+		int64_t run = now - c->job_start - c->suspended_total -
+			      (c->suspended_at ? now - c->suspended_at : 0);
+		if (run < 0)
+			run = 0;
+		/* a graceful drain waits out the retirement, or vacates at
+		 * once when that is shorter than the vacate time */
+		int64_t graceful = retire < vacate ? vacate : retire;
+		badput[0] += cpus * (double)(run + graceful);
+		badput[1] += cpus * (double)(run + vacate);
+		if (graceful > completion[0])
+			completion[0] = graceful;
+		if (vacate > completion[1])
+			completion[1] = vacate;
+	}
+	for (int k = 0; k < 2; k++) {
+		dr->expected_badput[k] = (int64_t)(badput[k] + 0.5);
+		if (!drained) {
+			dr->expected_completion[k] =
+				completion[k] > INT64_MAX - now ? INT64_MAX
+								: now + completion[k];
+		} else if (!dr->expected_completion[k] ||
+			   dr->expected_completion[k] > now) {
+			/* drained: now, unless it was so earlier */
+			dr->expected_completion[k] = now;
+		}
+	}
+	dr->unclaimed = unclaimed;
+}
+
 void sd_drain_attrs(const struct sd_drain *dr, classad *ad)
 {
+	classad_insert_int(ad, "ExpectedMachineGracefulDrainingBadput",
+			   dr->expected_badput[0]);
+	classad_insert_int(ad, "ExpectedMachineQuickDrainingBadput",
+			   dr->expected_badput[1]);
+	classad_insert_int(ad, "ExpectedMachineGracefulDrainingCompletion",
+			   dr->expected_completion[0]);
+	classad_insert_int(ad, "ExpectedMachineQuickDrainingCompletion",
+			   dr->expected_completion[1]);
+	/* as HTCondor, the totals once they are more than 0 */
+	if ((int64_t)(dr->badput + 0.5) > 0)
+		classad_insert_int(ad, "TotalMachineDrainingBadput",
+				   (int64_t)(dr->badput + 0.5));
+	if ((int64_t)(dr->unclaimed + 0.5) > 0)
+		classad_insert_int(ad, "TotalMachineDrainingUnclaimedTime",
+				   (int64_t)(dr->unclaimed + 0.5));
 	if (dr->started)
 		classad_insert_int(ad, "LastDrainStartTime", dr->started);
 	if (dr->stopped)

@@ -11,7 +11,6 @@
 
 #include "classad.h"
 #include "config.h"
-#include "sd_bench.h"
 #include "sd_cron.h"
 #include "sd_layout.h"
 #include "sd_slot.h"
@@ -30,7 +29,8 @@ struct sd_host {
 	const struct sd_machine *machine;
 	const struct sd_platform *platform;
 	size_t nslots;
-	const struct sd_bench *bench; /* Mips, KFlops once they have run */
+	const sd_cron *bench;         /* BENCHMARKS output (Mips, KFlops),
+				       * merged before cron's; NULL */
 	int64_t last_benchmark;       /* 0: never */
 	const sd_cron *cron;          /* its output goes into every ad last;
 				       * NULL for none */

@@ -114,6 +114,8 @@ struct sd_slot {
 	 * then error instead). */
 	classad_expr *policy[SD_POLICY_ATTRS];
 	struct sd_latches latches; /* STARTD_LATCH_EXPRS, CpuBusy */
+	int64_t drain_run_from; /* a job draining evicts: its start, plus
+				 * its time suspended; 0 for none */
 };
 
 /* Reads the slot's policy from cfg.  A knob that does not parse or cannot

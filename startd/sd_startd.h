@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "ks_daemon.h"
-#include "sd_bench.h"
 #include "sd_cron.h"
 #include "sd_account.h"
 #include "sd_layout.h"
@@ -23,8 +22,10 @@ struct sd_orphan; /* end.c */
 struct startd {
 	struct sd_machine machine;
 	struct sd_platform platform;
-	struct sd_bench bench;  /* averaged over the runs */
-	int64_t last_benchmark; /* time() of the last run; 0 for never */
+	sd_cron *bench;         /* BENCHMARKS jobs (OnDemand) */
+	int64_t last_benchmark; /* time() the last run ended; 0 for never */
+	bool benchmarking;      /* a run of them is under way */
+	unsigned bench_runs;    /* processes started before this run */
 	struct sd_slot **slots; /* each its own allocation: timers and
 				 * watches hold slot pointers while dynamic
 				 * slots come and go */

@@ -116,6 +116,7 @@ static void benchmark(ks_daemon *d, struct sd_slot *s)
 
 void sd_transition(ks_daemon *d, struct sd_slot *s, const struct sd_step *st)
 {
+	sd_drain_note(d, s, st);
 	sd_slot_apply(s, st, sd_now(), d->log);
 	sd_slot_changed(d, s);
 	if (st->action == SD_A_BENCHMARK)
@@ -288,6 +289,7 @@ static void on_poll(void *arg)
 {
 	ks_daemon *d = arg;
 	sd_claim_check_leases(d);
+	sd_drain_stats(d);
 	sd_reevaluate(d, false);
 	sd_claim_report_usage(d);
 }

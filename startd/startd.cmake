@@ -5,7 +5,7 @@ target_include_directories(sd_state PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 add_executable(condor_startd
   ${CMAKE_CURRENT_SOURCE_DIR}/startd.c ${CMAKE_CURRENT_SOURCE_DIR}/slot.c
   ${CMAKE_CURRENT_SOURCE_DIR}/ad.c ${CMAKE_CURRENT_SOURCE_DIR}/sysinfo.c
-  ${CMAKE_CURRENT_SOURCE_DIR}/bench.c ${CMAKE_CURRENT_SOURCE_DIR}/claim.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/claim.c
   ${CMAKE_CURRENT_SOURCE_DIR}/drain.c ${CMAKE_CURRENT_SOURCE_DIR}/dslot.c
   ${CMAKE_CURRENT_SOURCE_DIR}/backfill.c ${CMAKE_CURRENT_SOURCE_DIR}/jobload.c
   ${CMAKE_CURRENT_SOURCE_DIR}/preempt.c ${CMAKE_CURRENT_SOURCE_DIR}/account.c

@@ -198,10 +198,25 @@ MAXJOBRETIREMENTTIME = 600
 CFG
 start_pool
 A=$(addr)
+# The statistics of draining (HTCondor's): never drained, no totals; no
+# job, nothing to lose and nothing to wait for.
+[ "$("$ST" -af TotalMachineDrainingBadput TotalMachineDrainingUnclaimedTime | sort -u)" = "undefined undefined" ] ||
+	fail "draining totals before any draining: $("$ST" -af TotalMachineDrainingBadput TotalMachineDrainingUnclaimedTime)"
+[ "$("$ST" -af ExpectedMachineGracefulDrainingBadput ExpectedMachineQuickDrainingBadput | sort -u)" = "0 0" ] ||
+	fail "expected badput with no job: $("$ST" -af ExpectedMachineGracefulDrainingBadput ExpectedMachineQuickDrainingBadput)"
 
 # -graceful: the free slot drains at once (Drained/Retiring: waiting for
 # the others), the busy one retires with its job still running.
 run_job 1 d
+# a quick drain now would cost the job's run and its vacate time (600 s
+# by default) and end in 600 s: completion - badput is the job's start
+quick_cost() {
+	local v
+	v=$("$ST" -constraint 'SlotID == 1' -af 'ExpectedMachineQuickDrainingCompletion - ExpectedMachineQuickDrainingBadput' JobStart ExpectedMachineQuickDrainingBadput)
+	set -- $v
+	[ "$1" = "$2" ] && [ "$3" -ge 600 ]
+}
+wait_for 10 quick_cost || fail "expected quick draining: $("$ST" -af ExpectedMachineQuickDrainingCompletion ExpectedMachineQuickDrainingBadput JobStart)"
 expect 0 "$DRAIN" -graceful "$H"
 [ "$out" = "Sent request to drain the startd $A with $H. This only affects the single startd; any other startds running on the same host will not be drained." ] || fail "drain: $out"
 wait_state 10 2 "Drained Retiring" || fail "slot2 while draining: $(state_of 2)"
@@ -225,10 +240,30 @@ wait_state 10 2 "Unclaimed Idle" || fail "slot2 after cancel: $(state_of 2)"
 
 # -quick: no retirement; the job gets its soft kill at once, and the
 # machine ends Drained/Idle with the reason given, until cancelled.
+# The job has run a second at least: its run is draining's badput.
+ran_a_second() { [ $(( $(date +%s) - $("$ST" -constraint 'SlotID == 1' -af JobStart) )) -ge 1 ]; }
+wait_for 10 ran_a_second || fail "job d: $("$ST" -constraint 'SlotID == 1' -af JobStart)"
 expect 0 "$DRAIN" -quick -reason "kestrel test" "$H"
 job_ended d || fail "-quick: the job was not vacated: $(cat "$T/d.out")"
 [ -e "$T/iwd/d.term" ] || fail "-quick: no soft kill"
 wait_for 15 all_in "Drained Idle" || fail "-quick: not drained: $("$ST" -af Name State Activity)"
+# TotalMachineDrainingBadput: the evicted job's CPU-seconds, as logged;
+# TotalMachineDrainingUnclaimedTime: CPU-seconds free while draining,
+# growing while the slots stay drained
+wait_for 10 grep -q "slot1: adding to badput caused by draining: [1-9][0-9]* cpu-seconds" "$T/log/StartLog" ||
+	fail "no badput logged: $(grep -i badput "$T/log/StartLog")"
+BADPUT=$(sed -n 's/.*slot1: adding to badput caused by draining: \([0-9]*\) cpu-seconds/\1/p' "$T/log/StartLog")
+wait_for 10 sh -c "[ \"\$('$ST' -af TotalMachineDrainingBadput | sort -u)\" = '$BADPUT' ]" ||
+	fail "TotalMachineDrainingBadput: $("$ST" -af TotalMachineDrainingBadput), logged $BADPUT"
+U1=$("$ST" -af TotalMachineDrainingUnclaimedTime | head -1)
+[ "$U1" -ge 0 ] 2>/dev/null || U1=0
+wait_for 10 sh -c "[ \"\$('$ST' -af TotalMachineDrainingUnclaimedTime | head -1)\" -gt $U1 ]" ||
+	fail "TotalMachineDrainingUnclaimedTime does not grow: $U1, $("$ST" -af TotalMachineDrainingUnclaimedTime)"
+# drained: nothing left to lose, and the expected completion has come
+[ "$("$ST" -af ExpectedMachineQuickDrainingBadput ExpectedMachineGracefulDrainingBadput | sort -u)" = "0 0" ] ||
+	fail "expected badput when drained: $("$ST" -af ExpectedMachineQuickDrainingBadput ExpectedMachineGracefulDrainingBadput)"
+[ "$("$ST" -af ExpectedMachineQuickDrainingCompletion | head -1)" -le "$(date +%s)" ] ||
+	fail "expected completion when drained: $("$ST" -af ExpectedMachineQuickDrainingCompletion)"
 grep -q "slot1: transition .* -> Drained/" "$T/log/StartLog" || fail "no transition to Drained logged"
 [ "$("$ST" -af DrainReason | sort -u)" = "kestrel test" ] || fail "-reason: $("$ST" -af Name DrainReason)"
 expect 0 "$DRAIN" -cancel "$H"
@@ -240,6 +275,11 @@ expect 0 "$DRAIN" -fast "$H"
 job_ended e || fail "-fast: the job was not killed: $(cat "$T/e.out")"
 [ -e "$T/iwd/e.term" ] && fail "-fast gave the job a soft kill"
 wait_for 15 all_in "Drained Idle" || fail "-fast: not drained: $("$ST" -af Name State Activity)"
+# the killed job's run adds to the badput
+wait_for 10 sh -c "[ \$(grep -c 'slot1: adding to badput caused by draining' '$T/log/StartLog') = 2 ]" || fail "-fast: no badput logged"
+BADPUT=$((BADPUT + $(sed -n 's/.*slot1: adding to badput caused by draining: \([0-9]*\) cpu-seconds/\1/p' "$T/log/StartLog" | tail -1)))
+wait_for 10 sh -c "[ \"\$('$ST' -af TotalMachineDrainingBadput | sort -u)\" = '$BADPUT' ]" ||
+	fail "-fast: TotalMachineDrainingBadput: $("$ST" -af TotalMachineDrainingBadput), not $BADPUT"
 expect 0 "$DRAIN" -cancel "$H"
 wait_for 10 all_in "Unclaimed Idle" || fail "after cancel: $("$ST" -af Name State Activity)"
 
