@@ -274,10 +274,6 @@ static classad *base_ad(const struct sd_host *h, struct sd_slot *s,
 	add_idle(h, s, ad);
 	sd_clock_attrs(h->now, ad);
 	classad_insert_int(ad, "LastBenchmark", h->last_benchmark);
-	if (h->last_benchmark) {
-		classad_insert_int(ad, "Mips", h->bench->mips);
-		classad_insert_int(ad, "KFlops", h->bench->kflops);
-	}
 	char *fs = ks_config_get(h->cfg, "FILESYSTEM_DOMAIN", NULL);
 	char *uid = ks_config_get(h->cfg, "UID_DOMAIN", NULL);
 	classad_insert_string(ad, "FileSystemDomain", fs ? fs : h->hostname);
@@ -306,6 +302,8 @@ static classad *base_ad(const struct sd_host *h, struct sd_slot *s,
 	/* what cron jobs publish comes last: a script can stand in for the
 	 * machine's own figures (KeyboardIdle, LoadAvg), as HTCondor's
 	 * tests simulate an owner */
+	if (h->bench)
+		sd_cron_publish(h->bench, s->id, ad);
 	if (h->cron)
 		sd_cron_publish(h->cron, s->id, ad);
 	return ad;

@@ -45,30 +45,34 @@ static int64_t float_rounds(uint64_t rounds, double *sink)
 	return (int64_t)rounds * N * 2;
 }
 
-void sd_bench_run(int ms, struct sd_bench *out)
+int64_t sd_bench_mips(int ms)
 {
-	double budget = ms / 1000.0;
-	uint64_t isink = 0;
-	double fsink = 0;
-	/* grow the work until it takes the time asked for */
+	double budget = ms / 1000.0, took = 0;
+	uint64_t sink = 0;
 	int64_t ops = 0;
-	double took = 0;
+	/* grow the work until it takes the time asked for */
 	for (uint64_t n = 1u << 16; took < budget; n *= 2) {
 		double t0 = seconds();
-		ops = integer_rounds(n, &isink);
+		ops = integer_rounds(n, &sink);
 		took = seconds() - t0;
 	}
-	out->mips = (int64_t)((double)ops / took / 1e6);
-	took = 0;
+	/* the result is kept, so the loop cannot be left out */
+	volatile uint64_t keep = sink;
+	(void)keep;
+	return (int64_t)((double)ops / took / 1e6);
+}
+
+int64_t sd_bench_kflops(int ms)
+{
+	double budget = ms / 1000.0, took = 0;
+	double sink = 0;
+	int64_t ops = 0;
 	for (uint64_t n = 64; took < budget; n *= 2) {
 		double t0 = seconds();
-		ops = float_rounds(n, &fsink);
+		ops = float_rounds(n, &sink);
 		took = seconds() - t0;
 	}
-	out->kflops = (int64_t)((double)ops / took / 1e3);
-	/* the results are kept, so the loops cannot be left out */
-	volatile uint64_t keep_i = isink;
-	volatile double keep_f = fsink;
-	(void)keep_i;
-	(void)keep_f;
+	volatile double keep = sink;
+	(void)keep;
+	return (int64_t)((double)ops / took / 1e3);
 }

@@ -567,6 +567,14 @@ void sd_cron_when_idle(sd_cron *c, sd_cron_idle_fn fn, void *arg)
 	maybe_idle(c);
 }
 
+unsigned sd_cron_runs(const sd_cron *c)
+{
+	unsigned n = 0;
+	for (const struct cron_job *j = c ? c->jobs : NULL; j; j = j->next)
+		n += j->runs;
+	return n;
+}
+
 bool sd_cron_idle(const sd_cron *c)
 {
 	for (const struct cron_job *j = c->jobs; j; j = j->next)

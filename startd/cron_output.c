@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "ks_mem.h"
@@ -109,6 +110,10 @@ static void publish(struct cron_job *j, classad *ad)
 	bool wants_update = false;
 	enum cron_autopub ap = c->autopub;
 	const char *s = j->sep ? j->sep : "";
+	/* a benchmark's ad is its job's, whatever follows its '-' (HTCondor's
+	 * condor_mips ends its output with "--") */
+	if (!strcasecmp(c->prefix, "BENCHMARKS"))
+		s = "";
 	bool first = true;
 	while (*s) {
 		s += strspn(s, ", \t\r\n");

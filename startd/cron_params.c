@@ -109,6 +109,15 @@ static bool read_mode(const sd_cron *c, const ks_config *cfg,
 	else
 		p->mode = (enum cron_mode)i;
 	free(v);
+	if (i < 4 && is_benchmarks(c) && p->mode != CRON_ON_DEMAND) {
+		/* the startd runs benchmarks only when RunBenchmarks asks */
+		ks_log_printf(c->log, KS_D_ALWAYS,
+			      "CronJob: benchmark job '%s' is not OnDemand "
+			      "(%s_%s_MODE = %s); job skipped",
+			      p->name, c->prefix, p->name,
+			      sd_cron_mode_name(p->mode));
+		return false;
+	}
 	return i < 4;
 }
 

@@ -15,7 +15,8 @@
  *   each start), WaitForExit (a run PERIOD after the previous one
  *   ended; 0 restarts at once), OneShot (once at start-up, and at each
  *   reconfig with _RECONFIG_RERUN), OnDemand (only when asked).
- *   Benchmarks default to OnDemand.
+ *   Benchmarks are OnDemand (another MODE skips the job, as in
+ *   HTCondor), and what follows their '-' lines is ignored.
  * - _PERIOD: seconds, or a number followed by s, m or h.  Required for
  *   Periodic and WaitForExit.
  * - _KILL: a job still running when its period comes again is killed
@@ -143,6 +144,9 @@ void sd_cron_shutdown(sd_cron *c, bool force, sd_cron_idle_fn fn,
  * OnDemand jobs, as the startd's benchmarks need.  It replaces an
  * earlier such call's fn, and is replaced by sd_cron_shutdown()'s. */
 void sd_cron_when_idle(sd_cron *c, sd_cron_idle_fn fn, void *arg);
+
+/* How many job processes have been started in all (0 for NULL). */
+unsigned sd_cron_runs(const sd_cron *c);
 
 /* True if no job process is alive. */
 bool sd_cron_idle(const sd_cron *c);

@@ -74,6 +74,9 @@ struct sd_slot_state {
 				      * backfill client is gone: Owner,
 				      * Matched or Claimed; SD_BACKFILL for
 				      * nowhere yet */
+	bool left_benchmarking; /* the activity it left last: RUNBENCHMARKS
+				 * is not asked again until it changes
+				 * activity, as in HTCondor */
 };
 
 /* What the startd must do to the job as part of a transition. */

@@ -154,6 +154,7 @@ void sd_slot_apply(struct sd_slot *s, const struct sd_step *step,
 	if (step->action == SD_A_BACKFILL_KILL)
 		s->st.backfill_then = step->then;
 	s->entered_activity = now;
+	s->st.left_benchmarking = s->st.activity == SD_BENCHMARKING;
 	s->st.state = step->state;
 	s->st.activity = step->activity;
 	if (step->activity == SD_RETIRING && step->state == SD_CLAIMED)

@@ -16,7 +16,6 @@
 #include "ks_daemon.h"
 #include "ks_mem.h"
 #include "sd_ad.h"
-#include "sd_bench.h"
 #include "sd_cron.h"
 #include "sd_layout.h"
 #include "sd_slot.h"
@@ -68,7 +67,7 @@ static void host_facts(ks_daemon *d, struct sd_host *h)
 			      .machine = &sd->machine,
 			      .platform = &sd->platform,
 			      .nslots = sd->nslots,
-			      .bench = &sd->bench,
+			      .bench = sd->bench,
 			      .last_benchmark = sd->last_benchmark,
 			      .cron = sd->cron,
 			      .drain = &sd->drain,
@@ -90,28 +89,59 @@ static enum sd_truth ask(void *arg, enum sd_expr x)
 	return sd_slot_eval(c->slot, c->ad, x);
 }
 
-/* Runs the benchmarks (once for all the slots that ask within a minute)
- * and ends the slot's Benchmarking activity (transition 4).  They take a
- * fraction of a second, so they run in the loop itself. */
+/* The BENCHMARKS jobs have all ended: LastBenchmark is now if any of
+ * them ran (HTCondor sets it when they have exited, whatever their
+ * status), and every slot still Benchmarking goes back to Idle
+ * (transition 4); all the ads change (LastBenchmark). */
+static void benchmarks_over(void *arg)
+{
+	ks_daemon *d = arg;
+	struct startd *sd = d->ctx;
+	sd->benchmarking = false;
+	if (sd_cron_runs(sd->bench) > sd->bench_runs)
+		sd->last_benchmark = sd_now();
+	else
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "benchmarks: none could be run; LastBenchmark "
+			      "stays %lld",
+			      (long long)sd->last_benchmark);
+	ks_log_printf(d->log, KS_D_ALWAYS, "State change: benchmarks completed");
+	for (size_t i = 0; i < sd->nslots; i++)
+		sd_event(d, sd->slots[i], SD_E_BENCH_DONE);
+	sd_all_changed(d);
+	sd_reevaluate(d, true);
+}
+
+/* RUNBENCHMARKS took slot s to Benchmarking (transition 3): the
+ * BENCHMARKS jobs (OnDemand) run, one after another at their default
+ * load of 1.0, and the slot stays there until they have all ended; a
+ * slot that asks while they run waits for the same run.  With none to
+ * run the slot goes back to Idle at once, as in HTCondor. */
 static void benchmark(ks_daemon *d, struct sd_slot *s)
 {
 	struct startd *sd = d->ctx;
-	int64_t now = sd_now();
-	if (!sd->last_benchmark || now - sd->last_benchmark >= 60) {
-		struct sd_bench b;
-		sd_bench_run(50, &b);
-		/* HTCondor keeps a running average of the runs */
-		if (sd->last_benchmark) {
-			b.mips = (b.mips + sd->bench.mips) / 2;
-			b.kflops = (b.kflops + sd->bench.kflops) / 2;
-		}
-		sd->bench = b;
-		sd->last_benchmark = now;
+	if (sd->benchmarking)
+		return;
+	ks_log_printf(d->log, KS_D_ALWAYS, "State change: RunBenchmarks is TRUE");
+	sd->bench_runs = sd_cron_runs(sd->bench);
+	int n = sd->bench ? sd_cron_run_on_demand(sd->bench, NULL) : 0;
+	if (n <= 0) {
 		ks_log_printf(d->log, KS_D_ALWAYS,
-			      "benchmarks: Mips = %lld, KFlops = %lld",
-			      (long long)b.mips, (long long)b.kflops);
+			      "benchmarks: BENCHMARKS_JOBLIST has none to run");
+		sd_event(d, s, SD_E_BENCH_DONE);
+		return;
 	}
-	sd_event(d, s, SD_E_BENCH_DONE);
+	sd->benchmarking = true;
+	sd_cron_when_idle(sd->bench, benchmarks_over, d);
+}
+
+/* New benchmark output: the slots' ads change (Mips, KFlops...). */
+static void on_bench(void *arg, bool update_collector)
+{
+	ks_daemon *d = arg;
+	sd_all_changed(d);
+	if (update_collector)
+		sd_reevaluate(d, true);
 }
 
 void sd_transition(ks_daemon *d, struct sd_slot *s, const struct sd_step *st)
@@ -509,6 +539,9 @@ static int start(ks_daemon *d, struct ks_err *err)
 	sd->cron = sd_cron_new(d->loop, d->log, d->cfg, "STARTD_CRON", on_cron,
 			       d);
 	sd_cron_set_context(sd->cron, cron_context, d);
+	sd->bench = sd_cron_new(d->loop, d->log, d->cfg, "BENCHMARKS",
+				on_bench, d);
+	sd_cron_set_context(sd->bench, cron_context, d);
 	forget_earlier_life(d);
 	evaluate(d, true);
 	schedule_poll(d);
@@ -520,6 +553,7 @@ static void reconfig(ks_daemon *d)
 	struct startd *sd = d->ctx;
 	configure_slots(d);
 	sd_cron_reconfig(sd->cron, d->cfg);
+	sd_cron_reconfig(sd->bench, d->cfg);
 	sd_reevaluate(d, false);
 }
 
@@ -537,6 +571,9 @@ static void shutdown_startd(ks_daemon *d, bool fast)
 	struct startd *sd = d->ctx;
 	sd_cron_free(sd->cron);
 	sd->cron = NULL;
+	sd_cron_free(sd->bench);
+	sd->bench = NULL;
+	sd->benchmarking = false;
 	sd_backfill_stop(d);
 	sd->keep_ends = fast;
 	for (size_t i = 0; i < sd->nslots; i++) {
@@ -595,6 +632,7 @@ int main(int argc, char **argv)
 	int rc = ks_daemon_main(argc, argv, "STARTD", &ops, sd_claim_commands,
 				sd_claim_ncommands, &sd);
 	sd_cron_free(sd.cron);
+	sd_cron_free(sd.bench);
 	free(sd.drain.reason);
 	classad_free(sd.extras);
 	classad_expr_free(sd.drain.start);

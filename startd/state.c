@@ -208,7 +208,8 @@ bool sd_policy_step(const struct sd_slot_state *s, const struct sd_timers *t,
 		if (ask(arg, SD_X_IS_OWNER) == SD_TRUE)
 			return go(out, 2, SD_OWNER, SD_IDLE, SD_A_NONE,
 				  "IS_OWNER became true");
-		if (ask(arg, SD_X_RUNBENCHMARKS) == SD_TRUE)
+		if (!s->left_benchmarking &&
+		    ask(arg, SD_X_RUNBENCHMARKS) == SD_TRUE)
 			return go(out, 3, SD_UNCLAIMED, SD_BENCHMARKING,
 				  SD_A_BENCHMARK, "RUNBENCHMARKS became true");
 		if (s->backfill_on && ask(arg, SD_X_START_BACKFILL) == SD_TRUE)

@@ -821,13 +821,16 @@ static void test_shutdown(void **state)
 	assert_false(wait_lines(h, "t2", "start", 2, 1300));
 }
 
-/* The startd's benchmarks: OnDemand by default, a load of 1.0 each, so
+/* The startd's benchmarks: OnDemand only, a load of 1.0 each, so
  * they run one after the other; sd_cron_when_idle() says when the last
  * has ended, not before, and at once for a round that started nothing. */
 static void test_when_idle(void **state)
 {
 	struct h *h = *state;
-	ks_config *cfg = conf(h, "BENCHMARKS_JOBLIST = b1 b2 bad\n"
+	ks_config *cfg = conf(h, "BENCHMARKS_JOBLIST = b1 b2 bad per\n"
+				 "BENCHMARKS_per_EXECUTABLE = @S@\n"
+				 "BENCHMARKS_per_MODE = Periodic\n"
+				 "BENCHMARKS_per_PERIOD = 1\n"
 				 "BENCHMARKS_b1_EXECUTABLE = @S@\n"
 				 "BENCHMARKS_b1_ARGS = sleep 0.3 @D@/b\n"
 				 "BENCHMARKS_b2_EXECUTABLE = @S@\n"
@@ -853,6 +856,10 @@ static void test_when_idle(void **state)
 	assert_string_equal(i.state, "Idle");
 	assert_int_equal(sd_cron_job_info(h->c, "bad", &i), 0);
 	assert_int_equal(i.fails, 1);
+	assert_int_equal(sd_cron_runs(h->c), 2);
+	/* a benchmark runs only when asked: any other mode is refused */
+	assert_int_equal(sd_cron_job_info(h->c, "per", &i), KS_ENOTFOUND);
+	assert_true(log_has(h, "benchmark job 'per' is not OnDemand"));
 }
 
 /* ---- how jobs are run -------------------------------------------------- */

@@ -83,6 +83,12 @@ static void test_owner_unclaimed(void **state)
 	assert_false(sd_policy_step(&s, NULL, ask, &p, &st));
 	assert_true(sd_event_step(&s, SD_E_BENCH_DONE, &st));
 	expect(&st, 4, SD_UNCLAIMED, SD_IDLE, SD_A_NONE);
+	/* back from Benchmarking, RUNBENCHMARKS still true does not start
+	 * them again until the slot's activity changes (HTCondor) */
+	set(&p, SD_X_IS_OWNER, SD_FALSE);
+	s = at(SD_UNCLAIMED, SD_IDLE);
+	s.left_benchmarking = true;
+	assert_false(sd_policy_step(&s, NULL, ask, &p, &st));
 }
 
 /* Match, claim, match timeout, START false while Matched (5, 6, 8, 9). */
