@@ -1,7 +1,8 @@
 /*
  * sd_cron.h: daemon ClassAd hooks ("startd cron"): programs the startd
  * runs now and then, whose output ("Name = value" lines) it merges into
- * its slot ads.
+ * its slot ads; the schedd runs its own (SCHEDD_CRON) for its Scheduler
+ * ad.  (It stays here, beside the starter's argument parsing it uses.)
  *
  * Configuration, as HTCondor reads it, with <P> the prefix given to
  * sd_cron_new() (STARTD_CRON and BENCHMARKS in the startd, SCHEDD_CRON in
