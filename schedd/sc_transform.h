@@ -16,6 +16,9 @@
  *   COPY /re/opts new          each attribute whose name matches re
  *   RENAME /re/opts new        (ignoring case), new naming its copy
  *   DELETE /re/opts            with \0 the name and \1..\9 its groups
+ *   if cond / elif cond / else / endif   (conditions as the
+ *                              configuration's, read in the job:
+ *                              "if defined MY.attr")
  *   NAME text, UNIVERSE u      taken, nothing done (the job router's)
  *   TRANSFORM args             the end of the transform (its loop is
  *                              condor_transform_ads's; not run here)

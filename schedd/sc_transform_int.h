@@ -13,11 +13,13 @@
 #include "ks_err.h"
 
 enum op { OP_REQUIREMENTS, OP_SET, OP_DEFAULT, OP_EVALSET, OP_EVALMACRO,
-	  OP_COPY, OP_RENAME, OP_DELETE, OP_MACRO };
+	  OP_COPY, OP_RENAME, OP_DELETE, OP_MACRO,
+	  OP_IF /* an if, elif, else or endif line, whole in b */ };
 
 struct step {
 	enum op op;
-	char *a;  /* attribute or macro name; a regular expression's text */
+	char *a;  /* attribute or macro name; a regular expression's text;
+		   * NULL for REQUIREMENTS and IF */
 	char *b;  /* expression text or new name (unexpanded); NULL for
 		   * DELETE */
 	int line;

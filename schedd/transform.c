@@ -551,6 +551,51 @@ static int requirements(struct sc_schedd *s, struct sc_transforms *T,
 	return rc;
 }
 
+/* Names in an if condition: MY.attr the job's attribute (as ClassAd
+ * text; none when the job has no attr, so that "defined MY.attr" asks
+ * whether it has one), then the transform's macros, then the
+ * configuration's. */
+struct names {
+	struct sc_schedd *s;
+	const struct macros *m;
+	const struct job *j;
+	char *buf; /* the last attribute's text */
+};
+
+static const char *look_up(void *arg, const char *name, size_t len)
+{
+	struct names *L = arg;
+	char key[256];
+	snprintf(key, sizeof(key), "%.*s", (int)len, name);
+	if (strncasecmp(key, "MY.", 3) == 0) {
+		const classad_expr *e = job_get(L->j, key + 3);
+		free(L->buf);
+		L->buf = e ? classad_expr_unparse(e, false) : NULL;
+		return L->buf;
+	}
+	const char *v = macro(L->m, name, len);
+	return v ? v : ks_config_raw(L->s->d->cfg, key, NULL);
+}
+
+/* An if, elif, else or endif line, its condition read in the job. */
+static int if_line(struct sc_schedd *s, const struct macros *m,
+		   const struct job *j, struct ks_ifs *ifs,
+		   const struct transform *t, const struct step *st,
+		   struct ks_err *err)
+{
+	struct names L = {s, m, j, NULL};
+	struct ks_expand_opts o = {.lookup = look_up, .arg = &L,
+				   .cfg = s->d->cfg, .self_empty = true};
+	char msg[200];
+	int rc = ks_ifs_line(ifs, st->b, &o, msg, sizeof(msg));
+	free(L.buf);
+	if (rc >= 0)
+		return 0;
+	return ks_err_set(err, KS_EINVAL, 0, 0, 0,
+			  "JOB_TRANSFORM_%s line %d: %s", t->name, st->line,
+			  msg);
+}
+
 static int apply_one(struct sc_schedd *s, struct sc_transforms *T,
 		     const struct transform *t, struct job *j,
 		     struct ks_err *err)
@@ -558,8 +603,15 @@ static int apply_one(struct sc_schedd *s, struct sc_transforms *T,
 	/* REQUIREMENTS decides before anything changes, wherever it is */
 	int rc = requirements(s, T, t, j, err);
 	struct macros m = {0};
+	struct ks_ifs ifs = KS_IFS_INIT;
 	for (size_t i = 0; rc == 0 && i < t->n; i++) {
 		const struct step *st = &t->steps[i];
+		if (st->op == OP_IF) {
+			rc = if_line(s, &m, j, &ifs, t, st, err);
+			continue;
+		}
+		if (!ks_ifs_enabled(&ifs))
+			continue;
 		char *text = st->b ? expand(s, &m, j->proc, st->b) : NULL;
 		classad_value v = CLASSAD_VALUE_INIT;
 		switch (st->op) {
@@ -567,6 +619,7 @@ static int apply_one(struct sc_schedd *s, struct sc_transforms *T,
 			set_macro(&m, st->a, text);
 			break;
 		case OP_REQUIREMENTS:
+		case OP_IF:
 			break;
 		case OP_DEFAULT:
 			if (job_get(j, st->a))

@@ -244,13 +244,73 @@ static enum outcome statement(const char *word, enum form form, const char *q,
 	return L_BAD;
 }
 
+/* The if blocks open at a point of the text: a bit per level, as the
+ * configuration's reader keeps them, for the structure alone (the
+ * conditions are the job's, read when the transform is applied). */
+struct blocks {
+	int depth;
+	uint64_t had_else; /* bit d: level d has had its else */
+	int open_line[64]; /* the line of each level's if */
+};
+
+static bool starts_word(const char *p, const char *w)
+{
+	size_t n = strlen(w);
+	return strncasecmp(p, w, n) == 0 &&
+	       (!p[n] || isspace((unsigned char)p[n]));
+}
+
+/* An if, elif, else or endif line: L_STEP (b the line), L_NOTHING when
+ * it is another line, L_BAD when it breaks the blocks' structure. */
+static enum outcome if_line(const char *p, struct blocks *bl, int lineno,
+			    struct step *st, struct ks_err *err)
+{
+	uint64_t bit;
+	if (starts_word(p, "if") || starts_word(p, "elif")) {
+		bool elif = starts_word(p, "elif");
+		if (!*sc_transform_skip_ws(p + (elif ? 4 : 2)))
+			return bad(err, "%s needs a condition",
+				   elif ? "elif" : "if");
+		if (elif && !bl->depth)
+			return bad(err, "elif without matching if");
+		if (elif && (bl->had_else >> bl->depth & 1))
+			return bad(err, "elif is not allowed after else");
+		if (!elif) {
+			if (bl->depth == 63)
+				return bad(err, "if blocks nest too deep");
+			bl->depth++;
+			bl->had_else &= ~((uint64_t)1 << bl->depth);
+			bl->open_line[bl->depth] = lineno;
+		}
+	} else if (starts_word(p, "else")) {
+		bit = (uint64_t)1 << bl->depth;
+		if (!bl->depth)
+			return bad(err, "else without matching if");
+		if (bl->had_else & bit)
+			return bad(err, "else is not allowed after else");
+		bl->had_else |= bit;
+	} else if (starts_word(p, "endif")) {
+		if (!bl->depth)
+			return bad(err, "endif without matching if");
+		bl->depth--;
+	} else {
+		return L_NOTHING;
+	}
+	st->op = OP_IF;
+	st->b = ks_xstrdup(p);
+	return L_STEP;
+}
+
 /* One line into a step. */
-static enum outcome parse_line(const char *line, struct step *st,
-			       struct ks_err *err)
+static enum outcome parse_line(const char *line, struct blocks *bl,
+			       int lineno, struct step *st, struct ks_err *err)
 {
 	const char *p = sc_transform_skip_ws(line);
 	if (!*p || *p == '#')
 		return L_NOTHING;
+	enum outcome o = if_line(p, bl, lineno, st, err);
+	if (o != L_NOTHING)
+		return o;
 	const char *q = p;
 	char *w = sc_transform_word(&q);
 	if (!w)
@@ -314,6 +374,7 @@ int sc_transform_parse(const char *name, const char *text,
 {
 	memset(t, 0, sizeof(*t));
 	t->name = ks_xstrdup(name);
+	struct blocks bl = {0};
 	int lineno = 0;
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n');
@@ -322,7 +383,7 @@ int sc_transform_parse(const char *name, const char *text,
 		lineno++;
 		p += len + (nl ? 1 : 0);
 		struct step st = {.line = lineno};
-		enum outcome o = parse_line(ks_trim(line), &st, err);
+		enum outcome o = parse_line(ks_trim(line), &bl, lineno, &st, err);
 		free(line);
 		if (o != L_STEP)
 			free_step(&st);
@@ -344,6 +405,13 @@ int sc_transform_parse(const char *name, const char *text,
 					       (t->n + 1) * sizeof(*t->steps));
 			t->steps[t->n++] = st;
 		}
+	}
+	if (bl.depth) {
+		int at = bl.open_line[bl.depth];
+		bad(err, "the if at line %d has no endif", at);
+		if (err)
+			err->line = at;
+		return at;
 	}
 	return 0;
 }

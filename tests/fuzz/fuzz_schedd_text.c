@@ -34,7 +34,7 @@ static void check_transform(const char *text)
 	for (size_t i = 0; i < t.n; i++) {
 		const struct step *st = &t.steps[i];
 		/* a pattern may be empty (it matches every name) */
-		if (st->op != OP_REQUIREMENTS &&
+		if (st->op != OP_REQUIREMENTS && st->op != OP_IF &&
 		    (!st->a || (!*st->a && !st->re)))
 			abort();
 		if (st->re && st->op != OP_COPY && st->op != OP_RENAME &&

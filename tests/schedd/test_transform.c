@@ -3,7 +3,8 @@
  * read from a configuration and applied to a cluster ad and its procs
  * as a submission brings them: the regular expression forms of COPY,
  * RENAME and DELETE, deletion that leaves the ad, UNIVERSE, NAME and
- * TRANSFORM statements, and the transforms that cannot be used.
+ * TRANSFORM statements, if blocks, and the transforms that cannot be
+ * used.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -258,6 +259,54 @@ static void test_last_requirements(void **state)
 	teardown_fx(&f);
 }
 
+/* if, elif, else and endif, their conditions read in each job */
+static void test_if_blocks(void **state)
+{
+	(void)state;
+	struct fx f;
+	setup_fx(&f,
+		 "JOB_TRANSFORM_NAMES = I\n"
+		 "JOB_TRANSFORM_I @=end\n"
+		 "  if defined MY.Foo1\n"
+		 "    SET HasFoo true\n"
+		 "  elif $(MY.ProcId)\n"
+		 "    SET Second true\n"
+		 "  else\n"
+		 "    SET Neither true\n"
+		 "  endif\n"
+		 "  if ! defined MY.NoSuch\n"
+		 "    SET After true\n"
+		 "  endif\n"
+		 "@end\n",
+		 CL, "[ ProcId = 0; Foo1 = 1 ]", "[ ProcId = 1 ]");
+	assert_non_null(f.T);
+	struct ks_err err = {0};
+	assert_int_equal(apply(&f, &err), 0);
+	expect(&f, 0, "HasFoo", "true");
+	expect(&f, 0, "Second", NULL);
+	expect(&f, 0, "Neither", NULL);
+	expect(&f, 1, "HasFoo", NULL);
+	expect(&f, 1, "Second", "true");
+	expect(&f, 1, "Neither", NULL);
+	expect(&f, 0, "After", "true");
+	expect(&f, 1, "After", "true");
+	teardown_fx(&f);
+
+	/* a condition that is none is the job's transform failing */
+	setup_fx(&f,
+		 "JOB_TRANSFORM_NAMES = J\n"
+		 "JOB_TRANSFORM_J @=end\n"
+		 "  SET A 1\n"
+		 "  if two words\n"
+		 "  endif\n"
+		 "@end\n",
+		 CL, "[ ProcId = 0 ]", "[ ProcId = 1 ]");
+	assert_int_equal(apply(&f, &err), KS_EINVAL);
+	if (!strstr(err.msg, "JOB_TRANSFORM_J line 2: "))
+		fail_msg("%s", err.msg);
+	teardown_fx(&f);
+}
+
 static void bad_line(const char *text, int line, const char *what)
 {
 	struct transform t;
@@ -287,6 +336,12 @@ static void test_bad_lines(void **state)
 	bad_line("DELETE /a/ b", 1, "unexpected text");
 	/* the regex forms are those of COPY, RENAME and DELETE only */
 	bad_line("SET /a/ 1", 1, "/a/ is not a valid attribute name");
+	bad_line("SET A 1\nelse\n", 2, "else without matching if");
+	bad_line("if true\nSET A 1\n# end\n", 1, "the if at line 1 has no endif");
+	bad_line("if\nendif", 1, "if needs a condition");
+	bad_line("if true\nelse\nelif false\nendif", 3,
+		 "elif is not allowed after else");
+	bad_line("if true\nendif\nendif", 3, "endif without matching if");
 }
 
 /* a transform that cannot be used is left out; the others are used */
@@ -334,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_delete_and_rename_leave_the_ad),
 		cmocka_unit_test(test_statements),
 		cmocka_unit_test(test_last_requirements),
+		cmocka_unit_test(test_if_blocks),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_unusable_left_out),
 		cmocka_unit_test(test_regex_bad_new_name),

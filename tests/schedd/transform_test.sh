@@ -3,10 +3,10 @@
 # condor_submit and condor_q -l (a master, collector and schedd on
 # loopback; the jobs stay idle): COPY, RENAME and DELETE by regular
 # expression with back-references, DELETE and RENAME taking attributes
-# out of the job's ad (not leaving them undefined), UNIVERSE taken and
-# doing nothing, a TRANSFORM statement ending the transform; and the
-# transforms that cannot be used, left out and said so, line and all,
-# in SchedLog and on the schedd's standard error at start-up and at
+# out of the job's ad (not leaving them undefined), if blocks, UNIVERSE
+# taken and doing nothing, a TRANSFORM statement ending the transform;
+# and the transforms that cannot be used, left out and said so, line and
+# all, in SchedLog and on the schedd's standard error at start-up and at
 # every reconfig.
 set -u
 B=$(cd "$1" && pwd)
@@ -31,6 +31,11 @@ JOB_TRANSFORM_Regex @=end
    DELETE /^Baz/
 @end
 JOB_TRANSFORM_Plain @=end
+   if defined MY.OldName
+      SET HadOldName = true
+   else
+      SET NoOldName = true
+   endif
    DELETE Gone
    RENAME OldName NewName
 @end
@@ -94,13 +99,15 @@ for p in 0 1; do
 	hasnt BazB
 	hasnt Gone
 	has 'NewName = 6'
+	has 'HadOldName = true'
+	hasnt NoOldName
 	hasnt OldName
 	has 'FromStatements = true'
 	has 'JobUniverse = 5'
 	hasnt AfterTransform
 	hasnt FromBadRegex
 done
-echo "ok: regular expression forms, deletions and statements in condor_q -l"
+echo "ok: regular expression forms, deletions, if blocks and statements in condor_q -l"
 
 # --- and again at reconfig -------------------------------------------------
 condor_reconfig >/dev/null || fail "condor_reconfig"
