@@ -25,8 +25,10 @@
  *
  * A deleted attribute leaves the job's ad (and its cluster ad, whose
  * other jobs keep their own copy).  $(MY.attr) in a line stands for the
- * job's attr as ClassAd text, so SET Requirements = TARGET.HasDocker &&
- * $(MY.Requirements) extends what the job asked for; other $(NAME)s are
+ * job's attr: a string's text without quotes (as HTCondor expands it),
+ * another value's ClassAd text, so SET Requirements = TARGET.HasDocker
+ * && $(MY.Requirements) extends what the job asked for; undefined when
+ * the job has no attr.  Other $(NAME)s are
  * the transform's macros, then the configuration's.  userMap() reads
  * the maps SCHEDD_CLASSAD_USER_MAP_NAMES names
  * (CLASSAD_USER_MAPFILE_<name> or CLASSAD_USER_MAPDATA_<name>).

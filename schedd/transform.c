@@ -273,10 +273,18 @@ static char *expand(struct sc_schedd *s, const struct macros *m,
 			snprintf(attr, sizeof(attr), "%.*s", (int)(len - 3),
 				 name + 3);
 			const classad_expr *e = classad_lookup(job, attr);
-			if (e)
+			classad_value v = CLASSAD_VALUE_INIT;
+			const char *str = NULL;
+			/* a string as its text, as HTCondor expands it */
+			if (e && classad_expr_is_literal(e, &v))
+				str = classad_value_str(&v, NULL);
+			if (str)
+				classad_buf_add(&b, str, strlen(str));
+			else if (e)
 				classad_expr_unparse_buf(&b, e, false);
 			else
 				classad_buf_add(&b, "undefined", 9);
+			classad_value_clear(&v);
 		} else if (macro(m, name, len)) {
 			const char *v = macro(m, name, len);
 			classad_buf_add(&b, v, strlen(v));
@@ -569,8 +577,15 @@ static const char *look_up(void *arg, const char *name, size_t len)
 	snprintf(key, sizeof(key), "%.*s", (int)len, name);
 	if (strncasecmp(key, "MY.", 3) == 0) {
 		const classad_expr *e = job_get(L->j, key + 3);
+		classad_value v = CLASSAD_VALUE_INIT;
+		const char *str = NULL;
+		if (e && classad_expr_is_literal(e, &v))
+			str = classad_value_str(&v, NULL);
 		free(L->buf);
-		L->buf = e ? classad_expr_unparse(e, false) : NULL;
+		L->buf = str ? ks_xstrdup(str)
+			 : e ? classad_expr_unparse(e, false)
+			     : NULL;
+		classad_value_clear(&v);
 		return L->buf;
 	}
 	const char *v = macro(L->m, name, len);

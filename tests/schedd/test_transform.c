@@ -307,6 +307,27 @@ static void test_if_blocks(void **state)
 	teardown_fx(&f);
 }
 
+/* $(MY.attr) is a string's text, without its quotes, as HTCondor
+ * expands it; other values are their ClassAd text */
+static void test_my_expansion(void **state)
+{
+	(void)state;
+	struct fx f;
+	setup_fx(&f,
+		 "JOB_TRANSFORM_NAMES = M\n"
+		 "JOB_TRANSFORM_M @=end\n"
+		 "  SET Grp \"$(MY.FooB)_grp\"\n"
+		 "  SET Sum $(MY.FooA) + 1\n"
+		 "@end\n",
+		 CL, "[ ProcId = 0 ]", "[ ProcId = 1; FooB = \"y\" ]");
+	struct ks_err err = {0};
+	assert_int_equal(apply(&f, &err), 0);
+	expect(&f, 0, "Grp", "\"x_grp\"");
+	expect(&f, 1, "Grp", "\"y_grp\"");
+	expect(&f, 0, "Sum", "1 + 1");
+	teardown_fx(&f);
+}
+
 static void bad_line(const char *text, int line, const char *what)
 {
 	struct transform t;
@@ -390,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_statements),
 		cmocka_unit_test(test_last_requirements),
 		cmocka_unit_test(test_if_blocks),
+		cmocka_unit_test(test_my_expansion),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_unusable_left_out),
 		cmocka_unit_test(test_regex_bad_new_name),

@@ -37,6 +37,7 @@ JOB_TRANSFORM_Plain @=end
       SET NoOldName = true
    endif
    DELETE Gone
+   SET Tag = "$(MY.Label)-x"
    RENAME OldName NewName
 @end
 JOB_TRANSFORM_Statements @=end
@@ -80,6 +81,7 @@ executable = /bin/true
 +BazB = "b"
 +Gone = 5
 +OldName = 6
++Label = "blue"
 queue 2
 SUB
 out=$(as "$A" condor_submit "$J/x.sub" 2>&1) || fail "condor_submit: $out"
@@ -100,6 +102,7 @@ for p in 0 1; do
 	hasnt Gone
 	has 'NewName = 6'
 	has 'HadOldName = true'
+	has 'Tag = "blue-x"'
 	hasnt NoOldName
 	hasnt OldName
 	has 'FromStatements = true'
