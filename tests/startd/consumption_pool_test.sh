@@ -44,9 +44,12 @@ out=$(cd "$J" && as "$A" condor_submit job.sub) || fail "condor_submit: $out"
 C=$(cluster_of "$out")
 both_run() { [ "$(condor_q -allusers "$C" -af JobStatus | tr '\n' ' ')" = "2 2 " ]; }
 wait_for 60 both_run || fail "jobs not running: $(condor_q -allusers "$C" -af ProcId JobStatus LastRejMatchReason)"
-out=$(condor_status -af Name Memory State | sed 's/@[^ ]*//' | sort | tr '\n' ' ')
-[ "$out" = "slot1 2096 Unclaimed slot1_1 1000 Claimed slot1_2 1000 Claimed " ] ||
-	fail "slots by the consumption policy: $out"
+# the collector has the carved slots a moment after the schedd's news
+carved() {
+	out=$(condor_status -af Name Memory State | sed 's/@[^ ]*//' | sort | tr '\n' ' ')
+	[ "$out" = "slot1 2096 Unclaimed slot1_1 1000 Claimed slot1_2 1000 Claimed " ]
+}
+wait_for 20 carved || fail "slots by the consumption policy: $out"
 grep -q "slot1: carved slot1_1 (Cpus 1, Memory 1000 MiB" "$T/log/StartLog" || fail "carving not logged"
 touch "$J/go"
 wait_for 60 in_history "$C" 2 || fail "jobs did not complete: $(condor_q -allusers "$C" -af ProcId JobStatus)"
