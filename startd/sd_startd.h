@@ -59,6 +59,17 @@ struct startd {
 		char *reason;
 		classad_expr *start;    /* START while draining; NULL: false */
 		int64_t started, stopped;
+		/* HTCondor's statistics of draining, in every slot ad */
+		double badput;          /* CPU-seconds the jobs it evicted had
+					 * run: TotalMachineDrainingBadput */
+		double unclaimed_past;  /* CPU-seconds slots were free while
+					 * draining, in stays that have ended */
+		double unclaimed;       /* that and the current stays, as of
+					 * sd_drain_stats():
+					 * TotalMachineDrainingUnclaimedTime */
+		int64_t expected_badput[2];     /* ExpectedMachine{Graceful,
+						 * Quick}DrainingBadput */
+		int64_t expected_completion[2]; /* ... DrainingCompletion */
 	} drain;
 	/* the job ends an earlier startd left for their claimers (end.c),
 	 * and the EXECUTE they are in */
@@ -143,6 +154,10 @@ void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
  * it asks. */
 int64_t sd_claim_vacate_time(ks_daemon *d, const struct sd_slot *s,
 			     const classad *ad);
+/* The retirement time the slot's job has left (0 without a job; ad is
+ * the slot's). */
+int64_t sd_claim_retirement_left(ks_daemon *d, const struct sd_slot *s,
+				  const classad *ad);
 /* Ends claims whose lease has run out (from the policy rounds). */
 void sd_claim_check_leases(ks_daemon *d);
 /* Claim attributes of a claimed slot's ad. */
@@ -265,6 +280,12 @@ bool sd_dslot_sweep(ks_daemon *d);
 bool sd_drain_round(ks_daemon *d);
 /* Draining attributes of a slot ad (START among them, while draining). */
 void sd_drain_attrs(const struct sd_drain *dr, classad *ad);
+/* Before slot s takes step st: counts the time it was free while
+ * draining, and the run of a job draining evicts. */
+void sd_drain_note(ks_daemon *d, struct sd_slot *s, const struct sd_step *st);
+/* Brings the statistics of draining up to date (on the polling timer,
+ * as HTCondor's startd does). */
+void sd_drain_stats(ks_daemon *d);
 void sd_cmd_drain(ks_daemon *d, struct ks_request *req);
 void sd_cmd_cancel_drain(ks_daemon *d, struct ks_request *req);
 void sd_drain_clear(ks_daemon *d);
