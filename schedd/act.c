@@ -11,6 +11,7 @@
 #include "ks_wire.h"
 #include "sc_cmds.h"
 #include "sc_events.h"
+#include "sc_holds.h"
 #include "sc_local.h"
 #include "sc_run.h"
 
@@ -104,9 +105,14 @@ void sc_job_hold(struct sc_schedd *s, struct sc_job *j, const char *reason,
 	sc_job_set_string(s, j, "HoldReason", reason);
 	sc_job_set_int(s, j, "HoldReasonCode", code);
 	sc_job_set_int(s, j, "HoldReasonSubCode", subcode);
-	int64_t holds = 0;
-	classad_eval_int(j->ad, "NumHolds", NULL, &holds);
-	sc_job_set_int(s, j, "NumHolds", holds + 1);
+	if (sc_hold_counts(code)) {
+		int64_t holds = 0;
+		classad_eval_int(j->ad, "NumHolds", NULL, &holds);
+		char *by = sc_holds_by_reason(j->ad, code);
+		sc_job_set_int(s, j, "NumHolds", holds + 1);
+		sc_job_set_expr(s, j, "NumHoldsByReason", by);
+		free(by);
+	}
 	sc_job_set_status(s, j, SC_HELD);
 	if (j->run || j->local)
 		stop_later(s, j, false);

@@ -29,7 +29,9 @@ struct jobq {
 	 * or a projection naming it */
 	bool server_time;
 	int64_t limit;
-	char *me; /* whose jobs are the "My" counts */
+	/* an "only my jobs" query (HTCondor's MyJobs) of a user who is not
+	 * a queue superuser: whose jobs it sees and counts as "My" */
+	char *me;
 	/* where the walk is: the cluster index and proc in the queue may
 	 * shift between pieces, so the walk remembers ids */
 	int cluster, proc;
@@ -85,7 +87,7 @@ static int walk_job(struct sc_job *j, void *arg)
 	bool mine = q->me && strcmp(j->owner, q->me) == 0;
 	if (mine)
 		q->counts[1][st]++;
-	if (!ks_query_matches(j->ad, q->req))
+	if ((q->me && !mine) || !ks_query_matches(j->ad, q->req))
 		return 0;
 	q->counts[0][st]++;
 	if (q->limit >= 0 && q->sent >= q->limit)
@@ -117,10 +119,11 @@ static bool job_piece(ks_daemon *d, void *arg, struct classad_buf *out)
 	classad *sum = classad_new();
 	classad_insert_string(sum, "MyType", "Summary");
 	summary_counts(sum, "", q->counts[0]);
-	summary_counts(sum, "My", q->counts[1]);
 	summary_counts(sum, "Allusers", q->counts[2]);
-	if (q->me)
+	if (q->me) {
+		summary_counts(sum, "My", q->counts[1]);
 		classad_insert_string(sum, "MyName", q->me);
+	}
 	/* the tools time running jobs by the schedd's clock */
 	classad_insert_int(sum, "ServerTime", (int64_t)time(NULL));
 	ks_wire_encode_ad(out, sum);
@@ -163,14 +166,37 @@ static struct jobq *start_query(struct sc_schedd *s, struct ks_request *req)
 	return q;
 }
 
+/* Whose jobs an "only my jobs" query sees, as HTCondor's schedd decides:
+ * a query with MyJobs (condor_q without -allusers) sees the asker's own
+ * jobs, known by the connection's identity (else the query's Me), unless
+ * the asker is a queue superuser, who sees every job, as a personal
+ * pool's user does.  NULL: every job. */
+static char *only_mine(const struct sc_schedd *s, const classad *query,
+		       const char *identity)
+{
+	const classad_expr *mine = classad_lookup(query, "MyJobs");
+	bool b = true, knob = true;
+	ks_config_bool(s->d->cfg, "CONDOR_Q_ONLY_MY_JOBS", &knob);
+	if (!knob || !mine ||
+	    (classad_eval_bool(query, "MyJobs", NULL, &b) && !b))
+		return NULL;
+	char *me = identity && *identity ? sc_identity_owner(identity) : NULL;
+	if (!me && !classad_eval_string(query, "Me", NULL, &me))
+		return NULL;
+	if (!*me || sc_is_super_user(s, identity ? identity : me)) {
+		free(me);
+		return NULL;
+	}
+	return me;
+}
+
 void sc_cmd_query(ks_daemon *d, struct ks_request *req)
 {
 	struct sc_schedd *s = d->ctx;
 	struct jobq *q = start_query(s, req);
 	if (!q)
 		return;
-	if (!classad_eval_string(q->query, "Owner", NULL, &q->me))
-		q->me = sc_identity_owner(req->identity);
+	q->me = only_mine(s, q->query, req->identity);
 	ks_reply_stream(req, KS_REPLY_OK, job_piece, job_done, q);
 }
 

@@ -370,9 +370,15 @@ static void record_usage(struct sc_schedd *s, struct sc_job *j,
 {
 	double wall = 0, user = 0, sys = 0;
 	int64_t image = 0, rss = 0;
-	classad_eval_real(res, "RemoteWallClockTime", NULL, &wall);
+	/* this run's (the starter's RemoteWallClockTime counts the earlier
+	 * runs too), in whole seconds, as HTCondor's shadow and starter
+	 * count them */
+	classad_eval_real(res, "LastRemoteWallClockTime", NULL, &wall);
 	classad_eval_real(res, "RemoteUserCpu", NULL, &user);
 	classad_eval_real(res, "RemoteSysCpu", NULL, &sys);
+	wall = floor(wall);
+	user = floor(user);
+	sys = floor(sys);
 	add_real(s, j, "RemoteWallClockTime", wall);
 	add_real(s, j, "CumulativeRemoteUserCpu", user);
 	add_real(s, j, "CumulativeRemoteSysCpu", sys);

@@ -205,6 +205,9 @@ const char *sc_status_name(int st);
 /* The Owner an authenticated identity may submit as ("alice@x" ->
  * "alice").  New string (free()). */
 char *sc_identity_owner(const char *identity);
+/* Whether identity is a queue superuser: QUEUE_SUPER_USERS, and the
+ * account the schedd runs as (PERSONAL_CONDOR_IS_SUPER_USER). */
+bool sc_is_super_user(const struct sc_schedd *s, const char *identity);
 /* Whether identity may change jobs owned by owner. */
 bool sc_may_change(const struct sc_schedd *s, const char *identity,
 		   const char *owner);

@@ -30,16 +30,24 @@ char *sc_identity_owner(const char *identity)
 		  : ks_xstrdup(identity);
 }
 
-bool sc_may_change(const struct sc_schedd *s, const char *identity,
-		   const char *owner)
+bool sc_is_super_user(const struct sc_schedd *s, const char *identity)
 {
 	char *me = sc_identity_owner(identity);
-	bool ok = strcmp(me, owner) == 0;
+	bool ok = false;
 	for (size_t i = 0; !ok && i < s->nsuper; i++)
 		ok = strcmp(s->super_users[i], me) == 0 ||
 		     strcmp(s->super_users[i], identity) == 0;
 	free(me);
 	return ok;
+}
+
+bool sc_may_change(const struct sc_schedd *s, const char *identity,
+		   const char *owner)
+{
+	char *me = sc_identity_owner(identity);
+	bool ok = strcmp(me, owner) == 0;
+	free(me);
+	return ok || sc_is_super_user(s, identity);
 }
 
 static void free_list(char **v, size_t n)
@@ -83,6 +91,16 @@ static void read_knobs(struct sc_schedd *s)
 	char *su = ks_config_get(d->cfg, "QUEUE_SUPER_USERS", NULL);
 	s->super_users = split_list(su, &s->nsuper);
 	free(su);
+	/* the account the schedd runs as (a personal pool's user) is one,
+	 * as in HTCondor, unless PERSONAL_CONDOR_IS_SUPER_USER says not */
+	const char *self = d->condor_name ? d->condor_name : d->owner;
+	bool self_super = true;
+	ks_config_bool(d->cfg, "PERSONAL_CONDOR_IS_SUPER_USER", &self_super);
+	if (self_super && self) {
+		s->super_users = ks_xrealloc(s->super_users,
+					     (s->nsuper + 1) * sizeof(char *));
+		s->super_users[s->nsuper++] = ks_xstrdup(self);
+	}
 	s->alive_interval = (int)ks_daemon_int(d, "ALIVE_INTERVAL", 300);
 	s->reconnect_factor = 2.0;
 	ks_config_double(d->cfg, "RECONNECT_BACKOFF_FACTOR",

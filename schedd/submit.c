@@ -13,6 +13,7 @@
 #include "ks_mem.h"
 #include "ks_wire.h"
 #include "sc_cmds.h"
+#include "sc_holds.h"
 #include "sc_events.h"
 #include "sc_local.h"
 #include "sc_policy.h"
@@ -48,6 +49,27 @@ static void new_cluster(struct sc_schedd *s, struct ks_request *req)
 	reply_int(req, "ClusterId", id);
 }
 
+/* A job submitted on hold (its own JobStatus, in the cluster ad or a
+ * proc's) keeps the status it was submitted with as InitialJobStatus,
+ * and its hold counts, as in HTCondor's schedd. */
+static void held_at_submit(classad *ad)
+{
+	size_t pos = 0;
+	const char *name;
+	const classad_expr *e;
+	bool own_status = false, own_code = false;
+	while (classad_next(ad, &pos, &name, &e)) {
+		own_status = own_status || !strcasecmp(name, "JobStatus");
+		own_code = own_code || !strcasecmp(name, "HoldReasonCode");
+	}
+	int64_t st = 0, code = 0;
+	if (own_status && classad_eval_int(ad, "JobStatus", NULL, &st) &&
+	    st == SC_HELD)
+		classad_insert_int(ad, "InitialJobStatus", st);
+	if (own_code && classad_eval_int(ad, "HoldReasonCode", NULL, &code))
+		sc_holds_count_in(ad, (int)code);
+}
+
 /* What the schedd itself sets in every job it accepts. */
 static void stamp(struct sc_schedd *s, const char *owner, int cluster,
 		  classad *cl_ad, classad **procs, size_t n)
@@ -63,7 +85,9 @@ static void stamp(struct sc_schedd *s, const char *owner, int cluster,
 	classad_insert_int(cl_ad, "TotalSubmitProcs", (int64_t)n);
 	if (!classad_lookup(cl_ad, "JobStatus"))
 		classad_insert_int(cl_ad, "JobStatus", SC_IDLE);
+	held_at_submit(cl_ad);
 	for (size_t i = 0; i < n; i++) {
+		held_at_submit(procs[i]);
 		char gid[600];
 		snprintf(gid, sizeof(gid), "%s#%d.%zu#%lld", s->d->name,
 			 cluster, i, (long long)now);

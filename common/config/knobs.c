@@ -1290,6 +1290,7 @@ const struct ks_knob ks_code_knobs[] = {
 	{"DEFAULT_DEBUG", KS_KNOB_STRING, "", "debug categories of a program that has no <SUBSYS>_DEBUG of its own"},
 	{"LEGACY_ALLOW_SEMANTICS", KS_KNOB_BOOL, "false", "whether ALLOW_DAEMON and DENY_DAEMON, when not set, fall back on the WRITE lists (use SECURITY : HOST_BASED sets it)"},
 	{"USE_POOL_USERNAME_EQUIVALENT", KS_KNOB_BOOL, "true", "whether condor@DOMAIN and condor_pool@DOMAIN in ALLOW and DENY lists stand for each other"},
+	{"PERSONAL_CONDOR_IS_SUPER_USER", KS_KNOB_BOOL, "true", "whether the account the schedd runs as (a personal pool's user) is a queue superuser"},
 };
 
 const size_t ks_code_knobs_count =

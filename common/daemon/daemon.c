@@ -16,6 +16,7 @@
 #include "ks_addr.h"
 #include "ks_client.h"
 #include "ks_commands.h"
+#include "ks_daemon_name.h"
 #include "ks_mem.h"
 #include "ks_token.h"
 #include "ks_version.h"
@@ -661,23 +662,7 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 	d->authz = authz_new(d, d->cfg);
 	d->priv->cache = classad_cache_new();
 	d->start_time = (long)time(NULL);
-	char host[256] = "localhost";
-	gethostname(host, sizeof(host) - 1);
-	/* <SUBSYS>_NAME names the daemon as in HTCondor: "x" becomes
-	 * "x@host"; else the local name does; else the host's name. */
-	char knob[64];
-	snprintf(knob, sizeof(knob), "%s_NAME", subsys);
-	char *given = ks_config_get(d->cfg, knob, NULL);
-	const char *first = given ? given : d->local_name;
-	size_t nl = strlen(host) + (first ? strlen(first) : 0) + 2;
-	d->name = ks_xmalloc(nl);
-	if (first && strchr(first, '@'))
-		snprintf(d->name, nl, "%s", first);
-	else if (first)
-		snprintf(d->name, nl, "%s@%s", first, host);
-	else
-		snprintf(d->name, nl, "%s", host);
-	free(given);
+	d->name = ks_daemon_name(d->cfg, subsys, d->local_name);
 	/* the daemon's table, then the skeleton's for codes it lacks */
 	size_t total = ncmds + sizeof(builtin_cmds) / sizeof(builtin_cmds[0]);
 	struct ks_command_def *all = ks_xmalloc(total * sizeof(*all));

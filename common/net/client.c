@@ -24,6 +24,7 @@
 #include "ks_auth.h"
 #include "ks_commands.h"
 #include "ks_io.h"
+#include "ks_daemon_name.h"
 #include "ks_mem.h"
 #include "ks_tokauth.h"
 #include "ks_tls.h"
@@ -699,26 +700,6 @@ int ks_collector_query(const ks_config *cfg, const char *pool, int command,
 	return rc;
 }
 
-/* The Name this host's schedd gives itself (the daemon skeleton's rule:
- * SCHEDD_NAME, "x" meaning "x@host", else the host name). */
-static char *local_schedd_name(const ks_config *cfg)
-{
-	char host[256] = "localhost";
-	gethostname(host, sizeof(host) - 1);
-	char *given = ks_config_get(cfg, "SCHEDD_NAME", NULL);
-	if (!given || !*given) {
-		free(given);
-		return ks_xstrdup(host);
-	}
-	if (strchr(given, '@'))
-		return given;
-	size_t n = strlen(given) + strlen(host) + 2;
-	char *name = ks_xmalloc(n);
-	snprintf(name, n, "%s@%s", given, host);
-	free(given);
-	return name;
-}
-
 int ks_conn_reschedule(ks_conn *c, struct ks_err *err)
 {
 	int code = 0;
@@ -753,11 +734,11 @@ int ks_schedd_addr(const ks_config *cfg, const char *name, const char *pool,
 		if (got) {
 			*addr = got;
 			if (found_name)
-				*found_name = local_schedd_name(cfg);
+				*found_name = ks_daemon_name(cfg, "SCHEDD", NULL);
 			return 0;
 		}
 	}
-	char *want = name ? ks_xstrdup(name) : local_schedd_name(cfg);
+	char *want = name ? ks_xstrdup(name) : ks_daemon_name(cfg, "SCHEDD", NULL);
 	classad *q = classad_new();
 	classad_insert_string(q, "MyType", "Query");
 	classad_insert_string(q, "TargetType", "Scheduler");

@@ -171,3 +171,20 @@ in_history "${J[6]}" 1 || fail "job 6 did not complete: $(condor_q -allusers "${
 [ "$(cat "$A/private.txt")" = private ] && owner_is "$A/private.txt" kstalice ||
 	fail "job 6's private output"
 echo "ok: job files made as their owner; logs and output refused where the owner could not write; input the owner could not read not sent"
+
+# --- whose jobs condor_q shows ---------------------------------------------
+# as HTCondor's schedd decides: root (a queue superuser) sees every job
+# and gets no line of its own; a user sees its own jobs, with a line for
+# them; another user none of them.  The schedd of a pool root started is
+# named after the host.
+out=$(condor_q)
+grep -q "^-- Schedd: $(hostname) : <" <<<"$out" || fail "the schedd's heading in a pool root started: $out"
+grep -q "^Total for root" <<<"$out" && fail "root got a line of its own: $out"
+n=$(condor_q -allusers -constraint 'Owner == "kstalice"' -af ClusterId | wc -l)
+[ "$n" -gt 0 ] || fail "no job of alice's left to look at"
+[ "$(condor_q -af ClusterId | wc -l)" = "$n" ] || fail "root does not see alice's jobs: $out"
+out=$(as kstalice condor_q)
+grep -q "^Total for kstalice: $n jobs;" <<<"$out" || fail "alice's condor_q: $out"
+[ "$(as kstalice condor_q -af ClusterId | wc -l)" = "$n" ] || fail "alice's own jobs"
+[ -z "$(as kstbob condor_q -af ClusterId)" ] || fail "bob sees alice's jobs"
+echo "ok: condor_q shows root every job, and each user its own with a line for them"

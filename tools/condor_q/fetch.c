@@ -101,21 +101,20 @@ static int cq_fetch_schedd(const struct cq_opts *o, const struct tf_names *proj,
 	if (rc == 0) {
 		sink->user = qt_conn_user(c);
 		classad *q = classad_new();
-		/* the schedd counts the asker's own jobs as the "My" ones and
-		 * returns whatever the constraint asks for: "only my jobs"
-		 * is part of the constraint */
-		struct classad_buf req = {0};
+		/* "only my jobs" is the schedd's to decide, as HTCondor's
+		 * does: it knows who asks, and shows a queue superuser (a
+		 * personal pool's user) every job */
 		char *cons = cq_constraint(o);
-		if (o->my_jobs) {
-			char *user = qt_quote(sink->user);
-			classad_buf_printf(&req, "(Owner == %s)%s%s%s", user,
-					   cons ? " && (" : "", cons ? cons : "",
-					   cons ? ")" : "");
-			free(user);
-		} else {
-			tf_buf_add(&req, cons ? cons : "true");
-		}
+		struct classad_buf req = {0};
+		tf_buf_add(&req, cons ? cons : "true");
 		free(cons);
+		bool only_mine = o->my_jobs;
+		ks_config_bool(cfg, "CONDOR_Q_ONLY_MY_JOBS", &only_mine);
+		if (o->my_jobs && only_mine) {
+			struct ks_err me = {0};
+			classad_insert_text(q, "MyJobs", "Owner == Me", &me);
+			classad_insert_string(q, "Me", sink->user);
+		}
 		struct ks_err pe = {0};
 		if (classad_insert_text(q, "Requirements", tf_buf_str(&req), &pe)) {
 			fprintf(err, "\n-- Parse error in constraint expression \"%s\"\n",
@@ -136,7 +135,6 @@ static int cq_fetch_schedd(const struct cq_opts *o, const struct tf_names *proj,
 		classad_insert_bool(q, "SendServerTime",
 				    o->dash_long ||
 					    (proj && tf_names_has(proj, "ServerTime")));
-		classad_insert_string(q, "Owner", sink->user);
 		if (rc == 0 && sink->record)
 			rc = qt_stream_records(c, KS_QUERY_JOB_ADS, q,
 					       sink->record, sink->arg, &e);

@@ -259,12 +259,12 @@ static void cq_print_table(struct cq_run *r, struct classad_buf *out,
 	/* HTCondor's summary: the schedd's, else one made of the jobs */
 	classad *made = r->sink.summary ? NULL : cq_counts_ad(&r->counts);
 	const classad *sum = made ? made : r->sink.summary;
-	const char *me = NULL;
+	/* a "Total for ME" line only when the schedd says whose jobs it
+	 * showed: not to a queue superuser, who sees every job */
 	char *myname = NULL;
-	if (o->my_jobs && r->sink.summary) {
+	if (o->my_jobs && r->sink.summary)
 		myname = tf_ad_string(sum, "MyName");
-		me = myname ? myname : r->sink.user;
-	}
+	const char *me = myname;
 	if (o->view != CQ_V_TOTALS)
 		tf_buf_addc(out, '\n');
 	cq_print_summary(out, sum, me);

@@ -183,9 +183,16 @@ int sub_send(const ks_config *cfg, const struct sub_file *sf, const char *iwd,
 	if (terse)
 		printf("%lld.0 - %lld.%ld\n", (long long)cluster,
 		       (long long)cluster, njobs - 1);
-	else if (!verbose)
+	else if (!verbose) {
 		printf("%ld job(s) submitted to cluster %lld.\n", njobs,
 		       (long long)cluster);
+		/* HTCondor's closing hint, on stderr so that scripts reading
+		 * the cluster from stdout do not see it */
+		fflush(stdout);
+		fprintf(stderr, "To monitor your job(s), run: condor_watch_q "
+				"-clusters %lld\n",
+			(long long)cluster);
+	}
 	/* the schedd passes it on to the negotiator: a cycle now rather
 	 * than at the next interval */
 	(void)ks_conn_reschedule(c, &err); /* the jobs are queued anyway */

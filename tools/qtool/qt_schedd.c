@@ -11,6 +11,7 @@
 #include "ks_addr.h"
 #include "ks_auth.h"
 #include "ks_commands.h"
+#include "ks_daemon_name.h"
 #include "ks_mem.h"
 #include "qtool.h"
 
@@ -18,23 +19,6 @@ char *qt_user_name(void)
 {
 	char *name = ks_auth_username((unsigned)getuid());
 	return name ? name : ks_xstrdup("unknown");
-}
-
-char *qt_local_schedd_name(const ks_config *cfg)
-{
-	char host[256] = "localhost";
-	gethostname(host, sizeof host - 1);
-	host[sizeof host - 1] = '\0';
-	char *given = ks_config_get(cfg, "SCHEDD_NAME", NULL);
-	struct classad_buf b = {0};
-	if (given && *given && strchr(given, '@'))
-		classad_buf_printf(&b, "%s", given);
-	else if (given && *given)
-		classad_buf_printf(&b, "%s@%s", given, host);
-	else
-		classad_buf_printf(&b, "%s", host);
-	free(given);
-	return b.data;
 }
 
 void qt_schedd_free(struct qt_schedd *s)
@@ -132,7 +116,7 @@ int qt_schedd_find(const ks_config *cfg, const char *pool, const char *name,
 	}
 	if (rc != KS_ENOTFOUND)
 		return rc;
-	char *want = name ? ks_xstrdup(name) : qt_local_schedd_name(cfg);
+	char *want = name ? ks_xstrdup(name) : ks_daemon_name(cfg, "SCHEDD", NULL);
 	rc = qt_schedd_guess(cfg, pool, name, want, out, err);
 	free(want);
 	return rc;

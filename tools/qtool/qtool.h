@@ -65,11 +65,6 @@ char *qt_constraint(char *const *ands, size_t nands, char *const *ors,
 /* The login name of the user running the tool: a new string (free()). */
 char *qt_user_name(void);
 
-/* The name this host's schedd advertises: SCHEDD_NAME ("x" becomes
- * "x@host") or the host name, as kestrel's daemons name themselves.  A
- * new string (free()). */
-char *qt_local_schedd_name(const ks_config *cfg);
-
 struct qt_schedd {
 	char *name;    /* as advertised */
 	char *addr;    /* its sinful string */
@@ -79,7 +74,7 @@ void qt_schedd_free(struct qt_schedd *s);
 
 /* Finds a schedd as ks_schedd_addr() does (with name, the collector's
  * schedd of that Name; without, this host's: SCHEDD_ADDRESS_FILE, else
- * the collector's ad named qt_local_schedd_name()), and then as
+ * the collector's ad named ks_daemon_name(cfg, "SCHEDD", NULL)), and then as
  * HTCondor's users expect: a bare host name matches "host.domain", and
  * without a name the only schedd of a pool is this host's.  Returns 0
  * and *out (free with qt_schedd_free()); KS_ENOTFOUND with err "Can't
