@@ -509,6 +509,15 @@ static bool job_output(struct sc_run *r, struct sc_job *j, const classad *res,
 	return false;
 }
 
+/* Whether res is the end of a job its startd stopped to hold it
+ * (WANT_HOLD): killed, with a hold reason code. */
+static bool startd_held(const classad *res)
+{
+	int64_t code = 0;
+	return res && classad_eval_int(res, "HoldReasonCode", NULL, &code) &&
+	       code > 0;
+}
+
 void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 		    const classad *res, struct sc_run *r,
 		    classad *const *files, size_t nfiles)
@@ -548,6 +557,19 @@ void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 		classad_eval_int(res, "HoldReasonSubCode", NULL, &sub);
 		sc_job_hold(s, j, why ? why : "the job could not start", (int)code,
 			 (int)sub);
+		free(why);
+	} else if (startd_held(res)) {
+		/* the startd's WANT_HOLD: held instead of evicted, as
+		 * HTCondor's shadow holds it, with no eviction event */
+		char *why = ad_string(res, "HoldReason");
+		int64_t code = 21, sub = 0;
+		classad_eval_int(res, "HoldReasonCode", NULL, &code);
+		classad_eval_int(res, "HoldReasonSubCode", NULL, &sub);
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "job %d.%d held by its startd (code %d, "
+			      "subcode %d): %s", j->cluster, j->proc, (int)code,
+			      (int)sub, why ? why : "");
+		sc_job_hold(s, j, why ? why : "", (int)code, (int)sub);
 		free(why);
 	} else {
 		/* evicted (vacated, preempted) or lost: it runs again */

@@ -29,6 +29,7 @@
 #include "ks_mem.h"
 #include "ks_priv.h"
 #include "ks_text.h"
+#include "sd_hold.h"
 #include "sd_startd.h"
 #include "sr_family.h"
 #include "sr_file.h"
@@ -181,6 +182,49 @@ static void remove_input(struct sd_claim *c)
 
 /* ---- the starter -------------------------------------------------------- */
 
+/* Removes the slot's hold file, which a job's end no longer needs (its
+ * result has the hold) and the next job must not find. */
+static void drop_hold(ks_daemon *d, struct sd_slot *s)
+{
+	char *path = sd_end_path(d, s, "hold");
+	if (path && unlink(path) != 0 && errno != ENOENT)
+		ks_log_printf(d->log, KS_D_ALWAYS, "cannot remove %s: %s",
+			      path, strerror(errno));
+	free(path);
+}
+
+/* A job the startd held whose starter left no result of its own (it
+ * died): the end the startd makes for it carries the hold as well, or
+ * the job would run again. */
+static void hold_into_result(ks_daemon *d, struct sd_slot *s)
+{
+	struct sd_claim *c = &s->claim;
+	if (!c->held)
+		return;
+	c->held = false;
+	char *how = ad_string(c->result, "JobExitReason");
+	bool made_here = how && strcmp(how, "starter failed") == 0;
+	free(how);
+	char *path = made_here ? sd_end_path(d, s, "hold") : NULL;
+	size_t len = 0;
+	char *text = path ? sr_file_read(path, 4096, &len) : NULL;
+	classad *h = text ? classad_parse(text, len, CLASSAD_FMT_OLD, NULL,
+					  NULL)
+			  : NULL;
+	const char *names[] = {"HoldReason", "HoldReasonCode",
+			       "HoldReasonSubCode"};
+	for (size_t i = 0; h && i < 3; i++) {
+		const classad_expr *e = classad_lookup(h, names[i]);
+		if (e)
+			classad_insert(c->result, names[i],
+				       classad_expr_ref(e));
+	}
+	classad_free(h);
+	free(text);
+	free(path);
+	drop_hold(d, s);
+}
+
 static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 {
 	struct sd_claim *c = &s->claim;
@@ -205,6 +249,7 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 					     : WEXITSTATUS(status));
 		classad_insert_string(c->result, "ExitReason", text);
 	}
+	hold_into_result(d, s);
 	sd_end_collect(d, s->short_name, c->output_dir, c->result, &c->outputs);
 	remove_input(c);
 	ks_loop_cancel(d->loop, c->kill_timer);
@@ -340,6 +385,14 @@ static int stage_files(ks_daemon *d, struct sd_slot *s,
 	return 0;
 }
 
+/* JobState of the startd's copy of the job ad ("Running", "Suspended"),
+ * as the starter's updates give it in HTCondor. */
+static void job_state(struct sd_slot *s, const char *state)
+{
+	if (s->job)
+		classad_insert_string(s->job, "JobState", state);
+}
+
 /* Starts the job's starter, giving it slot_ad (the slot's ad now: what
  * it gives the job, assigned GPUs...).  Returns 0 or -1 with why filled. */
 static int spawn_starter(ks_daemon *d, struct sd_slot *s,
@@ -354,8 +407,12 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 	/* the result goes to a file, which outlives this process (end.c) */
 	free(c->result_file);
 	c->result_file = sd_end_path(d, s, "result");
+	/* a hold is for the job it was ordered for alone */
+	char *hold_file = sd_end_path(d, s, "hold");
+	c->held = false;
+	drop_hold(d, s);
 	int rc = -1;
-	if (!prog || !execute || !c->result_file)
+	if (!prog || !execute || !c->result_file || !hold_file)
 		snprintf(why, size, "STARTER or EXECUTE is not defined");
 	else if (job_fd < 0 || machine_fd < 0)
 		snprintf(why, size, "cannot hand the job and slot ads to the "
@@ -409,6 +466,8 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 		}
 		argv[n++] = "-result";
 		argv[n++] = c->result_file;
+		argv[n++] = "-hold";
+		argv[n++] = hold_file;
 		argv[n] = NULL;
 		posix_spawn_file_actions_t fa;
 		posix_spawnattr_t at;
@@ -447,6 +506,14 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 		c->suspended_at = 0;
 		c->activations++;
 		s->st.starter = true;
+		/* the startd's copy of the job ad, as HTCondor's shadow and
+		 * starter keep it up to date, for the policy to read
+		 * (Hold_If_Runtime_Exceeds) */
+		if (s->job) {
+			classad_insert_int(s->job, "JobCurrentStartDate",
+					   c->job_start);
+			job_state(s, "Running");
+		}
 		int64_t cluster = 0, proc = 0;
 		classad_eval_int(s->job, "ClusterId", NULL, &cluster);
 		classad_eval_int(s->job, "ProcId", NULL, &proc);
@@ -460,6 +527,7 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 	}
 	free(prog);
 	free(execute);
+	free(hold_file);
 	return rc;
 }
 
@@ -557,11 +625,50 @@ void sd_claim_report_usage(ks_daemon *d)
 	}
 }
 
+void sd_claim_hold(ks_daemon *d, struct sd_slot *s)
+{
+	struct sd_claim *c = &s->claim;
+	if (!c->starter || c->held)
+		return;
+	classad *ad = sd_slot_ad_now(d, s);
+	struct sd_hold h = {0};
+	bool want = sd_hold_wanted(ad, s->job, &h);
+	classad_free(ad);
+	if (!want) {
+		ks_log_printf(d->log, KS_D_FULLDEBUG,
+			      "%s: WANT_HOLD is not true: the job is evicted",
+			      s->short_name);
+		return;
+	}
+	char *path = sd_end_path(d, s, "hold");
+	char *text = sd_hold_text(&h);
+	struct ks_err err = {0};
+	int rc = path ? sr_file_replace(path, text, strlen(text), false, 0, 0,
+					&err)
+		      : KS_EIO;
+	if (rc) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: WANT_HOLD is true, but the job cannot be "
+			      "held, so it is evicted: %s", s->short_name,
+			      path ? err.msg : "EXECUTE is not defined");
+	} else {
+		c->held = true;
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: WANT_HOLD is true: the job is to be held "
+			      "(code %d, subcode %d): %s", s->short_name,
+			      h.code, h.subcode, h.reason);
+	}
+	free(text);
+	free(path);
+	sd_hold_clear(&h);
+}
+
 void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a)
 {
 	struct sd_claim *c = &s->claim;
 	switch (a) {
 	case SD_A_SUSPEND:
+		job_state(s, "Suspended");
 		if (c->starter) {
 			kill(c->starter, SIGTSTP);
 			tell_claimer(c, "Suspended",
@@ -570,6 +677,7 @@ void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a)
 		c->suspended_at = sd_now();
 		break;
 	case SD_A_CONTINUE:
+		job_state(s, "Running");
 		if (c->starter) {
 			kill(c->starter, SIGCONT);
 			tell_claimer(c, "Running", -1);

@@ -20,6 +20,8 @@
  *                  renamed into place) before it exits, for its startd's
  *                  account; read from there when the starter has ended
  *   .output_<tag>  the output files the starter left
+ *   .hold_<tag>    the startd's order to hold the job (WANT_HOLD), which
+ *                  the starter reads into its result (sd_hold.h)
  *
  * The last two go when the claim runs its next job or ends, with the
  * end in memory.  The id is a secret: it is never on a command line, and
@@ -59,7 +61,7 @@
 #define RESULT_MAX (1u << 20)
 
 /* The names of an end's files. */
-static const char *const kinds[] = {"claim", "result", "output"};
+static const char *const kinds[] = {"claim", "result", "output", "hold"};
 
 static char *ad_string(const classad *ad, const char *name)
 {

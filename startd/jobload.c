@@ -103,6 +103,20 @@ int sd_jobload_nprocs(pid_t starter)
 	return f.nprocs;
 }
 
+/* The job's usage into the startd's copy of its ad, as HTCondor's
+ * starter updates it there: the policy reads it (Hold_If_Memory_Exceeded's
+ * MemoryUsage > Memory). */
+static void job_usage(struct sd_slot *s)
+{
+	const struct sd_claim *c = &s->claim;
+	if (!s->job || !c->rss_kb)
+		return;
+	classad_insert_int(s->job, "ImageSize", (int64_t)c->image_kb);
+	classad_insert_int(s->job, "ResidentSetSize", (int64_t)c->rss_kb);
+	classad_insert_int(s->job, "MemoryUsage",
+			   (int64_t)((c->rss_kb + 1023) / 1024));
+}
+
 void sd_jobload_measure(ks_daemon *d)
 {
 	struct startd *sd = d->ctx;
@@ -112,7 +126,8 @@ void sd_jobload_measure(ks_daemon *d)
 	bool read = false;
 	long hz = sysconf(_SC_CLK_TCK);
 	for (size_t i = 0; i < sd->nslots; i++) {
-		struct sd_claim *c = &sd->slots[i]->claim;
+		struct sd_slot *slot = sd->slots[i];
+		struct sd_claim *c = &slot->claim;
 		if (!c->starter) {
 			c->load = 0;
 			c->load_ticks = 0;
@@ -141,6 +156,7 @@ void sd_jobload_measure(ks_daemon *d)
 			c->image_kb = f.vsize_kb;
 		if (f.rss_kb > c->rss_kb)
 			c->rss_kb = f.rss_kb;
+		job_usage(slot);
 		if (ticks >= c->load_ticks && hz > 0)
 			c->load = (double)(ticks - c->load_ticks) / (double)hz /
 				  ((double)(now - c->load_at_ms) / 1000.0);

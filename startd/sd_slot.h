@@ -61,6 +61,8 @@ struct sd_claim {
 	uint64_t vacate_timer;  /* from the soft kill: the vacate time */
 	uint64_t kill_timer;    /* from the hard kill: KILLING_TIMEOUT */
 	bool vacate_over;       /* the vacate time is up */
+	bool held;              /* the job is to be held (WANT_HOLD): its
+				 * order is in the hold file (claim.c) */
 	struct ks_daemon *daemon; /* the slot's startd, for its timers */
 	struct ks_later *later; /* the activation's final reply, or NULL */
 	/* the last job's result ad: kept until the claim runs another job

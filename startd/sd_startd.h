@@ -142,6 +142,12 @@ void sd_claim_remove_ids(ks_daemon *d, const struct sd_slot *s);
 /* Whether id is the claim id have (never for an empty have), compared in
  * constant time. */
 bool sd_claim_id_is(const char *have, const char *id);
+/* At a transition where HTCondor asks WANT_HOLD (sd_hold_asked()),
+ * before its kill order: when WANT_HOLD is true for the job, the hold
+ * (sd_hold.h) goes to the slot's hold file (sd_end_path(.., "hold")),
+ * which its starter reads into the job's result, and the job is then
+ * held rather than evicted.  Once per job: the first hold stands. */
+void sd_claim_hold(ks_daemon *d, struct sd_slot *s);
 /* What a transition asks of the claim's job; see enum sd_action. */
 void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a);
 /* The claim's timers, for the policy: retirement and vacate time. */
@@ -167,7 +173,8 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad);
  * the ends an earlier startd left ("orphans"). */
 /* EXECUTE/.<what>_<slot>_<pid>_<start>: the slot's file of that kind in
  * this startd's life ("input", "output": the staging directories;
- * "claim": the claim's record; "result": the starter's result).  New
+ * "claim": the claim's record; "result": the starter's result; "hold":
+ * the startd's order to hold the job, for its starter).  New
  * string (free()), or NULL when EXECUTE is not defined. */
 char *sd_end_path(ks_daemon *d, const struct sd_slot *s, const char *what);
 /* Before a job's starter starts: the claim's record (its id, the job's

@@ -117,6 +117,14 @@ struct sd_timers {
 bool sd_policy_step(const struct sd_slot_state *s, const struct sd_timers *t,
 		    sd_ask_fn ask, void *arg, struct sd_step *out);
 
+/* Whether step st, about to be taken from s, is one at which HTCondor's
+ * startd asks WANT_HOLD (sd_hold.h): it enters Preempting, Vacating or
+ * Killing, with a kill order for the job that still runs, and PREEMPT
+ * has held during the claim.  Only then may the job be put on hold
+ * instead of evicted; condor_vacate, a released claim or a better claim
+ * alone never holds it. */
+bool sd_hold_asked(const struct sd_slot_state *s, const struct sd_step *st);
+
 /* Things that happen to a slot from outside the policy. */
 enum sd_event {
 	SD_E_MATCH,          /* the negotiator's match notice */

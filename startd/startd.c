@@ -146,9 +146,13 @@ static void on_bench(void *arg, bool update_collector)
 
 void sd_transition(ks_daemon *d, struct sd_slot *s, const struct sd_step *st)
 {
+	bool ask_hold = sd_hold_asked(&s->st, st);
 	sd_drain_note(d, s, st);
 	sd_slot_apply(s, st, sd_now(), d->log);
 	sd_slot_changed(d, s);
+	/* before the kill order, which the hold goes with */
+	if (ask_hold)
+		sd_claim_hold(d, s);
 	if (st->action == SD_A_BENCHMARK)
 		benchmark(d, s);
 	else if (st->action == SD_A_BACKFILL_START ||

@@ -244,6 +244,15 @@ bool sd_policy_step(const struct sd_slot_state *s, const struct sd_timers *t,
 	}
 }
 
+bool sd_hold_asked(const struct sd_slot_state *s, const struct sd_step *st)
+{
+	return st->state == SD_PREEMPTING &&
+	       (st->activity == SD_VACATING || st->activity == SD_KILLING) &&
+	       (st->action == SD_A_SOFT_KILL ||
+		st->action == SD_A_HARD_KILL) &&
+	       s->starter && (s->preempt_was_true || st->preempt_true);
+}
+
 static enum sd_truth always_vacate(void *arg, enum sd_expr x)
 {
 	(void)arg;

@@ -6,7 +6,7 @@
  *   condor_starter -job FILE -sandbox-root DIR [-machine FILE]
  *                  [-slot NAME] [-keep-sandbox] [-log FILE]
  *                  [-account SPEC] [-startd-pid PID]
- *                  [-input DIR -output DIR] [-result FILE]
+ *                  [-input DIR -output DIR] [-result FILE] [-hold FILE]
  *
  * -job FILE         the job ad, in old ClassAd syntax (as condor_q -l
  *                   prints it).
@@ -47,6 +47,12 @@
  *                   with (its startd's account): written before the
  *                   starter exits, it outlives a startd that dies, so the
  *                   next one can give the job's end to its claimer.
+ * -hold FILE        where the startd writes its order to put the job on
+ *                   hold (WANT_HOLD; sd_hold.h) before it sends the kill
+ *                   signal: when the job was killed and FILE is there,
+ *                   its HoldReason, HoldReasonCode and HoldReasonSubCode
+ *                   go into the result (sr_result_hold()).  Read at the
+ *                   end, it holds even when the startd has died meanwhile.
  *
  * The job: Cmd (absolute, or relative to the job's directory), Arguments
  * (new syntax) or else Args (old), Environment (new syntax) or else Env
@@ -96,6 +102,7 @@
 #include "ks_priv.h"
 #include "ks_text.h"
 #include "sr_args.h"
+#include "sr_file.h"
 #include "sr_job.h"
 #include "sr_jobenv.h"
 #include "sr_result.h"
@@ -108,7 +115,7 @@
 static const char usage[] =
 	"usage: condor_starter -job FILE -sandbox-root DIR [-machine FILE] "
 	"[-slot NAME] [-keep-sandbox] [-log FILE] [-input DIR -output DIR] "
-	"[-account SPEC] [-startd-pid PID] [-result FILE]";
+	"[-account SPEC] [-startd-pid PID] [-result FILE] [-hold FILE]";
 
 struct opts {
 	const char *job;
@@ -120,6 +127,7 @@ struct opts {
 	const char *account;
 	const char *startd_pid;
 	const char *result;
+	const char *hold;
 	bool keep;
 };
 
@@ -189,6 +197,7 @@ static int parse_args(int argc, char **argv, struct opts *op,
 				   : !strcmp(a, "-account")      ? &op->account
 				   : !strcmp(a, "-startd-pid")   ? &op->startd_pid
 				   : !strcmp(a, "-result")       ? &op->result
+				   : !strcmp(a, "-hold")         ? &op->hold
 								 : NULL;
 		if (dst) {
 			if (i + 1 >= argc) {
@@ -705,6 +714,23 @@ int main(int argc, char **argv)
 	char *metric = ks_config_get(s.cfg, "MEMORY_USAGE_METRIC", NULL);
 	classad *ad = sr_result_ad(&s.job, &s.o, metric);
 	free(metric);
+	if (s.opt.hold && s.o.how == SR_END_KILLED) {
+		size_t len = 0;
+		char *text = sr_file_read(s.opt.hold, 4096, &len);
+		if (text && sr_result_hold(ad, &s.o, text, len))
+			ks_log_printf(s.log, KS_D_ALWAYS,
+				      "job %s: its startd puts it on hold",
+				      s.job.id);
+		else if (text || errno != ENOENT)
+			ks_log_printf(s.log, KS_D_ALWAYS,
+				      "job %s: %s is not a hold order (%s): "
+				      "the job is evicted", s.job.id,
+				      s.opt.hold,
+				      text ? "not an ad of HoldReason, "
+					     "HoldReasonCode, HoldReasonSubCode"
+					   : strerror(errno));
+		free(text);
+	}
 	if (s.xfer_error) {
 		classad_insert_string(ad, "TransferOutputError", s.xfer_error);
 		classad_insert_int(ad, "TransferOutputErrno", s.xfer_errno);

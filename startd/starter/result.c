@@ -157,6 +157,28 @@ classad *sr_result_ad(const struct sr_job *job, const struct sr_outcome *o,
 	return ad;
 }
 
+bool sr_result_hold(classad *ad, const struct sr_outcome *o,
+		    const char *text, size_t len)
+{
+	if (o->how != SR_END_KILLED || !text)
+		return false;
+	classad *h = classad_parse(text, len, CLASSAD_FMT_OLD, NULL, NULL);
+	char *why = NULL;
+	int64_t code = 0, sub = 0;
+	bool ok = h && classad_eval_string(h, "HoldReason", NULL, &why) &&
+		  classad_eval_int(h, "HoldReasonCode", NULL, &code) &&
+		  classad_eval_int(h, "HoldReasonSubCode", NULL, &sub) &&
+		  code > 0;
+	if (ok) {
+		classad_insert_string(ad, "HoldReason", why);
+		classad_insert_int(ad, "HoldReasonCode", code);
+		classad_insert_int(ad, "HoldReasonSubCode", sub);
+	}
+	free(why);
+	classad_free(h);
+	return ok;
+}
+
 int sr_result_write(FILE *f, const classad *ad, struct ks_err *err)
 {
 	char *text = classad_unparse(ad, CLASSAD_FMT_OLD);

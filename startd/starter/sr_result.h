@@ -32,6 +32,8 @@
  *   (seconds of this activation) and the totals over the job's life:
  *   RemoteWallClockTime, CumulativeSuspensionTime and TotalSuspensions
  *   (the ad's previous values plus this activation's).
+ *   A job killed on its startd's order to hold it has HoldReason,
+ *   HoldReasonCode and HoldReasonSubCode as well (sr_result_hold()).
  */
 #ifndef SR_RESULT_H
 #define SR_RESULT_H
@@ -112,6 +114,16 @@ void sr_outcome_startd_gone(struct sr_outcome *o, pid_t startd,
  * HTCondor's default).  Returns a new ad; free with classad_free(). */
 classad *sr_result_ad(const struct sr_job *job, const struct sr_outcome *o,
 		      const char *memory_metric);
+
+/* The startd's order to put the job on hold rather than evict it
+ * (WANT_HOLD), as the text of the -hold file: an old-syntax ad with
+ * HoldReason (a string), HoldReasonCode and HoldReasonSubCode (integers).
+ * When o says the job was killed (a job that ended on its own, or never
+ * started, has its own end), those three go into the result ad, so that
+ * the job's claimer holds it.  Returns true when they did; false, with
+ * ad unchanged, for another end or a text that is not such an ad. */
+bool sr_result_hold(classad *ad, const struct sr_outcome *o,
+		    const char *text, size_t len);
 
 /* Writes ad in old syntax to f and flushes it.  Returns 0 or KS_EIO with
  * err filled. */

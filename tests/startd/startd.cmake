@@ -1,6 +1,10 @@
 add_executable(test_state ${CMAKE_CURRENT_SOURCE_DIR}/test_state.c)
 target_link_libraries(test_state PRIVATE sd_state ${CMOCKA_LIB})
 add_test(NAME startd_state COMMAND test_state)
+# WANT_HOLD's reason and codes (sd_hold.h).
+add_executable(test_hold ${CMAKE_CURRENT_SOURCE_DIR}/test_hold.c)
+target_link_libraries(test_hold PRIVATE sd_hold ${CMOCKA_LIB})
+add_test(NAME startd_hold COMMAND test_hold)
 
 # A master, collector and startd on loopback (startd_test.sh).
 add_test(NAME startd_pool

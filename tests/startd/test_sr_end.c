@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -48,9 +50,56 @@ static void test_soft_kill(void **state)
 			 SR_END_KILLED);
 }
 
+/* The startd's hold order goes into the result of a killed job alone. */
+static void test_hold(void **state)
+{
+	(void)state;
+	static const char order[] = "HoldReason = \"my reason\"\n"
+				    "HoldReasonCode = 21\n"
+				    "HoldReasonSubCode = 42\n";
+	struct sr_outcome o = {.how = SR_END_KILLED};
+	classad *ad = classad_new();
+	assert_true(sr_result_hold(ad, &o, order, sizeof(order) - 1));
+	int64_t v = 0;
+	assert_true(classad_eval_int(ad, "HoldReasonCode", NULL, &v));
+	assert_int_equal(v, 21);
+	assert_true(classad_eval_int(ad, "HoldReasonSubCode", NULL, &v));
+	assert_int_equal(v, 42);
+	char *why = NULL;
+	assert_true(classad_eval_string(ad, "HoldReason", NULL, &why));
+	assert_string_equal(why, "my reason");
+	free(why);
+	classad_free(ad);
+
+	/* a job that ended on its own (or never started) keeps its end */
+	enum sr_end others[] = {SR_END_EXITED, SR_END_SIGNALED,
+				SR_END_START_FAILED};
+	for (size_t i = 0; i < 3; i++) {
+		o.how = others[i];
+		ad = classad_new();
+		assert_false(sr_result_hold(ad, &o, order, sizeof(order) - 1));
+		assert_null(classad_lookup(ad, "HoldReasonCode"));
+		classad_free(ad);
+	}
+	/* what is not a whole order is none */
+	o.how = SR_END_KILLED;
+	const char *bad[] = {"HoldReason = \"x\"\n", "garbage [[",
+			     "HoldReason = 1\nHoldReasonCode = 21\n"
+			     "HoldReasonSubCode = 0\n",
+			     "HoldReason = \"x\"\nHoldReasonCode = 0\n"
+			     "HoldReasonSubCode = 0\n"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ad = classad_new();
+		assert_false(sr_result_hold(ad, &o, bad[i], strlen(bad[i])));
+		assert_null(classad_lookup(ad, "HoldReasonCode"));
+		classad_free(ad);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_no_kill),
 		cmocka_unit_test(test_hard_kill_after_own_end),
 		cmocka_unit_test(test_soft_kill),

@@ -457,9 +457,70 @@ static void test_better_claim(void **state)
 	assert_false(sd_event_step(&s, SD_E_PREEMPTOR_GONE, &st));
 }
 
+/* WANT_HOLD is asked where HTCondor asks it: entering Preempting with a
+ * kill order for a running job, once PREEMPT has held in the claim. */
+static void test_hold_asked(void **state)
+{
+	(void)state;
+	struct sd_step st;
+	struct policy p = {0};
+	struct sd_timers t = {.retirement_over = true};
+	struct sd_slot_state s = at(SD_CLAIMED, SD_RETIRING);
+	s.starter = true;
+	s.retiring = true;
+	s.preempt_was_true = true;
+	set(&p, SD_X_WANT_VACATE, SD_TRUE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 18, SD_PREEMPTING, SD_VACATING, SD_A_SOFT_KILL);
+	assert_true(sd_hold_asked(&s, &st));
+	set(&p, SD_X_WANT_VACATE, SD_FALSE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	expect(&st, 18, SD_PREEMPTING, SD_KILLING, SD_A_HARD_KILL);
+	assert_true(sd_hold_asked(&s, &st));
+	/* and again from Vacating to Killing (21) */
+	struct sd_slot_state v = at(SD_PREEMPTING, SD_VACATING);
+	v.starter = true;
+	v.preempt_was_true = true;
+	set(&p, SD_X_KILL, SD_TRUE);
+	assert_true(sd_policy_step(&v, &t, ask, &p, &st));
+	expect(&st, 21, SD_PREEMPTING, SD_KILLING, SD_A_HARD_KILL);
+	assert_true(sd_hold_asked(&v, &st));
+
+	/* retirement over for a claim preempted for a better one alone */
+	s.preempt_was_true = false;
+	set(&p, SD_X_WANT_VACATE, SD_TRUE);
+	assert_true(sd_policy_step(&s, &t, ask, &p, &st));
+	assert_false(sd_hold_asked(&s, &st));
+	/* condor_vacate, fast or not, a release, a lost lease: no hold
+	 * unless PREEMPT had held */
+	struct sd_slot_state b = at(SD_CLAIMED, SD_BUSY);
+	b.starter = true;
+	enum sd_event evs[] = {SD_E_VACATE, SD_E_VACATE_FAST, SD_E_RELEASE,
+			       SD_E_LEASE_EXPIRED};
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		assert_true(sd_event_step(&b, evs[i], &st));
+		assert_int_equal(st.state, SD_PREEMPTING);
+		assert_false(sd_hold_asked(&b, &st));
+	}
+	b.activity = SD_RETIRING;
+	b.preempt_was_true = true;
+	assert_true(sd_event_step(&b, SD_E_VACATE, &st));
+	assert_true(sd_hold_asked(&b, &st));
+	/* no job: nothing to hold */
+	struct sd_slot_state idle = at(SD_CLAIMED, SD_IDLE);
+	idle.preempt_was_true = true;
+	assert_true(sd_event_step(&idle, SD_E_RELEASE, &st));
+	assert_false(sd_hold_asked(&idle, &st));
+	/* a retiring job that ended on its own (18 without a kill) */
+	b.starter = false;
+	assert_true(sd_event_step(&b, SD_E_STARTER_EXIT, &st));
+	assert_false(sd_hold_asked(&b, &st));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hold_asked),
 		cmocka_unit_test(test_better_claim),
 		cmocka_unit_test(test_worklife),
 		cmocka_unit_test(test_backfill),
