@@ -52,7 +52,9 @@ if [ -n "${D:-}" ]; then
 		"$CONDOR_CONFIG"
 	chown "$A" "$CONDOR_CONFIG"
 fi
-run condor_master -f 2>>"$T/StderrLog" &
+# by its path, which names $T, so that the pool's cleanup finds it (as
+# root, MASTER_PID is runuser's)
+run "${D:-$B/master}/condor_master" -f 2>>"$T/StderrLog" &
 MASTER_PID=$!
 wait_for 30 run condor_q || fail "the schedd did not answer"
 
