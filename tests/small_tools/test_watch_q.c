@@ -225,12 +225,12 @@ static struct wq_opts defaults(void)
 static void sample(struct wq_track *t)
 {
 	for (int p = 0; p < 3; p++)
-		wq_track_event(t, "/w/a.log", 0, 12, p, "", 100, 200);
-	wq_track_event(t, "/w/a.log", 1, 12, 0, "", 101, 200);
-	wq_track_event(t, "/w/a.log", 5, 12, 1, "", 102, 200);
-	wq_track_event(t, "/w/a.log", 12, 12, 2, "", 102, 200);
-	wq_track_event(t, "/w/a.log", 0, 13, 0, "", 100, 200);
-	wq_track_event(t, "/w/a.log", 35, 13, -1, "", 100, 200);
+		wq_track_event(t, "/w/a.log", 0, 12, p, "", 100, 200, NULL);
+	wq_track_event(t, "/w/a.log", 1, 12, 0, "", 101, 200, NULL);
+	wq_track_event(t, "/w/a.log", 5, 12, 1, "", 102, 200, NULL);
+	wq_track_event(t, "/w/a.log", 12, 12, 2, "", 102, 200, NULL);
+	wq_track_event(t, "/w/a.log", 0, 13, 0, "", 100, 200, NULL);
+	wq_track_event(t, "/w/a.log", 35, 13, -1, "", 100, 200, NULL);
 }
 
 static void rows_by_batch(void **state)
@@ -258,8 +258,8 @@ static void rows_by_batch(void **state)
 	wq_rows_free(&r);
 
 	/* a cluster all done is listed after those still active */
-	wq_track_event(&t, "/w/a.log", 5, 12, 0, "", 110, 200);
-	wq_track_event(&t, "/w/a.log", 9, 12, 2, "", 111, 200);
+	wq_track_event(&t, "/w/a.log", 5, 12, 0, "", 110, 200, NULL);
+	wq_track_event(&t, "/w/a.log", 9, 12, 2, "", 111, 200, NULL);
 	wq_rows_make(&t, &o, 300, NULL, NULL, &r);
 	assert_string_equal(r.v[0].key, "mine");
 	assert_string_equal(r.v[1].key, "ID: 12");
@@ -311,6 +311,22 @@ static void rows_grouped(void **state)
 	wq_track_free(&t);
 }
 
+static void batch_from_notes(void **state)
+{
+	(void)state;
+	struct wq_track t = {0};
+	wq_track_know(&t, 31, "asked", -1);
+	wq_track_event(&t, "/w/a.log", 0, 30, 0, "", 1, 1, "noted");
+	wq_track_event(&t, "/w/a.log", 0, 31, 0, "", 1, 1, "noted");
+	/* only a submit event's notes count, and only the first event's */
+	wq_track_event(&t, "/w/a.log", 1, 32, 0, "", 1, 1, "exec");
+	wq_track_event(&t, "/w/a.log", 0, 32, 1, "", 1, 1, "later");
+	assert_string_equal(t.c[0].batch, "noted");
+	assert_string_equal(t.c[1].batch, "asked");
+	assert_null(t.c[2].batch);
+	wq_track_free(&t);
+}
+
 static void filters(void **state)
 {
 	(void)state;
@@ -341,15 +357,15 @@ static void exit_conditions(void **state)
 	assert_false(wq_exit_holds(&t, &all_done));
 	assert_true(wq_exit_holds(&t, &any_held));
 	assert_false(wq_exit_holds(&t, &none_active));
-	wq_track_event(&t, "/w/a.log", 5, 12, 0, "", 1, 1);
-	wq_track_event(&t, "/w/a.log", 13, 12, 2, "", 1, 1);
-	wq_track_event(&t, "/w/a.log", 5, 12, 2, "", 1, 1);
-	wq_track_event(&t, "/w/a.log", 5, 13, 0, "", 1, 1);
+	wq_track_event(&t, "/w/a.log", 5, 12, 0, "", 1, 1, NULL);
+	wq_track_event(&t, "/w/a.log", 13, 12, 2, "", 1, 1, NULL);
+	wq_track_event(&t, "/w/a.log", 5, 12, 2, "", 1, 1, NULL);
+	wq_track_event(&t, "/w/a.log", 5, 13, 0, "", 1, 1, NULL);
 	assert_true(wq_exit_holds(&t, &all_done));
 	assert_false(wq_exit_holds(&t, &any_held));
 	assert_true(wq_exit_holds(&t, &none_active));
 	/* a removed job is not done, but no longer active */
-	wq_track_event(&t, "/w/a.log", 9, 13, 1, "", 1, 1);
+	wq_track_event(&t, "/w/a.log", 9, 13, 1, "", 1, 1, NULL);
 	assert_false(wq_exit_holds(&t, &all_done));
 	assert_true(wq_exit_holds(&t, &none_active));
 	wq_track_free(&t);
@@ -511,6 +527,7 @@ int main(void)
 		cmocka_unit_test(event_states),
 		cmocka_unit_test(rows_by_batch),
 		cmocka_unit_test(rows_grouped),
+		cmocka_unit_test(batch_from_notes),
 		cmocka_unit_test(filters),
 		cmocka_unit_test(exit_conditions),
 		cmocka_unit_test(nice_paths),

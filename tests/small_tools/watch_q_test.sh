@@ -138,6 +138,10 @@ $row[$(rep $((80 - ${#row} - 2)) '#')]
 Total: 3 jobs; 3 completed
 ...
 Exiting with code 5 because of condition \"all done\" at ${out##* at }" ] || fail "-files: '$out'"
+# the batch name from the submit events' notes
+out=$(CONDOR_CONFIG=/nonexistent condor_watch_q -files "$J/w1.log" -exit all,done \
+	-no-row-progress </dev/null 2>&1); rc=$?
+[ "$rc" = 0 ] && grep -q '^wq_batch  ' <<<"$out" || fail "-files, batch name: $rc '$out'"
 echo "ok: -files reads the log alone"
 
 # --- the user's own jobs by default --------------------------------------------

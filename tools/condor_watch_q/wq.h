@@ -145,10 +145,12 @@ void wq_track_filter(struct wq_track *t, int id);
 enum wq_state wq_event_state(int type, const char *what);
 
 /* Applies an event of log: type, job, header text, and the time it was
- * written.  Events of clusters outside the filter are ignored. */
+ * written.  Events of clusters outside the filter are ignored.  batch
+ * (NULL allowed) is the JobBatchName of a submit event's notes: a cluster
+ * the schedd gave no batch name takes it from its first event. */
 void wq_track_event(struct wq_track *t, const char *log, int type,
 		    int cluster, int proc, const char *what, time_t when,
-		    time_t now);
+		    time_t now, const char *batch);
 void wq_track_free(struct wq_track *t);
 
 /* Whether cond holds over every job seen so far (over none, "all" and

@@ -283,6 +283,34 @@ static time_t event_time(const char *date, time_t now)
 	return strchr(date, 'Z') ? timegm(&tm) : mktime(&tm);
 }
 
+/* The JobBatchName of a submit event's structured notes (its first body
+ * line that is an ad, "    [ JobBatchName = \"x\" ]"), or NULL: a new
+ * string. */
+static char *notes_batch(const struct ks_ulogread_event *ev)
+{
+	const char *p = memchr(ev->text, '\n', ev->text_len);
+	const char *end = ev->text + ev->text_len;
+	while (p && p < end) {
+		const char *line = p + 1;
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *stop = nl ? nl : end;
+		while (line < stop && (*line == ' ' || *line == '\t'))
+			line++;
+		if (line < stop && *line == '[') {
+			classad *ad = classad_parse(line, (size_t)(stop - line),
+						    CLASSAD_FMT_NEW, NULL, NULL);
+			char *batch = NULL;
+			if (ad && !classad_eval_string(ad, "JobBatchName", NULL,
+						       &batch))
+				batch = NULL;
+			classad_free(ad);
+			return batch;
+		}
+		p = nl;
+	}
+	return NULL;
+}
+
 static void add_msg(char **msgs, const char *fmt, const char *path,
 		    const char *why)
 {
@@ -331,9 +359,13 @@ void wq_logs_read(struct wq_logs *logs, struct wq_track *t, time_t now,
 					e = (struct ks_err){0};
 					continue;
 				}
+				char *batch = ev.type == 0 ? notes_batch(&ev)
+							   : NULL;
 				wq_track_event(t, l->path, ev.type, ev.cluster,
 					       ev.proc, ev.what,
-					       event_time(ev.date, now), now);
+					       event_time(ev.date, now), now,
+					       batch);
+				free(batch);
 			}
 		}
 	}

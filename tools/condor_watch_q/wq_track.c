@@ -131,7 +131,7 @@ static bool wanted(const struct wq_track *t, int cluster)
 }
 
 static struct wq_cluster *cluster_for(struct wq_track *t, int id,
-				      const char *log)
+				      const char *log, const char *batch)
 {
 	size_t i = lower_bound(t->c, t->n, sizeof *t->c, id);
 	if (i < t->n && t->c[i].id == id)
@@ -146,7 +146,8 @@ static struct wq_cluster *cluster_for(struct wq_track *t, int id,
 	t->c[i] = (struct wq_cluster){
 		.id = id,
 		.log = ks_xstrdup(log),
-		.batch = k && k->batch ? ks_xstrdup(k->batch) : NULL,
+		.batch = k && k->batch ? ks_xstrdup(k->batch)
+				       : batch ? ks_xstrdup(batch) : NULL,
 		.nprocs = k ? k->nprocs : -1,
 	};
 	return &t->c[i];
@@ -154,14 +155,15 @@ static struct wq_cluster *cluster_for(struct wq_track *t, int id,
 
 void wq_track_event(struct wq_track *t, const char *log, int type,
 		    int cluster, int proc, const char *what, time_t when,
-		    time_t now)
+		    time_t now, const char *batch)
 {
 	if (!wanted(t, cluster))
 		return;
 	enum wq_state s = wq_event_state(type, what);
 	if (s == WQ_UNSEEN || proc < 0 || proc >= MAX_PROC)
 		return;
-	struct wq_cluster *c = cluster_for(t, cluster, log);
+	struct wq_cluster *c =
+		cluster_for(t, cluster, log, type == EV_SUBMIT ? batch : NULL);
 	size_t p = (size_t)proc;
 	if (p >= c->cap) {
 		size_t cap = c->cap ? c->cap : 8;
