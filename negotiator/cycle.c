@@ -736,7 +736,7 @@ void ng_cycle_run(ks_daemon *d)
 	int64_t t2 = time(NULL);
 	c.st->phase[1] = t2 - t1;
 	c.st->total_slots = (int64_t)c.pool.n;
-	c.st->candidate_slots = (int64_t)(c.pool.n - c.pool.claimed);
+	c.st->candidate_slots = (int64_t)c.pool.offered;
 
 	for (size_t i = 0; i < c.nsub; i++) {
 		struct ng_share_sub *sh = &c.share[i];

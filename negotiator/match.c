@@ -149,9 +149,10 @@ bool ng_match_one(ng_matcher *m, const classad *job, const struct ng_slot *s,
 	/* A claimed slot would be a preemption: rank preemption when the
 	 * slot's Rank of this job beats its CurrentRank, else priority
 	 * preemption under PREEMPTION_REQUIREMENTS.  Not done yet: such
-	 * slots are not candidates.  An unclaimed slot is never a rank
+	 * slots are not candidates, nor are slots that are not free (Owner,
+	 * Matched, Drained).  An unclaimed slot is never a rank
 	 * preemption, so it is out when only those are sought. */
-	if (s->remote || rank_only)
+	if (!s->offered || rank_only)
 		return false;
 	classad_match_set(m->mx, job, s->ad);
 	/* both Requirements, the job's first: it is usually the cheaper

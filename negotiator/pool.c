@@ -36,7 +36,18 @@ char *ng_pool_remote(const classad *ad)
 	if (!busy)
 		return NULL;
 	char *who = str_attr(ad, "AccountingGroup");
-	return who ? who : str_attr(ad, "RemoteUser");
+	if (!who)
+		who = str_attr(ad, "RemoteUser");
+	return who ? who : str_attr(ad, "RemoteOwner");
+}
+
+bool ng_pool_offered(const classad *ad)
+{
+	char *state = str_attr(ad, "State");
+	bool free_slot = !state || strcasecmp(state, "Unclaimed") == 0 ||
+			 strcasecmp(state, "Backfill") == 0;
+	free(state);
+	return free_slot;
 }
 
 struct pvt_ref {
@@ -104,8 +115,11 @@ void ng_pool_build(struct ng_pool *p, classad *const *pub, size_t npub,
 		}
 		if (!s->claim_id)
 			p->no_claim_id++;
+		s->offered = !s->remote && ng_pool_offered(pub[i]);
 		if (s->remote)
 			p->claimed++;
+		if (s->offered)
+			p->offered++;
 		p->total_weight += s->weight;
 		if (s->weight > 0 &&
 		    (p->min_weight == 0 || s->weight < p->min_weight))

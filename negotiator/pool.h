@@ -23,9 +23,10 @@ struct ng_slot {
 	char *name;         /* Name */
 	char *claim_id;     /* from the private ad; NULL: cannot be matched */
 	char *addr;         /* MyAddress, for MATCH_INFO */
-	char *remote;       /* AccountingGroup, else RemoteUser, of a
-			     * Claimed or Preempting slot (whose usage it
-			     * is); NULL otherwise */
+	char *remote;       /* AccountingGroup, else RemoteUser, else
+			     * RemoteOwner, of a Claimed or Preempting slot
+			     * (whose usage it is); NULL otherwise */
+	bool offered;       /* free: a candidate without preemption */
 	bool partitionable; /* PartitionableSlot */
 	bool taken;         /* matched (static), or nothing left (pslot) */
 	double weight;      /* SlotWeight (1 without NEGOTIATOR_USE_SLOT_WEIGHTS) */
@@ -38,6 +39,7 @@ struct ng_pool {
 	double total_weight; /* the pie: every slot's weight */
 	double min_weight;   /* the smallest (> 0), 1 if none */
 	size_t claimed;      /* slots with a remote user */
+	size_t offered;      /* free slots (ng_pool_offered()) */
 	size_t no_claim_id;  /* slots whose private ad was missing */
 };
 
@@ -61,7 +63,15 @@ void ng_pool_clear(struct ng_pool *p);
 double ng_pool_weight(const classad *ad);
 
 /* A slot's claimer whose usage it is: AccountingGroup, else RemoteUser,
- * of a Claimed or Preempting slot.  New string (free()) or NULL. */
+ * else RemoteOwner (the names HTCondor's startd gives it), of a Claimed
+ * or Preempting slot.  New string (free()) or NULL. */
 char *ng_pool_remote(const classad *ad);
+
+/* Whether a slot that no one claims is offered to jobs without
+ * preemption: as HTCondor's startd offers its slots, one in the
+ * Unclaimed or Backfill state (or an ad that names no State).  A slot
+ * in the Owner, Matched, Drained, Claimed or Preempting state is not
+ * free, whatever its Requirements say. */
+bool ng_pool_offered(const classad *ad);
 
 #endif

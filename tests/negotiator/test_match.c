@@ -208,6 +208,47 @@ static void test_order(void **state)
 	ng_pool_clear(&p);
 }
 
+/* Only free slots are candidates: a slot another user holds (known by
+ * AccountingGroup, RemoteUser or RemoteOwner, as HTCondor's startd names
+ * it) or one in a state that is not free is not offered, whatever its
+ * Requirements say. */
+static const char *const states[] = {
+	"[Name = \"u\"; Requirements = true; State = \"Unclaimed\"]",
+	"[Name = \"o\"; Requirements = true; State = \"Owner\"]",
+	"[Name = \"m\"; Requirements = true; State = \"Matched\"]",
+	"[Name = \"d\"; Requirements = true; State = \"Drained\"]",
+	"[Name = \"b\"; Requirements = true; State = \"Backfill\"]",
+	"[Name = \"c1\"; Requirements = true; State = \"Claimed\"; "
+	"RemoteOwner = \"dave@example.org\"]",
+	"[Name = \"c2\"; Requirements = true; State = \"Claimed\"; "
+	"AccountingGroup = \"group_a.erin@example.org\"]",
+	"[Name = \"p\"; Requirements = true; State = \"Preempting\"; "
+	"RemoteUser = \"fred@example.org\"]",
+	"[Name = \"n\"; Requirements = true]",
+};
+
+static void test_free_slots(void **state)
+{
+	(void)state;
+	struct ng_pool p;
+	make_pool(&p, states, 9);
+	assert_int_equal(p.claimed, 3);
+	assert_int_equal(p.offered, 3);
+	assert_string_equal(p.slot[5].remote, "dave@example.org");
+	assert_string_equal(p.slot[6].remote, "group_a.erin@example.org");
+	classad *job = ad_of("[Owner = \"alice\"; Requirements = true]");
+	ng_matcher *m = matcher(NULL, NULL);
+	size_t n;
+	struct ng_cand *c = ng_match_candidates(m, job, &p, false, &n);
+	char out[256];
+	names(&p, c, n, out, sizeof(out));
+	assert_string_equal(out, "u b n");
+	free(c);
+	ng_matcher_free(m);
+	classad_free(job);
+	ng_pool_clear(&p);
+}
+
 static void test_carve(void **state)
 {
 	(void)state;
@@ -298,6 +339,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rank_cmp),
 		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_free_slots),
 		cmocka_unit_test(test_carve),
 		cmocka_unit_test(test_bad_conf),
 	};
