@@ -259,15 +259,18 @@ void sd_drain_stats(ks_daemon *d)
 		/* a graceful drain waits out the retirement, or vacates at
 		 * once when that is shorter than the vacate time */
 		int64_t graceful = retire < vacate ? vacate : retire;
-		badput[0] += cpus * (double)(run + graceful);
-		badput[1] += cpus * (double)(run + vacate);
+		/* in doubles: a retirement without end is INT64_MAX */
+		badput[0] += cpus * ((double)run + (double)graceful);
+		badput[1] += cpus * ((double)run + (double)vacate);
 		if (graceful > completion[0])
 			completion[0] = graceful;
 		if (vacate > completion[1])
 			completion[1] = vacate;
 	}
 	for (int k = 0; k < 2; k++) {
-		dr->expected_badput[k] = (int64_t)(badput[k] + 0.5);
+		dr->expected_badput[k] = badput[k] + 0.5 >= 9.2e18
+						 ? INT64_MAX
+						 : (int64_t)(badput[k] + 0.5);
 		if (!drained) {
 			dr->expected_completion[k] =
 				completion[k] > INT64_MAX - now ? INT64_MAX
