@@ -445,7 +445,8 @@ static void reject(struct cycle *c, struct sub *s, struct ng_request *r,
 static enum req_end match_request(struct cycle *c, struct sub *s,
 				  struct ng_share_sub *sh,
 				  struct ng_request *r, double limit,
-				  double *used, double *pie, int64_t deadline)
+				  bool rank_only, double *used, double *pie,
+				  int64_t deadline)
 {
 	struct negotiator *ng = c->ng;
 	size_t nc;
@@ -461,7 +462,11 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			end = REQ_TIME;
 			break;
 		}
-		if (*used >= limit) {
+		/* past its limit in the first spin, a submitter may still
+		 * have the claimed slots that prefer its jobs (HTCondor's
+		 * "only consider startd ranks") */
+		bool over = *used >= limit;
+		if (over && !rank_only) {
 			end = REQ_LIMIT;
 			break;
 		}
@@ -482,6 +487,9 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			struct ng_slot *sl = &c->pool.slot[cand[pos].slot];
 			if (sl->taken)
 				continue;
+			bool by_rank = cand[pos].rank.kind == NG_RANK_PREEMPTION;
+			if (over && !by_rank)
+				continue;
 			if (sl->partitionable) {
 				carved = ng_match_carve(ng->matcher, r->ad, sl,
 							&cost);
@@ -492,13 +500,18 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			}
 			/* HTCondor lets a submitter round up once per spin,
 			 * so that no crumbs of the pie are left over */
-			if (*used + cost <= limit || (*used <= 0 && limit > 0)) {
+			if (*used + cost <= limit || (*used <= 0 && limit > 0) ||
+			    (rank_only && by_rank)) {
 				slot = sl;
 				break;
 			}
 			limited = true;
 			classad_free(carved);
 			carved = NULL;
+		}
+		if (!slot && over) {
+			end = REQ_LIMIT;
+			break;
 		}
 		if (!slot) {
 			reject(c, s, r, limited ? "submitter limit exceeded"
@@ -510,9 +523,10 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 				    slot->ad);
 		char *startd = str_attr(slot->ad, "StartdIpAddr");
 		LOG(c, KS_D_MATCH,
-		    "      Matched %lld.%lld %s %s preempting none %s %s",
+		    "      Matched %lld.%lld %s %s preempting %s %s %s",
 		    (long long)r->cluster, (long long)r->proc, s->name,
-		    s->addr, startd ? startd : "<0.0.0.0:0>", slot->name);
+		    s->addr, slot->remote ? slot->remote : "none",
+		    startd ? startd : "<0.0.0.0:0>", slot->name);
 		LOG(c, KS_D_ALWAYS, "      Successfully matched with %s",
 		    slot->name);
 		free(startd);
@@ -556,7 +570,6 @@ static enum ng_share_result negotiate(void *arg, size_t i, double limit,
 	struct negotiator *ng = c->ng;
 	struct sub *s = &c->sub[i];
 	struct ng_share_sub *sh = &c->share[i];
-	(void)rank_only; /* no preemption yet: past the limit, nothing */
 	if (spin != c->spin_logged) {
 		LOG(c, KS_D_ALWAYS, "Phase 4.%d:  Negotiating with schedds ...",
 		    spin);
@@ -597,8 +610,8 @@ static enum ng_share_result negotiate(void *arg, size_t i, double limit,
 		struct ng_request *r = ng_schedd_request(s->conv, k);
 		if (r->done || r->count <= 0)
 			continue;
-		enum req_end e = match_request(c, s, sh, r, limit, &used, pie,
-					       deadline);
+		enum req_end e = match_request(c, s, sh, r, limit, rank_only,
+					       &used, pie, deadline);
 		if (e == REQ_REJECTED) {
 			r->done = true;
 			s->rejected = ks_xrealloc(s->rejected,

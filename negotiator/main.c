@@ -156,7 +156,8 @@ static void read_knobs(ks_daemon *d)
 				    NULL);
 	char *weight = ks_config_get(d->cfg, "SLOT_WEIGHT", NULL);
 	struct ng_match_conf mc = {pre, post, prank, preq, mcpu, mmem, mdisk,
-				   weight, k->use_slot_weights};
+				   weight, k->use_slot_weights,
+				   k->consider_preemption};
 	bool bad;
 	struct ks_err err = {0};
 	ng_matcher_free(ng->matcher);

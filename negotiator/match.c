@@ -19,7 +19,9 @@ struct ng_matcher {
 	classad_expr *pre, *post, *prank, *preq;
 	classad_expr *modify[3]; /* Cpus, Memory, Disk */
 	classad_expr *slot_weight;
+	classad_expr *prefers; /* MY.Rank > MY.CurrentRank */
 	bool use_slot_weights;
+	bool consider_preemption;
 	classad_match *mx; /* left: the job, right: the slot */
 };
 
@@ -61,6 +63,11 @@ ng_matcher *ng_matcher_new(const struct ng_match_conf *c, bool *bad,
 			     bad, err);
 	m->slot_weight = parse(c->slot_weight, "SLOT_WEIGHT", bad, err);
 	m->use_slot_weights = c->use_slot_weights;
+	m->consider_preemption = c->consider_preemption;
+	/* HTCondor's test of a better claim for a claimed slot */
+	static const char prefers[] = "MY.Rank > MY.CurrentRank";
+	struct ks_err e;
+	m->prefers = classad_parse_expr(prefers, sizeof(prefers) - 1, &e);
 	m->mx = classad_match_new(NULL, NULL, NULL);
 	return m;
 }
@@ -76,6 +83,7 @@ void ng_matcher_free(ng_matcher *m)
 	for (int i = 0; i < 3; i++)
 		classad_expr_free(m->modify[i]);
 	classad_expr_free(m->slot_weight);
+	classad_expr_free(m->prefers);
 	classad_match_free(m->mx);
 	free(m);
 }
@@ -143,16 +151,28 @@ static void ranks(ng_matcher *m, enum ng_preempt kind, struct ng_rank *out)
 						 : slot_rank(m, m->prank);
 }
 
+/* Whether the slot (right) strictly prefers the job (left) to the one it
+ * runs: true only when the comparison is true, as HTCondor asks it. */
+static bool slot_prefers(ng_matcher *m)
+{
+	classad_value v = CLASSAD_VALUE_INIT;
+	classad_match_eval(m->mx, CLASSAD_RIGHT, m->prefers, &v);
+	bool b = false;
+	bool yes = classad_value_bool(&v, &b) && b;
+	classad_value_clear(&v);
+	return yes;
+}
+
 bool ng_match_one(ng_matcher *m, const classad *job, const struct ng_slot *s,
 		  bool rank_only, struct ng_rank *out)
 {
-	/* A claimed slot would be a preemption: rank preemption when the
-	 * slot's Rank of this job beats its CurrentRank, else priority
-	 * preemption under PREEMPTION_REQUIREMENTS.  Not done yet: such
-	 * slots are not candidates, nor are slots that are not free (Owner,
-	 * Matched, Drained).  An unclaimed slot is never a rank
-	 * preemption, so it is out when only those are sought. */
-	if (!s->offered || rank_only)
+	/* A claimed slot is a preemption: rank preemption when the slot
+	 * prefers this job to its current one.  Priority preemption
+	 * (PREEMPTION_REQUIREMENTS) is not done yet.  A slot that is not
+	 * free (Owner, Matched, Drained) is never a candidate, and an
+	 * unclaimed slot is never a rank preemption, so it is out when
+	 * only those are sought. */
+	if (s->remote ? !m->consider_preemption : !s->offered || rank_only)
 		return false;
 	classad_match_set(m->mx, job, s->ad);
 	/* both Requirements, the job's first: it is usually the cheaper
@@ -161,7 +181,9 @@ bool ng_match_one(ng_matcher *m, const classad *job, const struct ng_slot *s,
 	if (!classad_match_right_matches_left(m->mx) ||
 	    !classad_match_left_matches_right(m->mx))
 		return false;
-	ranks(m, NG_NO_PREEMPTION, out);
+	if (s->remote && !slot_prefers(m))
+		return false;
+	ranks(m, s->remote ? NG_RANK_PREEMPTION : NG_NO_PREEMPTION, out);
 	return true;
 }
 

@@ -15,10 +15,12 @@
  * evaluates them; an expression that is not configured or does not
  * evaluate to a number ranks lowest.
  *
- * So far only unclaimed slots are candidates; a claimed slot is where
- * preemption (PREEMPTION_REQUIREMENTS, rank_only, the remote user's
- * priority) will come in, in ng_match_one(), with its kind and
- * PREEMPTION_RANK already part of the order.
+ * A free slot (pool.h) is a candidate without preemption.  A claimed
+ * one, with NEGOTIATOR_CONSIDER_PREEMPTION, is a rank preemption when
+ * the slot prefers the job to the one it runs (MY.Rank > MY.CurrentRank,
+ * the job as TARGET).  Priority preemption (PREEMPTION_REQUIREMENTS, the
+ * remote user's priority) is not done yet: a claimed slot that does not
+ * prefer the job is no candidate.
  *
  * A partitionable slot matched by a request is carved: the request's
  * share of each resource (the slot's Consumption<res> when it has a
@@ -66,6 +68,7 @@ struct ng_match_conf {
 	const char *slot_weight;      /* SLOT_WEIGHT, for carves of a slot
 				       * that publishes a fixed weight */
 	bool use_slot_weights;        /* NEGOTIATOR_USE_SLOT_WEIGHTS */
+	bool consider_preemption;     /* NEGOTIATOR_CONSIDER_PREEMPTION */
 };
 
 typedef struct ng_matcher ng_matcher;

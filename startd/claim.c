@@ -894,16 +894,8 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
 	if (job_on && c->job_start)
 		classad_insert_int(ad, "JobStart", c->job_start);
 	/* CurrentRank: RANK against the claim's job */
-	const classad_expr *rank = classad_lookup(ad, "Rank");
-	if (rank) {
-		classad_value v = CLASSAD_VALUE_INIT;
-		classad_eval_expr_in_match(ad, s->job, rank, NULL, &v);
-		double r = v.type == CLASSAD_REAL      ? v.u.r
-			   : v.type == CLASSAD_INTEGER ? (double)v.u.i
-						       : 0.0;
-		classad_value_clear(&v);
-		classad_insert_real(ad, "CurrentRank", r);
-	}
+	if (classad_lookup(ad, "Rank"))
+		classad_insert_real(ad, "CurrentRank", sd_rank_of(ad, s->job));
 	free(owner);
 	free(user);
 }

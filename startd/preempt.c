@@ -66,21 +66,30 @@ struct sd_slot *sd_preempt_find(ks_daemon *d, const char *id)
 	return NULL;
 }
 
+double sd_rank_of(const classad *slot_ad, const classad *job)
+{
+	const classad_expr *e = classad_lookup(slot_ad, "Rank");
+	classad_value v = CLASSAD_VALUE_INIT;
+	double r = 0;
+	if (e) {
+		classad_eval_expr_in_match(slot_ad, job, e, NULL, &v);
+		/* a number, as HTCondor's EvalFloat() takes one: a boolean
+		 * is 1 or 0 (RANK = Owner == "coltrane") */
+		r = v.type == CLASSAD_REAL      ? v.u.r
+		    : v.type == CLASSAD_INTEGER ? (double)v.u.i
+		    : v.type == CLASSAD_BOOLEAN ? (v.u.b ? 1.0 : 0.0)
+						: 0.0;
+		classad_value_clear(&v);
+	}
+	return r;
+}
+
 /* The slot's RANK of job. */
 static double rank_of(ks_daemon *d, const struct sd_slot *s,
 		      const classad *job)
 {
 	classad *ad = sd_slot_ad_now(d, s);
-	const classad_expr *e = classad_lookup(ad, "Rank");
-	classad_value v = CLASSAD_VALUE_INIT;
-	double r = 0;
-	if (e) {
-		classad_eval_expr_in_match(ad, job, e, NULL, &v);
-		r = v.type == CLASSAD_REAL      ? v.u.r
-		    : v.type == CLASSAD_INTEGER ? (double)v.u.i
-						: 0.0;
-		classad_value_clear(&v);
-	}
+	double r = sd_rank_of(ad, job);
 	classad_free(ad);
 	return r;
 }

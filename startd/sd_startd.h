@@ -242,6 +242,9 @@ void sd_preempt_arm(ks_daemon *d, struct sd_slot *s);
 void sd_preempt_disarm(ks_daemon *d, struct sd_slot *s, const char *why);
 /* The slot whose preempting capability id is, or NULL. */
 struct sd_slot *sd_preempt_find(ks_daemon *d, const char *id);
+/* The slot's RANK of job (slot_ad: the slot's ad now): a number, a
+ * boolean counting 1 or 0, anything else 0 (preempt.c). */
+double sd_rank_of(const classad *slot_ad, const classad *job);
 /* REQUEST_CLAIM with that capability: a claim whose job the slot ranks at
  * least as high as its current one waits, the current claim retiring
  * (answered once the slot is the new claim's); otherwise refused. */

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# preempt_test.sh BUILD: RANK preemption on a whole pool, seed 004's
+# story: the only slot prefers coltrane's jobs (RANK = Owner ==
+# "coltrane"); another user's job runs on it; when coltrane submits,
+# the negotiator matches the claimed slot to coltrane's job ("preempting
+# <user>" in the MatchLog), the startd takes the better claim, the
+# running job is evicted (004, back to Idle) and runs again once
+# coltrane's is done.  As root the two users are accounts the test
+# makes; otherwise one user's jobs, the slot preferring those that say
+# so.  With NEGOTIATOR_CONSIDER_PREEMPTION = False nothing is preempted.
+set -u
+B=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../daemon/lib.sh"
+. "$here/../startd/lib_startd.sh"
+. "$here/../schedd/lib_pool.sh"
+tools_on_path
+
+made=()
+if [ "$(id -u)" = 0 ]; then
+	# names no machine has; made for the test, removed after it
+	LOW=kspremccoy HIGH=kspcoltrane
+	for u in $LOW $HIGH; do
+		if ! id "$u" >/dev/null 2>&1; then
+			useradd -M -r -s /bin/sh "$u" || { echo "FAIL cannot add user $u"; exit 1; }
+			made+=("$u")
+		fi
+	done
+	RANK="Owner == \"$HIGH\""
+	MARK=
+else
+	LOW=$(id -un) HIGH=$(id -un)
+	RANK='TARGET.KsPreferred =?= true'
+	MARK='+KsPreferred = true'
+fi
+pool_dir preempt_test
+trap 'pool_cleanup; for u in "${made[@]}"; do userdel "$u" 2>/dev/null; done' EXIT
+chmod 755 "$T"
+J=$T/jobs
+mkdir -p "$J"
+chmod 777 "$J"
+
+# start_pool PREEMPTION: a pool of one static slot that prefers HIGH's
+# jobs, no retirement time
+start_pool() {
+	job_pool_config <<CFG
+NUM_SLOTS = 1
+NUM_CPUS = 1
+SLOT_TYPE_0_PARTITIONABLE = false
+RANK = $RANK
+MAXJOBRETIREMENTTIME = 0
+NEGOTIATOR_CONSIDER_PREEMPTION = $1
+SEC_PASSWORD_DIRECTORY = $T/passwords.d
+CFG
+	start_master
+	wait_for 30 condor_q || fail "the schedd did not start"
+}
+# submit USER NAME ARGS [LINE]: a sleep job of USER, logged in NAME.log
+submit() {
+	cat > "$J/$2.sub" <<SUB
+executable = /bin/sleep
+arguments = $3
+log = $J/$2.log
+${4:-}
+queue
+SUB
+	chmod 644 "$J/$2.sub"
+	out=$(cd "$J" && as "$1" condor_submit "$J/$2.sub" 2>&1) || return 1
+	cluster_of "$out"
+}
+# cycles: the negotiation cycles the negotiator has finished
+cycles() { grep -c 'Finished Negotiation Cycle' "$T/log/NegotiatorLog"; }
+more_cycles() { [ "$(cycles)" -ge "$1" ]; }
+
+# --- RANK preemption ------------------------------------------------------
+start_pool True
+L=$(submit "$LOW" low 600) || fail "condor_submit of the low job"
+wait_for 60 status_is "$L.0" 2 || fail "the low job did not start"
+H=$(submit "$HIGH" high 2 "$MARK") || fail "condor_submit of the preferred job"
+wait_for 60 status_is "$H.0" 2 || fail "the preferred job did not preempt the slot: $(condor_q -allusers -af ClusterId JobStatus LastRejMatchReason)"
+grep -q "Matched $H.0 $HIGH@[^ ]* <[^>]*> preempting $LOW@" "$T/log/MatchLog" ||
+	fail "no preempting match in the MatchLog: $(grep Matched "$T/log/MatchLog")"
+grep -q "preempting claim from .* accepted (rank 1, the current claim's 0: rank preemption)" "$T/log/StartLog" ||
+	fail "the startd did not take it as a rank preemption"
+[ "$(condor_q -allusers "$L.0" -af JobStatus)" = 1 ] || fail "the preempted job is not back to Idle"
+grep -q '^004 ' "$J/low.log" || fail "no eviction event for the preempted job: $(cat "$J/low.log")"
+# coltrane's job ends, the other runs again (a second start)
+wait_for 60 in_history "$H" 1 || fail "the preferred job did not finish"
+wait_for 60 status_is "$L.0" 2 || fail "the preempted job did not run again"
+[ "$(condor_q -allusers "$L.0" -af NumJobStarts)" = 2 ] || fail "NumJobStarts of the preempted job"
+[ "$(grep -c '^001 ' "$J/low.log")" = 2 ] || fail "the preempted job's starts: $(cat "$J/low.log")"
+echo "ok: a slot that ranks a job higher is preempted for it, and its job runs again after"
+condor_rm -all >/dev/null
+wait_for 30 queue_empty || fail "the queue did not empty"
+stop_pool
+
+# --- no preemption --------------------------------------------------------
+rm -f "$J"/*.log
+start_pool False
+L=$(submit "$LOW" low 600) || fail "condor_submit of the low job"
+wait_for 60 status_is "$L.0" 2 || fail "the low job did not start"
+H=$(submit "$HIGH" high 2 "$MARK") || fail "condor_submit of the preferred job"
+n=$(cycles)
+wait_for 60 more_cycles $((n + 3)) || fail "the negotiator did not cycle"
+[ "$(condor_q -allusers "$L.0" "$H.0" -af JobStatus)" = "2
+1" ] || fail "something was preempted with NEGOTIATOR_CONSIDER_PREEMPTION = False: $(condor_q -allusers -af ClusterId JobStatus)"
+grep -q '^004 ' "$J/low.log" && fail "the low job was evicted"
+echo "ok: NEGOTIATOR_CONSIDER_PREEMPTION = False preempts nothing"
+echo "all preemption checks passed"
