@@ -427,7 +427,8 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 		/* posix_spawn (a vfork underneath): a fork would copy the
 		 * startd's page tables and make it fault on each page it
 		 * then writes, for every job */
-		char *argv[20];
+		/* at most 21 words and the NULL: room to spare */
+		char *argv[32];
 		size_t n = 0;
 		argv[n++] = prog;
 		/* the ads as descriptors 3 and 4 of the starter, which
