@@ -35,7 +35,8 @@ static void str_addn(struct str *b, const char *s, size_t n)
 		b->cap = (b->len + n + 1) * 2;
 		b->s = ks_xrealloc(b->s, b->cap);
 	}
-	memcpy(b->s + b->len, s, n);
+	if (n)
+		memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
 }

@@ -374,7 +374,8 @@ static char *job_ids(const struct wq_track *t, const struct group *g,
 			v[n++] = (struct jid){c->id, (int)p};
 		}
 	}
-	qsort(v, n, sizeof *v, jid_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof *v, jid_cmp);
 	char buf[128];
 	if (n > 2)
 		snprintf(buf, sizeof buf, "%d.%d ... %d.%d", v[0].c, v[0].p,
@@ -463,7 +464,8 @@ void wq_rows_make(const struct wq_track *t, const struct wq_opts *o,
 		}
 		out->v[out->n++] = r;
 	}
-	qsort(out->v, out->n, sizeof *out->v, row_cmp);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof *out->v, row_cmp);
 	for (size_t i = 0; i < t->n; i++)
 		free(keys[i]);
 	free(keys);
