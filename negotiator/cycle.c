@@ -261,6 +261,22 @@ static void accounting(struct cycle *c)
 	}
 	if (ng_acct_save(ng->acct, &err))
 		LOG(c, KS_D_ALWAYS, "cannot store the accountant: %s", err.msg);
+	/* what PREEMPTION_REQUIREMENTS and PREEMPTION_RANK read of the user
+	 * a claimed slot would be taken from, as HTCondor's negotiator
+	 * inserts it (in the cycle's copy of the ad) */
+	for (size_t i = 0; i < c->pool.n; i++) {
+		struct ng_slot *s = &c->pool.slot[i];
+		if (!s->remote)
+			continue;
+		classad *ad = classad_copy(s->ad);
+		classad_insert_real(ad, "RemoteUserPrio",
+				    (double)(float)ng_acct_priority(ng->acct,
+								    s->remote));
+		classad_insert_real(ad, "RemoteUserResourcesInUse",
+				    ng_acct_weighted_used(ng->acct, s->remote));
+		classad_free(s->ad);
+		s->ad = ad;
+	}
 }
 
 /* ---- phase 4: with each submitter ---------------------------------------- */
@@ -450,7 +466,14 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 {
 	struct negotiator *ng = c->ng;
 	size_t nc;
-	struct ng_cand *cand = ng_match_candidates(ng->matcher, r->ad,
+	/* what PREEMPTION_REQUIREMENTS reads of the submitter, as
+	 * HTCondor's negotiator inserts it into the request */
+	double prio = (double)(float)ng_acct_priority(ng->acct, s->name);
+	classad_insert_real(r->ad, "SubmitterUserPrio", prio);
+	classad_insert_real(r->ad, "SubmittorPrio", prio);
+	classad_insert_real(r->ad, "SubmitterUserResourcesInUse",
+			    ng_acct_weighted_used(ng->acct, s->name));
+	struct ng_cand *cand = ng_match_candidates(ng->matcher, r->ad, s->name,
 						   &c->pool, false, &nc);
 	c->st->jobs_considered++;
 	char *limits = str_attr(r->ad, "ConcurrencyLimits");
@@ -499,8 +522,13 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 				cost = sl->weight;
 			}
 			/* HTCondor lets a submitter round up once per spin,
-			 * so that no crumbs of the pie are left over */
-			if (*used + cost <= limit || (*used <= 0 && limit > 0) ||
+			 * so that no crumbs of the pie are left over; but only
+			 * a submitter under its fair share takes a slot from
+			 * another by priority, else two would take the slots
+			 * back and forth */
+			bool by_prio = cand[pos].rank.kind == NG_PRIO_PREEMPTION;
+			if (*used + cost <= limit ||
+			    (*used <= 0 && limit > 0 && !by_prio) ||
 			    (rank_only && by_rank)) {
 				slot = sl;
 				break;
@@ -547,7 +575,8 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			/* what is left may take this request again, in its
 			 * new place among the candidates */
 			struct ng_rank rk;
-			if (ng_match_one(ng->matcher, r->ad, slot, false, &rk)) {
+			if (ng_match_one(ng->matcher, r->ad, s->name, slot,
+					 false, &rk)) {
 				cand[pos].rank = rk;
 				resort(cand, pos, nc);
 			} else {

@@ -20,6 +20,7 @@ struct ng_matcher {
 	classad_expr *modify[3]; /* Cpus, Memory, Disk */
 	classad_expr *slot_weight;
 	classad_expr *prefers; /* MY.Rank > MY.CurrentRank */
+	classad_expr *likes;   /* MY.Rank >= MY.CurrentRank */
 	bool use_slot_weights;
 	bool consider_preemption;
 	classad_match *mx; /* left: the job, right: the slot */
@@ -64,10 +65,13 @@ ng_matcher *ng_matcher_new(const struct ng_match_conf *c, bool *bad,
 	m->slot_weight = parse(c->slot_weight, "SLOT_WEIGHT", bad, err);
 	m->use_slot_weights = c->use_slot_weights;
 	m->consider_preemption = c->consider_preemption;
-	/* HTCondor's test of a better claim for a claimed slot */
+	/* HTCondor's tests of a better claim for a claimed slot: for rank
+	 * preemption, and for priority preemption */
 	static const char prefers[] = "MY.Rank > MY.CurrentRank";
+	static const char likes[] = "MY.Rank >= MY.CurrentRank";
 	struct ks_err e;
 	m->prefers = classad_parse_expr(prefers, sizeof(prefers) - 1, &e);
+	m->likes = classad_parse_expr(likes, sizeof(likes) - 1, &e);
 	m->mx = classad_match_new(NULL, NULL, NULL);
 	return m;
 }
@@ -84,6 +88,7 @@ void ng_matcher_free(ng_matcher *m)
 		classad_expr_free(m->modify[i]);
 	classad_expr_free(m->slot_weight);
 	classad_expr_free(m->prefers);
+	classad_expr_free(m->likes);
 	classad_match_free(m->mx);
 	free(m);
 }
@@ -151,26 +156,28 @@ static void ranks(ng_matcher *m, enum ng_preempt kind, struct ng_rank *out)
 						 : slot_rank(m, m->prank);
 }
 
-/* Whether the slot (right) strictly prefers the job (left) to the one it
- * runs: true only when the comparison is true, as HTCondor asks it. */
-static bool slot_prefers(ng_matcher *m)
+/* Whether e, evaluated in the slot (right) with the job (left) as
+ * TARGET, is true: anything else is false, as HTCondor's EvalExprToBool
+ * takes it. */
+static bool slot_true(ng_matcher *m, const classad_expr *e)
 {
 	classad_value v = CLASSAD_VALUE_INIT;
-	classad_match_eval(m->mx, CLASSAD_RIGHT, m->prefers, &v);
+	classad_match_eval(m->mx, CLASSAD_RIGHT, e, &v);
 	bool b = false;
 	bool yes = classad_value_bool(&v, &b) && b;
 	classad_value_clear(&v);
 	return yes;
 }
 
-bool ng_match_one(ng_matcher *m, const classad *job, const struct ng_slot *s,
-		  bool rank_only, struct ng_rank *out)
+bool ng_match_one(ng_matcher *m, const classad *job, const char *submitter,
+		  const struct ng_slot *s, bool rank_only,
+		  struct ng_rank *out)
 {
 	/* A claimed slot is a preemption: rank preemption when the slot
-	 * prefers this job to its current one.  Priority preemption
-	 * (PREEMPTION_REQUIREMENTS) is not done yet.  A slot that is not
-	 * free (Owner, Matched, Drained) is never a candidate, and an
-	 * unclaimed slot is never a rank preemption, so it is out when
+	 * prefers this job to its current one, else priority preemption
+	 * of another submitter under PREEMPTION_REQUIREMENTS.  A slot that
+	 * is not free (Owner, Matched, Drained) is never a candidate, and
+	 * an unclaimed slot is never a rank preemption, so it is out when
 	 * only those are sought. */
 	if (s->remote ? !m->consider_preemption : !s->offered || rank_only)
 		return false;
@@ -181,9 +188,20 @@ bool ng_match_one(ng_matcher *m, const classad *job, const struct ng_slot *s,
 	if (!classad_match_right_matches_left(m->mx) ||
 	    !classad_match_left_matches_right(m->mx))
 		return false;
-	if (s->remote && !slot_prefers(m))
-		return false;
-	ranks(m, s->remote ? NG_RANK_PREEMPTION : NG_NO_PREEMPTION, out);
+	enum ng_preempt kind = NG_NO_PREEMPTION;
+	if (s->remote) {
+		if (slot_true(m, m->prefers))
+			kind = NG_RANK_PREEMPTION;
+		else if (rank_only || (submitter &&
+				       strcmp(s->remote, submitter) == 0))
+			return false; /* the same submitter's slot */
+		else if ((m->preq && !slot_true(m, m->preq)) ||
+			 !slot_true(m, m->likes))
+			return false;
+		else
+			kind = NG_PRIO_PREEMPTION;
+	}
+	ranks(m, kind, out);
 	return true;
 }
 
@@ -197,6 +215,7 @@ static int cand_cmp(const void *pa, const void *pb)
 }
 
 struct ng_cand *ng_match_candidates(ng_matcher *m, const classad *job,
+				    const char *submitter,
 				    const struct ng_pool *pool,
 				    bool rank_only, size_t *n)
 {
@@ -207,7 +226,7 @@ struct ng_cand *ng_match_candidates(ng_matcher *m, const classad *job,
 		if (s->taken || !s->claim_id)
 			continue;
 		struct ng_rank r;
-		if (!ng_match_one(m, job, s, rank_only, &r))
+		if (!ng_match_one(m, job, submitter, s, rank_only, &r))
 			continue;
 		if (k == cap) {
 			cap = cap ? cap * 2 : 64;

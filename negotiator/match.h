@@ -18,9 +18,13 @@
  * A free slot (pool.h) is a candidate without preemption.  A claimed
  * one, with NEGOTIATOR_CONSIDER_PREEMPTION, is a rank preemption when
  * the slot prefers the job to the one it runs (MY.Rank > MY.CurrentRank,
- * the job as TARGET).  Priority preemption (PREEMPTION_REQUIREMENTS, the
- * remote user's priority) is not done yet: a claimed slot that does not
- * prefer the job is no candidate.
+ * the job as TARGET); otherwise, when another submitter holds it, a
+ * priority preemption when PREEMPTION_REQUIREMENTS is true (the slot as
+ * MY, the job as TARGET, with the attributes the cycle inserts:
+ * RemoteUserPrio and RemoteUserResourcesInUse in the slot,
+ * SubmitterUserPrio and SubmitterUserResourcesInUse in the job) and the
+ * slot ranks the job at least as high as its own (MY.Rank >=
+ * MY.CurrentRank), as HTCondor's negotiator decides.
  *
  * A partitionable slot matched by a request is carved: the request's
  * share of each resource (the slot's Consumption<res> when it has a
@@ -79,11 +83,12 @@ ng_matcher *ng_matcher_new(const struct ng_match_conf *conf, bool *bad,
 			   struct ks_err *err);
 void ng_matcher_free(ng_matcher *m);
 
-/* Whether job and slot s match as things stand; if so *out gets the
- * ranks.  rank_only: only a slot that strictly prefers this job to its
- * current one may be had (no unclaimed slot, then). */
-bool ng_match_one(ng_matcher *m, const classad *job, const struct ng_slot *s,
-		  bool rank_only, struct ng_rank *out);
+/* Whether job (of submitter) and slot s match as things stand; if so
+ * *out gets the ranks.  rank_only: only a slot that strictly prefers
+ * this job to its current one may be had (no unclaimed slot, then). */
+bool ng_match_one(ng_matcher *m, const classad *job, const char *submitter,
+		  const struct ng_slot *s, bool rank_only,
+		  struct ng_rank *out);
 
 struct ng_cand {
 	size_t slot;          /* index in the pool */
@@ -94,6 +99,7 @@ struct ng_cand {
  * best first (ties in the pool's order).  Returns a new array (free())
  * of *n candidates. */
 struct ng_cand *ng_match_candidates(ng_matcher *m, const classad *job,
+				    const char *submitter,
 				    const struct ng_pool *pool,
 				    bool rank_only, size_t *n);
 

@@ -8,6 +8,12 @@
 # coltrane's is done.  As root the two users are accounts the test
 # makes; otherwise one user's jobs, the slot preferring those that say
 # so.  With NEGOTIATOR_CONSIDER_PREEMPTION = False nothing is preempted.
+# Priority preemption: two slots run two jobs of a submitter whose
+# priority factor is 1,000,000; with PREEMPTION_REQUIREMENTS =
+# RemoteUserPrio > SubmitterUserPrio * 1.2 (the attributes the negotiator
+# inserts) another submitter's two jobs take both slots, the first one's
+# jobs are evicted (two 004), queued again, and run again once the slots
+# are free.
 set -u
 B=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,29 +46,32 @@ J=$T/jobs
 mkdir -p "$J"
 chmod 777 "$J"
 
-# start_pool PREEMPTION: a pool of one static slot that prefers HIGH's
-# jobs, no retirement time
+# start_pool PREEMPTION [SLOTS [PREEMPTION_REQUIREMENTS]]: a pool of
+# static slots (one by default) that prefer HIGH's jobs, no retirement
+# time
 start_pool() {
 	job_pool_config <<CFG
-NUM_SLOTS = 1
-NUM_CPUS = 1
+NUM_SLOTS = ${2:-1}
+NUM_CPUS = ${2:-1}
 SLOT_TYPE_0_PARTITIONABLE = false
 RANK = $RANK
 MAXJOBRETIREMENTTIME = 0
 NEGOTIATOR_CONSIDER_PREEMPTION = $1
+PREEMPTION_REQUIREMENTS = ${3:-False}
 SEC_PASSWORD_DIRECTORY = $T/passwords.d
 CFG
 	start_master
 	wait_for 30 condor_q || fail "the schedd did not start"
 }
-# submit USER NAME ARGS [LINE]: a sleep job of USER, logged in NAME.log
+# submit USER NAME ARGS [LINE [N]]: N sleep jobs (1) of USER, logged in
+# NAME.log
 submit() {
 	cat > "$J/$2.sub" <<SUB
 executable = /bin/sleep
 arguments = $3
 log = $J/$2.log
 ${4:-}
-queue
+queue ${5:-1}
 SUB
 	chmod 644 "$J/$2.sub"
 	out=$(cd "$J" && as "$1" condor_submit "$J/$2.sub" 2>&1) || return 1
@@ -106,4 +115,31 @@ wait_for 60 more_cycles $((n + 3)) || fail "the negotiator did not cycle"
 1" ] || fail "something was preempted with NEGOTIATOR_CONSIDER_PREEMPTION = False: $(condor_q -allusers -af ClusterId JobStatus)"
 grep -q '^004 ' "$J/low.log" && fail "the low job was evicted"
 echo "ok: NEGOTIATOR_CONSIDER_PREEMPTION = False preempts nothing"
+condor_rm -all >/dev/null
+wait_for 30 queue_empty || fail "the queue did not empty"
+stop_pool
+
+# --- priority preemption --------------------------------------------------
+# two submitters (accounting groups, so that one user will do), the
+# first with a priority factor of 1,000,000; the slots do not prefer
+# either (RANK 0)
+rm -f "$J"/*.log
+RANK=0
+start_pool True 2 'RemoteUserPrio > SubmitterUserPrio * 1.2'
+L=$(submit "$LOW" low 600 "accounting_group = group_low" 2) || fail "condor_submit of the low jobs"
+running() { [ "$(condor_q -allusers -constraint "ClusterId == $1 && JobStatus == 2" -af ProcId | wc -l)" = 2 ]; }
+wait_for 60 running "$L" || fail "the low jobs did not start"
+LS=$(condor_status -submitters -af Name | grep '^group_low\.')
+[ -n "$LS" ] || fail "no submitter ad of group_low"
+condor_userprio -setfactor "$LS" 1000000 >/dev/null || fail "condor_userprio -setfactor $LS"
+H=$(submit "$HIGH" high 4 "accounting_group = group_high" 2) || fail "condor_submit of the high jobs"
+wait_for 90 running "$H" || fail "the better submitter's jobs did not take the slots: $(condor_q -allusers -af ClusterId ProcId JobStatus)"
+[ "$(grep -c '^004 ' "$J/low.log")" = 2 ] || fail "two eviction events expected: $(cat "$J/low.log")"
+grep -q "Matched $H.[01] group_high\.[^ ]* <[^>]*> preempting $LS " "$T/log/MatchLog" ||
+	fail "no priority preemption in the MatchLog: $(grep Matched "$T/log/MatchLog")"
+wait_for 90 in_history "$H" 2 || fail "the better submitter's jobs did not finish"
+wait_for 90 running "$L" || fail "the preempted jobs did not run again"
+[ "$(condor_q -allusers -constraint "ClusterId == $L" -af NumJobStarts | sort -u)" = 2 ] ||
+	fail "NumJobStarts of the preempted jobs: $(condor_q -allusers -af ClusterId ProcId NumJobStarts)"
+echo "ok: a better submitter's jobs take the slots of one whose factor is 1,000,000 (PREEMPTION_REQUIREMENTS by priorities)"
 echo "all preemption checks passed"

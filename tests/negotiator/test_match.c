@@ -149,20 +149,20 @@ static void test_order(void **state)
 	/* no negotiator ranks: the job's Rank, then the pool's order; s1
 	 * is red, s3 wants bob, s6 has no claim id, s7 is claimed */
 	ng_matcher *m = matcher(NULL, NULL);
-	struct ng_cand *c = ng_match_candidates(m, job, &p, false, &n);
+	struct ng_cand *c = ng_match_candidates(m, job, NULL, &p, false, &n);
 	names(&p, c, n, out, sizeof(out));
 	assert_string_equal(out, "s4 s2 s5");
 	assert_float_equal(c[0].rank.job, 10, 0);
 	free(c);
 	/* nothing unclaimed when only rank preemption is sought */
-	c = ng_match_candidates(m, job, &p, true, &n);
+	c = ng_match_candidates(m, job, NULL, &p, true, &n);
 	assert_int_equal(n, 0);
 	free(c);
 	ng_matcher_free(m);
 
 	/* the slot's own Rank first (pre-job rank), then the job's */
 	m = matcher("My.Rank", NULL);
-	c = ng_match_candidates(m, job, &p, false, &n);
+	c = ng_match_candidates(m, job, NULL, &p, false, &n);
 	names(&p, c, n, out, sizeof(out));
 	assert_string_equal(out, "s5 s4 s2");
 	free(c);
@@ -172,7 +172,7 @@ static void test_order(void **state)
 	classad *flat = ad_of("[Owner = \"alice\"; Requirements = true; Rank = "
 			      "TARGET.Color == \"blue\"]");
 	m = matcher(NULL, "SlotID");
-	c = ng_match_candidates(m, flat, &p, false, &n);
+	c = ng_match_candidates(m, flat, NULL, &p, false, &n);
 	names(&p, c, n, out, sizeof(out));
 	assert_string_equal(out, "s5 s2 s4 s1");
 	free(c);
@@ -185,7 +185,7 @@ static void test_order(void **state)
 		    "(RemoteOwner =?= UNDEFINED) * (ifthenElse(isUndefined("
 		    "KFlops), 1000, Kflops) - SlotID - 1.0e10*(Offline=?=True))");
 	classad *any = ad_of("[Owner = \"bob\"; Requirements = true; Rank = 0]");
-	c = ng_match_candidates(m, any, &p, false, &n);
+	c = ng_match_candidates(m, any, NULL, &p, false, &n);
 	names(&p, c, n, out, sizeof(out));
 	assert_string_equal(out, "s2 s3 s4 s5 s1");
 	free(c);
@@ -194,7 +194,7 @@ static void test_order(void **state)
 	/* a rank that is not a number ranks lowest; pre and post ranks
 	 * are single precision, as HTCondor evaluates them */
 	m = matcher("ifThenElse(SlotID == 2, \"x\", 16777216 + SlotID)", NULL);
-	c = ng_match_candidates(m, any, &p, false, &n);
+	c = ng_match_candidates(m, any, NULL, &p, false, &n);
 	names(&p, c, n, out, sizeof(out));
 	/* 16777219, 16777220 and 16777221 are all 16777220 as floats */
 	assert_string_equal(out, "s3 s4 s5 s1 s2");
@@ -239,12 +239,86 @@ static void test_free_slots(void **state)
 	classad *job = ad_of("[Owner = \"alice\"; Requirements = true]");
 	ng_matcher *m = matcher(NULL, NULL);
 	size_t n;
-	struct ng_cand *c = ng_match_candidates(m, job, &p, false, &n);
+	struct ng_cand *c = ng_match_candidates(m, job, NULL, &p, false, &n);
 	char out[256];
 	names(&p, c, n, out, sizeof(out));
 	assert_string_equal(out, "u b n");
 	free(c);
 	ng_matcher_free(m);
+	classad_free(job);
+	ng_pool_clear(&p);
+}
+
+/* Claimed slots as preemption candidates, as HTCondor's negotiator
+ * takes them: a slot that prefers the job (rank preemption), else another
+ * submitter's slot under PREEMPTION_REQUIREMENTS that ranks the job at
+ * least as high as its own (priority preemption); never the submitter's
+ * own slot by priority; none at all without NEGOTIATOR_CONSIDER_PREEMPTION. */
+static const char *const claimed[] = {
+	"[Name = \"u\"; Requirements = true; State = \"Unclaimed\"; Rank = 0]",
+	"[Name = \"r\"; Requirements = true; State = \"Claimed\"; "
+	"RemoteUser = \"dave@x\"; Rank = TARGET.Owner == \"alice\"; "
+	"CurrentRank = 0.0]",
+	"[Name = \"q\"; Requirements = true; State = \"Claimed\"; "
+	"RemoteUser = \"erin@x\"; Rank = 0; CurrentRank = 0.0; "
+	"RemoteUserPrio = 1000.0]",
+	"[Name = \"s\"; Requirements = true; State = \"Claimed\"; "
+	"RemoteUser = \"alice@x\"; Rank = 0; CurrentRank = 0.0; "
+	"RemoteUserPrio = 1000.0]",
+	"[Name = \"w\"; Requirements = true; State = \"Claimed\"; "
+	"RemoteUser = \"frank@x\"; Rank = 0; CurrentRank = 5.0; "
+	"RemoteUserPrio = 1000.0]",
+};
+
+static ng_matcher *preempting(bool consider, const char *req)
+{
+	struct ng_match_conf c = {
+		.preemption_req = req,
+		.consider_preemption = consider,
+	};
+	bool bad;
+	struct ks_err err = {0};
+	ng_matcher *m = ng_matcher_new(&c, &bad, &err);
+	assert_false(bad);
+	return m;
+}
+
+static void test_preemption(void **state)
+{
+	(void)state;
+	struct ng_pool p;
+	make_pool(&p, claimed, 5);
+	classad *job = ad_of("[Owner = \"alice\"; Requirements = true; "
+			     "SubmitterUserPrio = 5.0]");
+	static const struct {
+		bool consider;
+		const char *req;
+		bool rank_only;
+		const char *want;
+	} cases[] = {
+		{false, "True", false, "u"},
+		{true, "False", false, "u r"},
+		{true, "MY.RemoteUserPrio > TARGET.SubmitterUserPrio", false,
+		 "u r q"},
+		{true, "MY.RemoteUserPrio < TARGET.SubmitterUserPrio", false,
+		 "u r"},
+		{true, "True", true, "r"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ng_matcher *m = preempting(cases[i].consider, cases[i].req);
+		size_t n;
+		struct ng_cand *c = ng_match_candidates(
+			m, job, "alice@x", &p, cases[i].rank_only, &n);
+		char out[256];
+		names(&p, c, n, out, sizeof(out));
+		assert_string_equal(out, cases[i].want);
+		if (n == 3) {
+			assert_int_equal(c[1].rank.kind, NG_RANK_PREEMPTION);
+			assert_int_equal(c[2].rank.kind, NG_PRIO_PREEMPTION);
+		}
+		free(c);
+		ng_matcher_free(m);
+	}
 	classad_free(job);
 	ng_pool_clear(&p);
 }
@@ -297,7 +371,7 @@ static void test_carve(void **state)
 	struct ng_rank r;
 	classad *big = ad_of("[RequestCpus = 8; Requirements = TARGET.Cpus >= "
 			     "RequestCpus; Rank = 0]");
-	assert_false(ng_match_one(m, big, &p.slot[0], false, &r));
+	assert_false(ng_match_one(m, big, NULL, &p.slot[0], false, &r));
 
 	/* a consumption policy decides what a match takes; a weight that
 	 * does not change with a carve is SLOT_WEIGHT of what was taken */
@@ -340,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_rank_cmp),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_free_slots),
+		cmocka_unit_test(test_preemption),
 		cmocka_unit_test(test_carve),
 		cmocka_unit_test(test_bad_conf),
 	};
