@@ -51,22 +51,14 @@ static void new_cluster(struct sc_schedd *s, struct ks_request *req)
 
 /* A job submitted on hold (its own JobStatus, in the cluster ad or a
  * proc's) keeps the status it was submitted with as InitialJobStatus,
- * and its hold counts, as in HTCondor's schedd. */
+ * and its hold counts, as in HTCondor's schedd.  The ads are not chained
+ * yet: what is looked up is the ad's own. */
 static void held_at_submit(classad *ad)
 {
-	size_t pos = 0;
-	const char *name;
-	const classad_expr *e;
-	bool own_status = false, own_code = false;
-	while (classad_next(ad, &pos, &name, &e)) {
-		own_status = own_status || !strcasecmp(name, "JobStatus");
-		own_code = own_code || !strcasecmp(name, "HoldReasonCode");
-	}
 	int64_t st = 0, code = 0;
-	if (own_status && classad_eval_int(ad, "JobStatus", NULL, &st) &&
-	    st == SC_HELD)
+	if (classad_eval_int(ad, "JobStatus", NULL, &st) && st == SC_HELD)
 		classad_insert_int(ad, "InitialJobStatus", st);
-	if (own_code && classad_eval_int(ad, "HoldReasonCode", NULL, &code))
+	if (classad_eval_int(ad, "HoldReasonCode", NULL, &code))
 		sc_holds_count_in(ad, (int)code);
 }
 
