@@ -252,8 +252,8 @@ static void accounting(struct cycle *c)
 	ng_acct_usage_begin(ng->acct);
 	for (size_t i = 0; i < c->pool.n; i++) {
 		const struct ng_slot *s = &c->pool.slot[i];
-		if (s->remote)
-			ng_acct_add_usage(ng->acct, s->remote, s->weight);
+		if (s->charged)
+			ng_acct_add_usage(ng->acct, s->charged, s->weight);
 		/* a claimed slot advertises its job's limits */
 		char *limits = str_attr(s->ad, "ConcurrencyLimits");
 		ng_limits_take(c->limits, limits);
@@ -679,6 +679,33 @@ static enum ng_share_result negotiate(void *arg, size_t i, double limit,
 
 /* ---- the cycle ------------------------------------------------------------ */
 
+/* Said once per configuration: each cycle would repeat it for every
+ * pair of job and slot. */
+static void warn_expressions(struct cycle *c)
+{
+	static const struct {
+		unsigned bit;
+		const char *knob, *then;
+	} w[] = {
+		{NG_MATCH_WARN_PRE_RANK, "NEGOTIATOR_PRE_JOB_RANK",
+		 "that slot ranks lowest"},
+		{NG_MATCH_WARN_POST_RANK, "NEGOTIATOR_POST_JOB_RANK",
+		 "that slot ranks lowest"},
+		{NG_MATCH_WARN_PRANK, "PREEMPTION_RANK",
+		 "that slot ranks lowest among those to preempt"},
+		{NG_MATCH_WARN_PREQ, "PREEMPTION_REQUIREMENTS",
+		 "taken as False: that slot is not preempted"},
+	};
+	unsigned bits = ng_matcher_warnings(c->ng->matcher);
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (bits & w[i].bit)
+			LOG(c, KS_D_ALWAYS,
+			    "WARNING: %s gave an error or a value of the "
+			    "wrong type for a slot and a job; %s (said once "
+			    "until the next reconfig)",
+			    w[i].knob, w[i].then);
+}
+
 static void publish_accounting(struct cycle *c)
 {
 	struct negotiator *ng = c->ng;
@@ -757,8 +784,14 @@ void ng_cycle_run(ks_daemon *d)
 	c.limits = ng_limits_new(d->cfg);
 	c.st->pies = 1;
 	struct ng_pool_opts po = {ng->k.use_slot_weights,
-				  ng->k.slot_constraint};
+				  ng->k.slot_constraint,
+				  ng->k.early_preemption};
 	ng_pool_build(&c.pool, pub, npub, pvt, npvt, &po);
+	if (c.pool.retiring && ng->k.consider_preemption)
+		LOG(&c, KS_D_ALWAYS,
+		    "Trimmed out %zu startd ads due to "
+		    "NEGOTIATOR_CONSIDER_EARLY_PREEMPTION=False",
+		    c.pool.retiring);
 	c.sig_attrs = ng_significant_attrs(pub, npub);
 	LOG(&c, KS_D_FULLDEBUG, "the slots read these job attributes: %s",
 	    *c.sig_attrs ? c.sig_attrs : "(none)");
@@ -801,6 +834,7 @@ void ng_cycle_run(ks_daemon *d)
 	for (size_t i = 0; i < c.nsub; i++)
 		finish(&c, &c.sub[i]);
 	c.st->pie_spins = spins;
+	warn_expressions(&c);
 	int64_t t4 = time(NULL);
 	c.st->phase[3] = t4 - t2;
 

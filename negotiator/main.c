@@ -124,6 +124,9 @@ static void read_knobs(ks_daemon *d)
 	k->consider_preemption = true;
 	ks_config_bool(d->cfg, "NEGOTIATOR_CONSIDER_PREEMPTION",
 		       &k->consider_preemption);
+	k->early_preemption = false;
+	ks_config_bool(d->cfg, "NEGOTIATOR_CONSIDER_EARLY_PREEMPTION",
+		       &k->early_preemption);
 	k->ignore_prios = false;
 	ks_config_bool(d->cfg, "NEGOTIATOR_IGNORE_USER_PRIORITIES",
 		       &k->ignore_prios);
@@ -163,8 +166,7 @@ static void read_knobs(ks_daemon *d)
 	ng_matcher_free(ng->matcher);
 	ng->matcher = ng_matcher_new(&mc, &bad, &err);
 	if (bad)
-		ks_log_printf(d->log, KS_D_ALWAYS, "%s; it is not used",
-			      err.msg);
+		ks_log_printf(d->log, KS_D_ALWAYS, "ERROR: %s", err.msg);
 	free(pre);
 	free(post);
 	free(prank);

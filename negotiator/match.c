@@ -23,13 +23,16 @@ struct ng_matcher {
 	classad_expr *likes;   /* MY.Rank >= MY.CurrentRank */
 	bool use_slot_weights;
 	bool consider_preemption;
+	unsigned warn_seen, warn_new; /* NG_MATCH_WARN_* bits */
 	classad_match *mx; /* left: the job, right: the slot */
 };
 
 static const char *const carved_std[3] = {"Cpus", "Memory", "Disk"};
 
-static classad_expr *parse(const char *text, const char *knob, bool *bad,
-			   struct ks_err *err)
+/* instead: what is done in its place, for the message */
+static classad_expr *parse_or(const char *text, const char *knob,
+			      const char *instead, bool *bad,
+			      struct ks_err *err)
 {
 	if (!text || !*text)
 		return NULL;
@@ -38,11 +41,17 @@ static classad_expr *parse(const char *text, const char *knob, bool *bad,
 	if (!x) {
 		if (!*bad)
 			ks_err_set(err, KS_EPARSE, 0, 0, 0,
-				   "%s does not parse (%s): %s", knob, e.msg,
-				   text);
+				   "%s does not parse (%s): %s; %s", knob,
+				   e.msg, text, instead);
 		*bad = true;
 	}
 	return x;
+}
+
+static classad_expr *parse(const char *text, const char *knob, bool *bad,
+			   struct ks_err *err)
+{
+	return parse_or(text, knob, "it is not used", bad, err);
 }
 
 ng_matcher *ng_matcher_new(const struct ng_match_conf *c, bool *bad,
@@ -54,8 +63,14 @@ ng_matcher *ng_matcher_new(const struct ng_match_conf *c, bool *bad,
 	m->post = parse(c->post_job_rank, "NEGOTIATOR_POST_JOB_RANK", bad,
 			err);
 	m->prank = parse(c->preemption_rank, "PREEMPTION_RANK", bad, err);
-	m->preq = parse(c->preemption_req, "PREEMPTION_REQUIREMENTS", bad,
-			err);
+	/* a policy that cannot be read must not widen what is allowed: no
+	 * slot is taken by priority until it is fixed (HTCondor's
+	 * negotiator would not start at all) */
+	m->preq = parse_or(c->preemption_req, "PREEMPTION_REQUIREMENTS",
+			   "it is taken as False (no priority preemption)",
+			   bad, err);
+	if (!m->preq && c->preemption_req && *c->preemption_req)
+		m->preq = classad_parse_expr("false", 5, &(struct ks_err){0});
 	m->modify[0] = parse(c->modify_cpus, "MODIFY_REQUEST_EXPR_REQUESTCPUS",
 			     bad, err);
 	m->modify[1] = parse(c->modify_memory,
@@ -128,45 +143,68 @@ static bool number(const classad_value *v, bool allow_bool, double *out)
 	}
 }
 
+/* An expression that gives something other than its kind of value (or
+ * undefined, which is common and meant) is noted once, for the log. */
+static void note(ng_matcher *m, unsigned bit)
+{
+	if (!(m->warn_seen & bit)) {
+		m->warn_seen |= bit;
+		m->warn_new |= bit;
+	}
+}
+
 /* A negotiator rank expression, evaluated in the slot with the job as
  * TARGET: single precision, the lowest value when it gives no number. */
-static double slot_rank(ng_matcher *m, const classad_expr *e)
+static double slot_rank(ng_matcher *m, const classad_expr *e, unsigned bit)
 {
 	if (!e)
 		return -DBL_MAX;
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_match_eval(m->mx, CLASSAD_RIGHT, e, &v);
 	double d;
-	double r = number(&v, true, &d) ? (double)(float)d : -DBL_MAX;
+	bool num = number(&v, true, &d);
+	if (!num && v.type != CLASSAD_UNDEFINED)
+		note(m, bit);
+	double r = num ? (double)(float)d : -DBL_MAX;
 	classad_value_clear(&v);
 	return r;
 }
 
 static void ranks(ng_matcher *m, enum ng_preempt kind, struct ng_rank *out)
 {
-	out->pre = slot_rank(m, m->pre);
+	out->pre = slot_rank(m, m->pre, NG_MATCH_WARN_PRE_RANK);
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_match_rank(m->mx, CLASSAD_LEFT, &v);
 	if (!number(&v, true, &out->job))
 		out->job = 0;
 	classad_value_clear(&v);
-	out->post = slot_rank(m, m->post);
+	out->post = slot_rank(m, m->post, NG_MATCH_WARN_POST_RANK);
 	out->kind = kind;
 	out->preempt = kind == NG_NO_PREEMPTION ? -FLT_MAX
-						 : slot_rank(m, m->prank);
+						 : slot_rank(m, m->prank,
+							     NG_MATCH_WARN_PRANK);
 }
 
 /* Whether e, evaluated in the slot (right) with the job (left) as
  * TARGET, is true: anything else is false, as HTCondor's EvalExprToBool
  * takes it. */
-static bool slot_true(ng_matcher *m, const classad_expr *e)
+static bool slot_true(ng_matcher *m, const classad_expr *e, unsigned bit)
 {
 	classad_value v = CLASSAD_VALUE_INIT;
 	classad_match_eval(m->mx, CLASSAD_RIGHT, e, &v);
 	bool b = false;
-	bool yes = classad_value_bool(&v, &b) && b;
+	bool is_bool = classad_value_bool(&v, &b);
+	if (!is_bool && v.type != CLASSAD_UNDEFINED)
+		note(m, bit);
 	classad_value_clear(&v);
-	return yes;
+	return is_bool && b;
+}
+
+unsigned ng_matcher_warnings(ng_matcher *m)
+{
+	unsigned w = m->warn_new;
+	m->warn_new = 0;
+	return w;
 }
 
 bool ng_match_one(ng_matcher *m, const classad *job, const char *submitter,
@@ -178,8 +216,10 @@ bool ng_match_one(ng_matcher *m, const classad *job, const char *submitter,
 	 * of another submitter under PREEMPTION_REQUIREMENTS.  A slot that
 	 * is not free (Owner, Matched, Drained) is never a candidate, and
 	 * an unclaimed slot is never a rank preemption, so it is out when
-	 * only those are sought. */
-	if (s->remote ? !m->consider_preemption : !s->offered || rank_only)
+	 * only those are sought.  A claimed slot whose job may still
+	 * retire is left alone unless early preemption is asked for. */
+	if (s->remote ? !m->consider_preemption || s->retiring
+		      : !s->offered || rank_only)
 		return false;
 	classad_match_set(m->mx, job, s->ad);
 	/* both Requirements, the job's first: it is usually the cheaper
@@ -190,13 +230,14 @@ bool ng_match_one(ng_matcher *m, const classad *job, const char *submitter,
 		return false;
 	enum ng_preempt kind = NG_NO_PREEMPTION;
 	if (s->remote) {
-		if (slot_true(m, m->prefers))
+		if (slot_true(m, m->prefers, 0))
 			kind = NG_RANK_PREEMPTION;
 		else if (rank_only || (submitter &&
 				       strcmp(s->remote, submitter) == 0))
 			return false; /* the same submitter's slot */
-		else if ((m->preq && !slot_true(m, m->preq)) ||
-			 !slot_true(m, m->likes))
+		else if ((m->preq &&
+			  !slot_true(m, m->preq, NG_MATCH_WARN_PREQ)) ||
+			 !slot_true(m, m->likes, 0))
 			return false;
 		else
 			kind = NG_PRIO_PREEMPTION;

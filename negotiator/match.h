@@ -78,10 +78,24 @@ struct ng_match_conf {
 typedef struct ng_matcher ng_matcher;
 
 /* A matcher for conf.  An expression that does not parse is left out
- * and named in err (the matcher is still made: *bad set). */
+ * and the first such is named in err (the matcher is still made: *bad
+ * set); PREEMPTION_REQUIREMENTS that does not parse is taken as false,
+ * so that no slot is preempted by priority. */
 ng_matcher *ng_matcher_new(const struct ng_match_conf *conf, bool *bad,
 			   struct ks_err *err);
 void ng_matcher_free(ng_matcher *m);
+
+/* Expressions that evaluated to something unusable (an error, a string
+ * where a number or boolean was needed; undefined is not one): each is
+ * reported once in the matcher's life, by the first call after it
+ * happened.  Returns the new NG_MATCH_WARN_* bits. */
+enum {
+	NG_MATCH_WARN_PRE_RANK = 1,  /* NEGOTIATOR_PRE_JOB_RANK */
+	NG_MATCH_WARN_POST_RANK = 2, /* NEGOTIATOR_POST_JOB_RANK */
+	NG_MATCH_WARN_PRANK = 4,     /* PREEMPTION_RANK */
+	NG_MATCH_WARN_PREQ = 8,      /* PREEMPTION_REQUIREMENTS */
+};
+unsigned ng_matcher_warnings(ng_matcher *m);
 
 /* Whether job (of submitter) and slot s match as things stand; if so
  * *out gets the ranks.  rank_only: only a slot that strictly prefers

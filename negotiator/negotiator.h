@@ -40,6 +40,7 @@ struct ng_knobs {
 	int64_t max_per_submitter;/* NEGOTIATOR_MAX_TIME_PER_SUBMITTER */
 	int64_t max_per_cycle;    /* NEGOTIATOR_MAX_TIME_PER_CYCLE */
 	bool consider_preemption; /* NEGOTIATOR_CONSIDER_PREEMPTION */
+	bool early_preemption;    /* NEGOTIATOR_CONSIDER_EARLY_PREEMPTION */
 	bool ignore_prios;        /* NEGOTIATOR_IGNORE_USER_PRIORITIES */
 	bool use_slot_weights;    /* NEGOTIATOR_USE_SLOT_WEIGHTS */
 	bool inform_startd;       /* NEGOTIATOR_INFORM_STARTD */

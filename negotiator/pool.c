@@ -50,6 +50,27 @@ bool ng_pool_offered(const classad *ad)
 	return free_slot;
 }
 
+/* The slot's ad for the cycle, and in *remote whom a preemption takes
+ * it from (pool.h). */
+static classad *waiting_claim(classad *ad, const char *charged,
+			      char **remote)
+{
+	*remote = NULL;
+	if (!charged)
+		return classad_ref(ad);
+	*remote = str_attr(ad, "PreemptingAccountingGroup");
+	if (!*remote)
+		*remote = str_attr(ad, "PreemptingUser");
+	if (!*remote)
+		*remote = ks_xstrdup(charged);
+	double rank;
+	if (!classad_eval_real(ad, "PreemptingRank", NULL, &rank))
+		return classad_ref(ad);
+	classad *copy = classad_copy(ad);
+	classad_insert_real(copy, "CurrentRank", rank);
+	return copy;
+}
+
 struct pvt_ref {
 	char *name;
 	const classad *ad;
@@ -97,10 +118,10 @@ void ng_pool_build(struct ng_pool *p, classad *const *pub, size_t npub,
 		if (!name)
 			continue; /* no name, no claim id: not a slot ad */
 		struct ng_slot *s = &p->slot[p->n++];
-		s->ad = classad_ref(pub[i]);
 		s->name = name;
 		s->addr = str_attr(pub[i], "MyAddress");
-		s->remote = ng_pool_remote(pub[i]);
+		s->charged = ng_pool_remote(pub[i]);
+		s->ad = waiting_claim(pub[i], s->charged, &s->remote);
 		bool b = false;
 		s->partitionable = classad_eval_bool(pub[i], "PartitionableSlot",
 						     NULL, &b) && b;
@@ -116,6 +137,12 @@ void ng_pool_build(struct ng_pool *p, classad *const *pub, size_t npub,
 		if (!s->claim_id)
 			p->no_claim_id++;
 		s->offered = !s->remote && ng_pool_offered(pub[i]);
+		int64_t retire = 0;
+		s->retiring = s->remote && !o->early_preemption &&
+			      classad_eval_int(pub[i], "RetirementTimeRemaining",
+					       NULL, &retire) &&
+			      retire > 0;
+		p->retiring += s->retiring;
 		if (s->remote)
 			p->claimed++;
 		if (s->offered)
@@ -141,6 +168,7 @@ void ng_pool_clear(struct ng_pool *p)
 		free(s->claim_id);
 		free(s->addr);
 		free(s->remote);
+		free(s->charged);
 	}
 	free(p->slot);
 	memset(p, 0, sizeof(*p));

@@ -23,12 +23,19 @@ struct ng_slot {
 	char *name;         /* Name */
 	char *claim_id;     /* from the private ad; NULL: cannot be matched */
 	char *addr;         /* MyAddress, for MATCH_INFO */
-	char *remote;       /* AccountingGroup, else RemoteUser, else
+	char *charged;      /* AccountingGroup, else RemoteUser, else
 			     * RemoteOwner, of a Claimed or Preempting slot
 			     * (whose usage it is); NULL otherwise */
+	char *remote;       /* whom preempting the slot would take it
+			     * from: the claim waiting for it
+			     * (PreemptingAccountingGroup, else
+			     * PreemptingUser), else charged; NULL when
+			     * charged is */
 	bool offered;       /* free: a candidate without preemption */
 	bool partitionable; /* PartitionableSlot */
 	bool taken;         /* matched (static), or nothing left (pslot) */
+	bool retiring;      /* claimed, its job still has retirement time:
+			     * not preempted without early preemption */
 	double weight;      /* SlotWeight (1 without NEGOTIATOR_USE_SLOT_WEIGHTS) */
 	unsigned matches;   /* this cycle */
 };
@@ -41,12 +48,17 @@ struct ng_pool {
 	size_t claimed;      /* slots with a remote user */
 	size_t offered;      /* free slots (ng_pool_offered()) */
 	size_t no_claim_id;  /* slots whose private ad was missing */
+	size_t retiring;     /* claimed slots left alone while their job
+			      * retires */
 };
 
 struct ng_pool_opts {
 	bool use_slot_weights;             /* NEGOTIATOR_USE_SLOT_WEIGHTS */
 	const classad_expr *slot_constraint; /* NEGOTIATOR_SLOT_CONSTRAINT
 					      * (NULL: every slot) */
+	bool early_preemption; /* NEGOTIATOR_CONSIDER_EARLY_PREEMPTION: a
+				* slot whose job has RetirementTimeRemaining
+				* may be preempted (it goes on retiring) */
 };
 
 /* Builds p from the public and private slot ads of a query (the private
@@ -64,7 +76,11 @@ double ng_pool_weight(const classad *ad);
 
 /* A slot's claimer whose usage it is: AccountingGroup, else RemoteUser,
  * else RemoteOwner (the names HTCondor's startd gives it), of a Claimed
- * or Preempting slot.  New string (free()) or NULL. */
+ * or Preempting slot.  New string (free()) or NULL.  A slot that a
+ * better claim waits for (retiring for it) also says who that is
+ * (Preempting...) and its rank (PreemptingRank): the build takes them
+ * as the slot's user and CurrentRank, as HTCondor's negotiator does, so
+ * that a new preemption must beat the waiting one. */
 char *ng_pool_remote(const classad *ad);
 
 /* Whether a slot that no one claims is offered to jobs without

@@ -76,7 +76,8 @@ struct sc_run {
 	 * only jobs with the same (CLAIM_RECYCLING_CONSIDER_LIMITS), or the
 	 * negotiator's count of the limits in use would be wrong */
 	char *limits;
-	ks_conn *act; /* ACTIVATE_CLAIM's connection, until the job ends */
+	ks_conn *act; /* REQUEST_CLAIM's connection until it is answered,
+		       * then ACTIVATE_CLAIM's until the job ends */
 	uint64_t alive_timer, start_timer, reconnect_timer;
 	int attempts;       /* to reconnect, since the last contact */
 	bool born_disconnected; /* found running at the schedd's start */
@@ -1219,28 +1220,33 @@ static struct sc_job *next_job(struct sc_run *r)
 	return p.found;
 }
 
-/* The claim itself, from a zero-delay timer so the negotiator's message
- * is answered first. */
-static void claim(void *arg)
+/* The startd's answer to REQUEST_CLAIM.  An unclaimed slot answers at
+ * once; a slot claimed by another (the match preempts) answers once its
+ * job has retired and left, which can take a long time, so the schedd
+ * waits on the loop meanwhile.  A job stopped while its claim was being
+ * asked for leaves the claim to the submitter's next job, as when a job
+ * ends. */
+static void on_claimed(void *arg, int fd, unsigned events)
 {
+	(void)fd;
+	(void)events;
 	struct sc_run *r = arg;
 	struct sc_schedd *s = r->s;
-	r->start_timer = 0;
-	struct sc_job *j = r->job;
-	if (!j || j->status != SC_IDLE) {
-		r->state = R_GONE;
-		free_run(r);
-		return;
-	}
-	classad *job = job_for_startd(s, j, r->slot);
 	classad *slot = NULL;
 	struct ks_err err = {0};
-	int rc = ask_startd(r, KS_REQUEST_CLAIM, job, &slot, NULL, &err);
-	classad_free(job);
+	int rc = reply_of(r->act, &slot, NULL, &err);
+	close_act(r);
+	struct sc_job *j = r->job;
 	if (rc) {
-		ks_log_printf(s->d->log, KS_D_ALWAYS,
-			      "cannot claim %s for job %d.%d: %s",
-			      r->slot_name, j->cluster, j->proc, err.msg);
+		if (j)
+			ks_log_printf(s->d->log, KS_D_ALWAYS,
+				      "cannot claim %s for job %d.%d: %s",
+				      r->slot_name, j->cluster, j->proc,
+				      err.msg);
+		else
+			ks_log_printf(s->d->log, KS_D_ALWAYS,
+				      "cannot claim %s: %s", r->slot_name,
+				      err.msg);
 		r->state = R_GONE;
 		free_run(r);
 		return;
@@ -1263,7 +1269,51 @@ static void claim(void *arg)
 		classad_free(slot);
 	}
 	r->state = R_IDLE;
-	activate(r, j);
+	if (j && j->status == SC_IDLE) {
+		activate(r, j);
+		return;
+	}
+	r->job = NULL;
+	if (j)
+		j->run = NULL;
+	struct sc_job *next = s->d->shutting_down ? NULL : next_job(r);
+	if (next)
+		activate(r, next);
+	else
+		release(r, "its job was stopped while it was claimed");
+}
+
+/* The claim itself, from a zero-delay timer so the negotiator's message
+ * is answered first. */
+static void claim(void *arg)
+{
+	struct sc_run *r = arg;
+	struct sc_schedd *s = r->s;
+	r->start_timer = 0;
+	struct sc_job *j = r->job;
+	if (!j || j->status != SC_IDLE) {
+		r->state = R_GONE;
+		free_run(r);
+		return;
+	}
+	classad *job = job_for_startd(s, j, r->slot);
+	struct ks_err err = {0};
+	ks_conn *c = NULL;
+	int rc = send_startd(r, KS_REQUEST_CLAIM, job, NULL, 0, &c, &err);
+	classad_free(job);
+	if (rc) {
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "cannot claim %s for job %d.%d: %s",
+			      r->slot_name, j->cluster, j->proc, err.msg);
+		r->state = R_GONE;
+		free_run(r);
+		return;
+	}
+	/* the claim's connection, until it is answered */
+	r->act = c;
+	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_claimed, r);
+	if (ks_conn_pending(c))
+		on_claimed(r, ks_conn_fd(c), KS_EV_IN);
 }
 
 int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
@@ -1331,7 +1381,8 @@ static struct sc_job *stop_run(struct sc_run *r, bool force)
 		release(r, "the job was stopped while disconnected");
 		return j;
 	case R_CLAIMING:
-		/* claim() finds no job and drops the match */
+		/* claim() finds no job and drops the match, or the answer
+		 * to the claim gives it to another job */
 		r->job = NULL;
 		if (j)
 			j->run = NULL;
@@ -1515,7 +1566,9 @@ void sc_run_shutdown(struct sc_schedd *s, bool fast)
 				}
 			}
 		}
-		if (r->state == R_CLAIMING)
+		/* a claim not asked for yet is dropped; one asked for is
+		 * given up (a preempting one the startd still holds) */
+		if (r->state == R_CLAIMING && !r->act)
 			r->state = R_GONE;
 		release(r, "the schedd is shutting down");
 	}

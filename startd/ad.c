@@ -292,6 +292,14 @@ static classad *base_ad(const struct sd_host *h, struct sd_slot *s,
 	classad_insert_text(ad, "Requirements", closed ? "false" : "START",
 			    NULL);
 	classad_insert_real(ad, "CurrentRank", 0.0);
+	/* the negotiator leaves a slot whose job still has retirement time
+	 * alone unless NEGOTIATOR_CONSIDER_EARLY_PREEMPTION */
+	int64_t retire = s->st.state == SD_CLAIMED ||
+				 s->st.state == SD_PREEMPTING
+			     ? sd_claim_retirement(s, ad, h->now,
+						   h->endless_retirement)
+			     : 0;
+	classad_insert_int(ad, "RetirementTimeRemaining", retire);
 	sd_claim_attrs(s, ad);
 	add_job_attrs(h, s, ad);
 	add_consumption(h, s, ad);

@@ -759,15 +759,14 @@ static int64_t eval_seconds(const classad *ad, const classad *job,
 
 /* Seconds of retirement the running job has left: MaxJobRetirementTime
  * (the machine's, or the job's when it asks for less) from its start,
- * time suspended left out; 0 when it has none or no job runs, INT64_MAX
- * in a peaceful shutdown (which makes the retirement endless). */
-static int64_t retirement_left(ks_daemon *d, const struct sd_slot *s,
-			       const classad *ad, int64_t now)
+ * time suspended left out; 0 when it has none or no job runs. */
+int64_t sd_claim_retirement(const struct sd_slot *s, const classad *ad,
+			    int64_t now, bool endless)
 {
 	const struct sd_claim *c = &s->claim;
 	if (!c->job_start)
 		return 0;
-	if (d->shutting_down && d->peaceful)
+	if (endless)
 		return INT64_MAX;
 	int64_t mine = eval_seconds(ad, s->job, "MaxJobRetirementTime", 0);
 	int64_t job = s->job ? eval_seconds(s->job, ad, "MaxJobRetirementTime",
@@ -778,6 +777,14 @@ static int64_t retirement_left(ks_daemon *d, const struct sd_slot *s,
 			    (c->suspended_at ? now - c->suspended_at : 0);
 	int64_t used = now - c->job_start - suspended;
 	return used >= limit ? 0 : limit - used;
+}
+
+/* a peaceful shutdown makes the retirement endless */
+static int64_t retirement_left(ks_daemon *d, const struct sd_slot *s,
+			       const classad *ad, int64_t now)
+{
+	return sd_claim_retirement(s, ad, now,
+				   d->shutting_down && d->peaceful);
 }
 
 int64_t sd_claim_retirement_left(ks_daemon *d, const struct sd_slot *s,
@@ -844,39 +851,68 @@ void sd_claim_check_leases(ks_daemon *d)
 	}
 }
 
-void sd_claim_attrs(const struct sd_slot *s, classad *ad)
+/* Who a claim is for, from its job: as HTCondor's, the claimer's
+ * user@domain (RemoteUser; the bare name failing that), its owner, whom
+ * the accountant charges (the job's accounting group, or its nice-user
+ * name, under its user's domain, as the schedd names submitters) and
+ * the concurrency limits it takes (which the negotiator counts).  The
+ * names are the current claim's (Remote..., AccountingGroup) or a
+ * waiting one's (Preempting...). */
+struct who_names {
+	const char *user, *owner, *group, *limits;
+};
+
+static void who_attrs(const classad *job, const struct who_names *n,
+		      bool user_always, classad *ad)
 {
-	const struct sd_claim *c = &s->claim;
-	if (!s->job || (s->st.state != SD_CLAIMED &&
-			s->st.state != SD_PREEMPTING))
-		return;
-	char *owner = ad_string(s->job, "Owner");
-	char *user = ad_string(s->job, "User");
-	/* as HTCondor's: the claimer's user@domain, the bare name failing
-	 * that */
+	char *owner = ad_string(job, "Owner");
+	char *user = ad_string(job, "User");
 	if (user || owner)
-		classad_insert_string(ad, "RemoteOwner", user ? user : owner);
-	classad_insert_string(ad, "RemoteUser", user ? user : owner ? owner : "");
-	/* whom the accountant charges: the job's accounting group, or its
-	 * nice-user name, under its user's domain (as the schedd names
-	 * submitters) */
-	char *group = ad_string(s->job, "AccountingGroup");
+		classad_insert_string(ad, n->owner, user ? user : owner);
+	if (user || owner || user_always)
+		classad_insert_string(ad, n->user,
+				      user ? user : owner ? owner : "");
+	char *group = ad_string(job, "AccountingGroup");
 	bool nice = false;
-	classad_eval_bool(s->job, "NiceUser", NULL, &nice);
+	classad_eval_bool(job, "NiceUser", NULL, &nice);
 	const char *at = user ? strchr(user, '@') : NULL;
 	if ((group && *group) || (nice && owner)) {
 		char acct[600];
 		snprintf(acct, sizeof(acct), "%s%s%s",
 			 group && *group ? "" : "nice-user.",
 			 group && *group ? group : owner, at ? at : "");
-		classad_insert_string(ad, "AccountingGroup", acct);
+		classad_insert_string(ad, n->group, acct);
 	}
 	free(group);
-	/* the negotiator counts the concurrency limits in use from these */
-	char *limits = ad_string(s->job, "ConcurrencyLimits");
+	char *limits = ad_string(job, "ConcurrencyLimits");
 	if (limits && *limits)
-		classad_insert_string(ad, "ConcurrencyLimits", limits);
+		classad_insert_string(ad, n->limits, limits);
 	free(limits);
+	free(owner);
+	free(user);
+}
+
+void sd_claim_attrs(const struct sd_slot *s, classad *ad)
+{
+	const struct sd_claim *c = &s->claim;
+	if (!s->job || (s->st.state != SD_CLAIMED &&
+			s->st.state != SD_PREEMPTING))
+		return;
+	static const struct who_names current = {
+		"RemoteUser", "RemoteOwner", "AccountingGroup",
+		"ConcurrencyLimits"};
+	who_attrs(s->job, &current, true, ad);
+	/* a claim waiting for the slot: the negotiator takes it as the
+	 * slot's user and its rank as the one to beat, so that it does not
+	 * match the slot again for what the waiting claim already has */
+	if (s->pre.waiting && s->pre.job) {
+		static const struct who_names waiting = {
+			"PreemptingUser", "PreemptingOwner",
+			"PreemptingAccountingGroup",
+			"PreemptingConcurrencyLimits"};
+		who_attrs(s->pre.job, &waiting, false, ad);
+		classad_insert_real(ad, "PreemptingRank", s->pre.rank);
+	}
 	if (c->client_host)
 		classad_insert_string(ad, "ClientMachine", c->client_host);
 	int64_t cluster = 0, proc = 0;
@@ -897,8 +933,6 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
 	/* CurrentRank: RANK against the claim's job */
 	if (classad_lookup(ad, "Rank"))
 		classad_insert_real(ad, "CurrentRank", sd_rank_of(ad, s->job));
-	free(owner);
-	free(user);
 }
 
 /* ---- the commands ------------------------------------------------------- */

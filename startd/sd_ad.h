@@ -36,6 +36,8 @@ struct sd_host {
 				       * NULL for none */
 	const struct sd_drain *drain; /* NULL: not draining */
 	const classad *extras;        /* condor_update_machine_ad's; NULL */
+	bool endless_retirement;      /* a peaceful shutdown: jobs retire
+				       * without end */
 };
 
 /* The ads of the slots: *slots[i]'s in ads[i] (new ads; classad_free()),

@@ -164,6 +164,9 @@ int64_t sd_claim_vacate_time(ks_daemon *d, const struct sd_slot *s,
  * the slot's). */
 int64_t sd_claim_retirement_left(ks_daemon *d, const struct sd_slot *s,
 				  const classad *ad);
+/* The same at now, INT64_MAX with endless (a peaceful shutdown). */
+int64_t sd_claim_retirement(const struct sd_slot *s, const classad *ad,
+			    int64_t now, bool endless);
 /* Ends claims whose lease has run out (from the policy rounds). */
 void sd_claim_check_leases(ks_daemon *d);
 /* Claim attributes of a claimed slot's ad. */

@@ -71,7 +71,9 @@ static void host_facts(ks_daemon *d, struct sd_host *h)
 			      .last_benchmark = sd->last_benchmark,
 			      .cron = sd->cron,
 			      .drain = &sd->drain,
-			      .extras = sd->extras};
+			      .extras = sd->extras,
+			      .endless_retirement = d->shutting_down &&
+						    d->peaceful};
 	sd_idle_times(&sd->idle, h->now, d->start_time, &h->idle);
 	sd_jobload_measure(d);
 	for (size_t i = 0; i < sd->nslots; i++)

@@ -46,9 +46,9 @@ J=$T/jobs
 mkdir -p "$J"
 chmod 777 "$J"
 
-# start_pool PREEMPTION [SLOTS [PREEMPTION_REQUIREMENTS]]: a pool of
-# static slots (one by default) that prefer HIGH's jobs, no retirement
-# time
+# start_pool PREEMPTION [SLOTS [PREEMPTION_REQUIREMENTS [MORE]]]: a pool
+# of static slots (one by default) that prefer HIGH's jobs, no
+# retirement time unless MORE (configuration lines) says
 start_pool() {
 	job_pool_config <<CFG
 NUM_SLOTS = ${2:-1}
@@ -59,6 +59,7 @@ MAXJOBRETIREMENTTIME = 0
 NEGOTIATOR_CONSIDER_PREEMPTION = $1
 PREEMPTION_REQUIREMENTS = ${3:-False}
 SEC_PASSWORD_DIRECTORY = $T/passwords.d
+${4:-}
 CFG
 	start_master
 	wait_for 30 condor_q || fail "the schedd did not start"
@@ -76,6 +77,10 @@ SUB
 	chmod 644 "$J/$2.sub"
 	out=$(cd "$J" && as "$1" condor_submit "$J/$2.sub" 2>&1) || return 1
 	cluster_of "$out"
+}
+# event_time CODE LOG: the epoch second of the first CODE event in LOG
+event_time() {
+	date -d "$(awk -v c="$1" '$1 == c { print $3, $4; exit }' "$2")" +%s
 }
 # cycles: the negotiation cycles the negotiator has finished
 cycles() { grep -c 'Finished Negotiation Cycle' "$T/log/NegotiatorLog"; }
@@ -142,4 +147,72 @@ wait_for 90 running "$L" || fail "the preempted jobs did not run again"
 [ "$(condor_q -allusers -constraint "ClusterId == $L" -af NumJobStarts | sort -u)" = 2 ] ||
 	fail "NumJobStarts of the preempted jobs: $(condor_q -allusers -af ClusterId ProcId NumJobStarts)"
 echo "ok: a better submitter's jobs take the slots of one whose factor is 1,000,000 (PREEMPTION_REQUIREMENTS by priorities)"
+condor_rm -all >/dev/null
+wait_for 30 queue_empty || fail "the queue did not empty"
+stop_pool
+
+# --- PREEMPTION_REQUIREMENTS = True (the issue's example) -------------------
+# As HTCondor's, a submitter without idle jobs leaves the pie after the
+# first spin, so once the better one's jobs all run the other one gets
+# the whole pie in the next spin and, with nothing in
+# PREEMPTION_REQUIREMENTS to stop it, takes the slots back: the first
+# submitter's jobs run again in the next cycles.
+rm -f "$J"/*.log
+start_pool True 2 True
+L=$(submit "$LOW" low 600 "accounting_group = group_low" 2) || fail "condor_submit of the low jobs"
+wait_for 60 running "$L" || fail "the low jobs did not start (PREEMPTION_REQUIREMENTS = True)"
+LS=$(condor_status -submitters -af Name | grep '^group_low\.')
+condor_userprio -setfactor "$LS" 1000000 >/dev/null || fail "condor_userprio -setfactor $LS"
+H=$(submit "$HIGH" high 600 "accounting_group = group_high" 2) || fail "condor_submit of the high jobs"
+wait_for 90 running "$H" || fail "the better submitter's jobs did not take the slots (PREEMPTION_REQUIREMENTS = True)"
+[ "$(grep -c '^004 ' "$J/low.log")" -ge 2 ] || fail "two eviction events expected: $(cat "$J/low.log")"
+wait_for 90 running "$L" || fail "the preempted jobs did not run again"
+echo "ok: PREEMPTION_REQUIREMENTS = True: the better submitter takes both slots, the other's jobs are evicted and run again"
+condor_rm -all >/dev/null
+wait_for 30 queue_empty || fail "the queue did not empty"
+stop_pool
+
+# --- early preemption -------------------------------------------------------
+# A slot whose job still has retirement time (RetirementTimeRemaining) is
+# left out of the negotiation unless NEGOTIATOR_CONSIDER_EARLY_PREEMPTION;
+# with it the slot is matched at once and its job still retires in full.
+RANK="Owner == \"$HIGH\""
+[ "$(id -u)" = 0 ] || RANK='TARGET.KsPreferred =?= true'
+for early in False True; do
+	rm -f "$J"/*.log
+	start_pool True 1 False "MAXJOBRETIREMENTTIME = 20
+NEGOTIATOR_CONSIDER_EARLY_PREEMPTION = $early"
+	L=$(submit "$LOW" low 600) || fail "condor_submit of the low job"
+	wait_for 60 status_is "$L.0" 2 || fail "the low job did not start"
+	wait_for 30 condor_status -const 'RetirementTimeRemaining > 0' -af Name ||
+		fail "the slot does not advertise RetirementTimeRemaining"
+	H=$(submit "$HIGH" high 2 "$MARK") || fail "condor_submit of the preferred job"
+	n=$(cycles)
+	wait_for 60 more_cycles $((n + 2)) || fail "the negotiator did not cycle"
+	if [ $early = False ]; then
+		grep -q "Trimmed out 1 startd ads due to NEGOTIATOR_CONSIDER_EARLY_PREEMPTION=False" "$T/log/NegotiatorLog" ||
+			fail "the retiring slot was not left out"
+		grep -q "preempting $LOW@" "$T/log/MatchLog" && fail "a retiring slot was matched without early preemption"
+	else
+		grep -q "Trimmed out" "$T/log/NegotiatorLog" && fail "a slot was trimmed with early preemption"
+		grep -q "Matched $H.0 .* preempting $LOW@" "$T/log/MatchLog" ||
+			fail "no early preemption in the MatchLog: $(cat "$T/log/MatchLog")"
+		# the slot says who waits for it, and is not matched again
+		# for what that claim already has
+		[ "$(condor_status -af PreemptingUser PreemptingRank)" = "$HIGH@$(condor_status -af Machine | head -1) 1.0" ] ||
+			fail "the retiring slot does not name the claim waiting for it: $(condor_status -af PreemptingUser PreemptingRank)"
+	fi
+	# either way the low job retires in full, then gives way
+	wait_for 60 status_is "$H.0" 2 || fail "the preferred job did not run after the retirement (early $early)"
+	wait_for 60 in_history "$H" 1 || fail "the preferred job did not finish"
+	[ "$(grep -c "Matched $H.0 " "$T/log/MatchLog")" = 1 ] ||
+		fail "the preferred job was matched more than once: $(grep Matched "$T/log/MatchLog")"
+	[ "$(grep -c '^004 ' "$J/low.log")" = 1 ] || fail "the low job was not evicted once: $(cat "$J/low.log")"
+	ran=$(( $(event_time 004 "$J/low.log") - $(event_time 001 "$J/low.log") ))
+	[ "$ran" -ge 19 ] || fail "the low job was evicted after ${ran}s, before its 20s of retirement (early $early)"
+	echo "ok: NEGOTIATOR_CONSIDER_EARLY_PREEMPTION = $early: a retiring slot is $( [ $early = True ] && echo matched at once || echo left alone until its retirement is over)"
+	condor_rm -all >/dev/null
+	wait_for 30 queue_empty || fail "the queue did not empty"
+	stop_pool
+done
 echo "all preemption checks passed"

@@ -27,7 +27,8 @@ static classad *ad_of(const char *text)
 
 /* A pool of the slot ads given (new syntax), each with a private ad
  * holding a claim id "claim-<Name>" unless its text has NoClaim. */
-static void make_pool(struct ng_pool *p, const char *const *slots, size_t n)
+static void make_pool_early(struct ng_pool *p, const char *const *slots,
+			    size_t n, bool early)
 {
 	classad *pub[16], *pvt[16];
 	size_t npvt = 0;
@@ -45,12 +46,17 @@ static void make_pool(struct ng_pool *p, const char *const *slots, size_t n)
 		npvt++;
 		free(name);
 	}
-	struct ng_pool_opts o = {true, NULL};
+	struct ng_pool_opts o = {true, NULL, early};
 	ng_pool_build(p, pub, n, pvt, npvt, &o);
 	for (size_t i = 0; i < n; i++)
 		classad_free(pub[i]);
 	for (size_t i = 0; i < npvt; i++)
 		classad_free(pvt[i]);
+}
+
+static void make_pool(struct ng_pool *p, const char *const *slots, size_t n)
+{
+	make_pool_early(p, slots, n, false);
 }
 
 static ng_matcher *matcher(const char *pre, const char *post)
@@ -323,6 +329,117 @@ static void test_preemption(void **state)
 	ng_pool_clear(&p);
 }
 
+/* A claimed slot whose job may still retire is no candidate unless
+ * NEGOTIATOR_CONSIDER_EARLY_PREEMPTION, as HTCondor trims it. */
+static void test_early_preemption(void **state)
+{
+	(void)state;
+	static const char *const slots[] = {
+		"[Name = \"r\"; Requirements = true; State = \"Claimed\"; "
+		"RemoteUser = \"dave@x\"; Rank = TARGET.Owner == \"alice\"; "
+		"CurrentRank = 0.0; RetirementTimeRemaining = 300]",
+		"[Name = \"o\"; Requirements = true; State = \"Claimed\"; "
+		"RemoteUser = \"erin@x\"; Rank = TARGET.Owner == \"alice\"; "
+		"CurrentRank = 0.0; RetirementTimeRemaining = 0]",
+	};
+	classad *job = ad_of("[Owner = \"alice\"; Requirements = true]");
+	for (int early = 0; early < 2; early++) {
+		struct ng_pool p;
+		make_pool_early(&p, slots, 2, early);
+		assert_int_equal(p.retiring, early ? 0 : 1);
+		ng_matcher *m = preempting(true, "False");
+		size_t n;
+		struct ng_cand *c = ng_match_candidates(m, job, "alice@x", &p,
+							false, &n);
+		char out[64];
+		names(&p, c, n, out, sizeof(out));
+		assert_string_equal(out, early ? "r o" : "o");
+		free(c);
+		ng_matcher_free(m);
+		ng_pool_clear(&p);
+	}
+	classad_free(job);
+}
+
+/* A slot a better claim already waits for is that claim's to lose: its
+ * user and rank are the preempting ones; usage stays the current
+ * claimer's. */
+static void test_waiting_claim(void **state)
+{
+	(void)state;
+	static const char *const slots[] = {
+		"[Name = \"r\"; Requirements = true; State = \"Claimed\"; "
+		"RemoteUser = \"dave@x\"; Rank = TARGET.Owner == \"alice\"; "
+		"CurrentRank = 0.0; PreemptingUser = \"alice@x\"; "
+		"PreemptingRank = 1.0]",
+		"[Name = \"q\"; Requirements = true; State = \"Claimed\"; "
+		"RemoteUser = \"dave@x\"; Rank = 0; CurrentRank = 0.0; "
+		"PreemptingAccountingGroup = \"group_b.erin@x\"; "
+		"PreemptingUser = \"erin@x\"; PreemptingRank = 0.0]",
+	};
+	struct ng_pool p;
+	make_pool(&p, slots, 2);
+	assert_string_equal(p.slot[0].charged, "dave@x");
+	assert_string_equal(p.slot[0].remote, "alice@x");
+	assert_string_equal(p.slot[1].remote, "group_b.erin@x");
+	classad *job = ad_of("[Owner = \"alice\"; Requirements = true]");
+	ng_matcher *m = preempting(true, "True");
+	size_t n;
+	struct ng_cand *c = ng_match_candidates(m, job, "alice@x", &p, false,
+						&n);
+	char out[64];
+	names(&p, c, n, out, sizeof(out));
+	/* r: no better than the waiting claim, and alice's own; q: by
+	 * priority from group_b */
+	assert_string_equal(out, "q");
+	assert_int_equal(c[0].rank.kind, NG_PRIO_PREEMPTION);
+	free(c);
+	ng_matcher_free(m);
+	classad_free(job);
+	ng_pool_clear(&p);
+}
+
+/* A PREEMPTION_REQUIREMENTS that cannot be read never widens: it is
+ * false; one that gives no boolean is false and said once. */
+static void test_bad_preemption_policy(void **state)
+{
+	(void)state;
+	struct ng_pool p;
+	make_pool(&p, claimed, 5);
+	classad *job = ad_of("[Owner = \"alice\"; Requirements = true; "
+			     "SubmitterUserPrio = 5.0]");
+	struct ng_match_conf conf = {.preemption_req = "RemoteUserPrio >",
+				     .consider_preemption = true};
+	bool bad;
+	struct ks_err err = {0};
+	ng_matcher *m = ng_matcher_new(&conf, &bad, &err);
+	assert_true(bad);
+	assert_non_null(strstr(err.msg, "PREEMPTION_REQUIREMENTS does not "
+					 "parse"));
+	assert_non_null(strstr(err.msg, "taken as False"));
+	size_t n;
+	struct ng_cand *c = ng_match_candidates(m, job, "alice@x", &p, false,
+						&n);
+	char out[64];
+	names(&p, c, n, out, sizeof(out));
+	assert_string_equal(out, "u r");
+	free(c);
+	ng_matcher_free(m);
+
+	m = preempting(true, "\"yes\"");
+	for (int round = 0; round < 2; round++) {
+		c = ng_match_candidates(m, job, "alice@x", &p, false, &n);
+		names(&p, c, n, out, sizeof(out));
+		assert_string_equal(out, "u r");
+		free(c);
+		assert_int_equal(ng_matcher_warnings(m),
+				 round ? 0u : (unsigned)NG_MATCH_WARN_PREQ);
+	}
+	ng_matcher_free(m);
+	classad_free(job);
+	ng_pool_clear(&p);
+}
+
 static void test_carve(void **state)
 {
 	(void)state;
@@ -415,6 +532,9 @@ int main(void)
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_free_slots),
 		cmocka_unit_test(test_preemption),
+		cmocka_unit_test(test_early_preemption),
+		cmocka_unit_test(test_waiting_claim),
+		cmocka_unit_test(test_bad_preemption_policy),
 		cmocka_unit_test(test_carve),
 		cmocka_unit_test(test_bad_conf),
 	};
