@@ -922,11 +922,16 @@ static void negotiate_groups(struct cycle *c)
 static void publish_accounting(struct cycle *c)
 {
 	struct negotiator *ng = c->ng;
-	classad **ads = ks_xmalloc((c->nsub + 1) * sizeof(*ads));
+	size_t ngroups = ng_groups_count(ng->groups);
+	classad **ads = ks_xmalloc((c->nsub + ngroups + 1) * sizeof(*ads));
 	size_t n = 0;
-	const struct ng_customer *none = ng_acct_find(ng->acct, NG_NONE_GROUP);
-	if (none)
-		ads[n++] = ng_acct_ad(ng->acct, none, c->d->name);
+	/* "<none>" and the declared groups, then the submitters */
+	for (size_t i = 0; i < ngroups; i++) {
+		const struct ng_customer *grp = ng_acct_find(
+			ng->acct, ng_groups_at(ng->groups, i)->name);
+		if (grp)
+			ads[n++] = ng_acct_ad(ng->acct, grp, c->d->name);
+	}
 	for (size_t i = 0; i < c->nsub; i++) {
 		bool seen = false;
 		for (size_t j = 0; j < i && !seen; j++)

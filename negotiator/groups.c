@@ -31,6 +31,7 @@ struct ng_groups {
 	size_t n;
 	bool autoregroup;      /* some group regroups */
 	bool accept_surplus;   /* some group accepts surplus */
+	bool oversubscribe;    /* NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION */
 	classad_expr *sort_expr;
 	char *sort_text;
 	ks_log *log;
@@ -237,6 +238,8 @@ ng_groups *ng_groups_new(const ks_config *cfg, ks_log *log)
 	bool dflt_regroup = bool_knob(cfg, "GROUP_AUTOREGROUP", false);
 	g->autoregroup = dflt_regroup;
 	g->accept_surplus = dflt_surplus;
+	g->oversubscribe = bool_knob(cfg, "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION",
+				     true);
 
 	char *list = ks_config_get(cfg, "GROUP_NAMES", NULL);
 	char **names = NULL;
@@ -381,9 +384,9 @@ static void assign(ng_groups *g, struct ng_group *grp, double quota)
 		else
 			dqsum += grp->child[i]->config_quota;
 	}
-	/* NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION is HTCondor's default:
-	 * static quotas are given in full even past the parent's */
-	double sqa = sqsum;
+	/* with NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION (HTCondor's
+	 * default) static quotas are given in full even past the parent's */
+	double sqa = g->oversubscribe || sqsum < quota ? sqsum : quota;
 	double dqa = quota - sqa > 0 ? quota - sqa : 0;
 	double zs = sqsum > 0 ? sqsum : 1;
 	double zd = dqsum > 1 ? dqsum : 1;
@@ -410,7 +413,7 @@ static void assign(ng_groups *g, struct ng_group *grp, double quota)
 	/* with oversubscription a group keeps its whole quota; the root's
 	 * is what its subgroups leave of the pool, or surplus would be
 	 * counted twice */
-	grp->quota = grp->parent ? quota : quota - chq;
+	grp->quota = g->oversubscribe && grp->parent ? quota : quota - chq;
 	if (grp->quota < 0)
 		grp->quota = 0;
 	LOG(g, KS_D_FULLDEBUG, "group quotas: group %s assigned quota= %g",

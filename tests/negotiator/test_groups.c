@@ -131,6 +131,19 @@ static void test_dynamic_and_tree(void **state)
 	assert_float_equal(grp(g, "group_physics")->quota, 10, 1e-9);
 	assert_float_equal(grp(g, "<none>")->quota, 5, 1e-9);
 	ng_groups_free(g);
+	/* without oversubscription a group's own quota is what its
+	 * subgroups leave, and static quotas past the parent's shrink */
+	ks_config_set(cfg, "NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION", "false",
+		      NULL);
+	ks_config_set(cfg, "GROUP_QUOTA_group_chem", "15", NULL);
+	g = ng_groups_new(cfg, NULL);
+	ng_groups_begin(g);
+	ng_groups_assign_quotas(g, 20);
+	assert_float_equal(grp(g, "group_physics")->quota, 0, 1e-9);
+	assert_float_equal(grp(g, "group_physics")->subtree_quota, 8, 1e-9);
+	assert_float_equal(grp(g, "group_chem")->quota, 12, 1e-9);
+	assert_float_equal(grp(g, "<none>")->quota, 0, 1e-9);
+	ng_groups_free(g);
 	ks_config_free(cfg);
 
 	/* dynamic quotas over 1 in all are scaled to the parent's */
