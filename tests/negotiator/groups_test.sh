@@ -10,7 +10,10 @@
 # four slots while group_b asks for none; when group_b's jobs come,
 # PREEMPTION_REQUIREMENTS on the group attributes the negotiator inserts
 # (RemoteGroupResourcesInUse > RemoteGroupQuota) gives group_b its three
-# slots back, and group_a keeps one.
+# slots back, and group_a keeps one (the requirements read RemoteGroup,
+# SubmitterGroup, SubmitterNegotiatingGroup and SubmitterAutoregroup
+# too).  A quota that is no number and a GROUP_SORT_EXPR that does not
+# parse are logged once, however many cycles run.
 set -u
 B=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,17 +30,18 @@ J=$T/jobs
 mkdir -p "$J"
 chmod 777 "$J"
 
-# start_pool SURPLUS [PREEMPTION_REQUIREMENTS]: four static slots, the
-# two groups with quotas 1 and 3
+# start_pool SURPLUS [PREEMPTION_REQUIREMENTS [LINES]]: four static
+# slots, the two groups with quotas 1 and 3
 start_pool() {
 	job_pool_config <<CFG
 NUM_SLOTS = 4
 NUM_CPUS = 4
 SLOT_TYPE_0_PARTITIONABLE = false
 MAXJOBRETIREMENTTIME = 0
-GROUP_NAMES = group_a, group_b
+GROUP_NAMES = group_a, group_b ${3:-}
 GROUP_QUOTA_group_a = 1
 GROUP_QUOTA_group_b = 3
+${4:-}
 GROUP_ACCEPT_SURPLUS = $1
 PREEMPTION_REQUIREMENTS = ${2:-False}
 NEGOTIATOR_DEBUG = D_MATCH D_FULLDEBUG
@@ -66,7 +70,11 @@ running() { condor_q -allusers -constraint "ClusterId == $1 && JobStatus == 2" -
 runs() { [ "$(running "$1")" = "$2" ] && [ "$(running "$3")" = "$4" ]; }
 
 # --- static quotas, no surplus ---------------------------------------------
-start_pool False
+# with bad knobs too: a group whose quota is no number (0), and a
+# GROUP_SORT_EXPR that does not parse (HTCondor's default is used);
+# each is logged once, not every cycle
+start_pool False False ", group_c" "GROUP_QUOTA_group_c = lots
+GROUP_SORT_EXPR = (("
 CA=$(submit group_a 6) || fail "condor_submit of group_a's jobs"
 CB=$(submit group_b 6) || fail "condor_submit of group_b's jobs"
 wait_for 90 runs "$CA" 1 "$CB" 3 ||
@@ -84,7 +92,12 @@ grep -q 'Group group_a is using its quota 1 - halting negotiation' "$L" ||
 	fail "group_a did not halt at its quota"
 grep -q 'Group group_b - BEGIN NEGOTIATION with a quota limit of 3' "$L" ||
 	fail "group_b did not negotiate up to 3"
-echo "ok: group_a runs 1 and group_b 3 of four slots, over several cycles"
+[ "$(grep -c 'GROUP_QUOTA_group_c = lots is not a number' "$L")" = 1 ] ||
+	fail "the bad quota should be logged once: $(grep -c 'GROUP_QUOTA_group_c' "$L")"
+[ "$(grep -c 'Failed to parse GROUP_SORT_EXPR = ((' "$L")" = 1 ] ||
+	fail "the bad GROUP_SORT_EXPR should be logged once: $(grep -c 'GROUP_SORT_EXPR' "$L")"
+grep -Eq 'group_c +0 +0 +N +N +N ' "$L" || fail "group_c's quota should be 0"
+echo "ok: group_a runs 1 and group_b 3 of four slots, over several cycles; bad knobs logged once"
 
 # condor_userprio: the groups, with their quotas, and the users in them
 up=$(condor_userprio -allusers) || fail "condor_userprio -allusers"
@@ -108,7 +121,7 @@ stop_pool
 
 # --- surplus, taken back by priority preemption on the group attributes -----
 rm -f "$J"/*.log
-start_pool True 'RemoteGroupResourcesInUse > RemoteGroupQuota && TARGET.SubmitterGroupResourcesInUse < TARGET.SubmitterGroupQuota'
+start_pool True 'RemoteGroupResourcesInUse > RemoteGroupQuota && TARGET.SubmitterGroupResourcesInUse < TARGET.SubmitterGroupQuota && RemoteGroup == "group_a" && TARGET.SubmitterGroup == "group_b" && TARGET.SubmitterNegotiatingGroup == "group_b" && TARGET.SubmitterAutoregroup == false'
 CA=$(submit group_a 4) || fail "condor_submit of group_a's jobs"
 wait_for 90 runs "$CA" 4 "$CA" 4 || fail "group_a did not take the surplus: $(running "$CA")"
 CB=$(submit group_b 3) || fail "condor_submit of group_b's jobs"
