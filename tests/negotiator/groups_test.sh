@@ -12,7 +12,8 @@
 # (RemoteGroupResourcesInUse > RemoteGroupQuota) gives group_b its three
 # slots back, and group_a keeps one (the requirements read RemoteGroup,
 # SubmitterGroup, SubmitterNegotiatingGroup and SubmitterAutoregroup
-# too).  A quota that is no number and a GROUP_SORT_EXPR that does not
+# too).  With GROUP_AUTOREGROUP_group_a, group_a alone takes all four
+# slots, three of them in <none>'s turn.  A quota that is no number and a GROUP_SORT_EXPR that does not
 # parse are logged once, however many cycles run.
 set -u
 B=$(cd "$1" && pwd)
@@ -134,4 +135,18 @@ n=$(cycles)
 wait_for 60 more_cycles $((n + 3)) || fail "the negotiator did not cycle"
 runs "$CA" 1 "$CB" 3 || fail "not stable: group_a $(running "$CA"), group_b $(running "$CB")"
 echo "ok: a group over its quota gives slots back to one under it (RemoteGroupResourcesInUse > RemoteGroupQuota)"
+condor_rm -all >/dev/null
+wait_for 30 queue_empty || fail "the queue did not empty"
+stop_pool
+
+# --- autoregroup --------------------------------------------------------------
+# group_a, at its quota of 1, negotiates again in <none>'s turn, last,
+# over the pool: it takes the three slots group_b does not ask for
+rm -f "$J"/*.log
+start_pool False False "" "GROUP_AUTOREGROUP_group_a = True"
+CA=$(submit group_a 6) || fail "condor_submit of group_a's jobs"
+wait_for 90 runs "$CA" 4 "$CA" 4 || fail "group_a did not regroup: $(running "$CA")"
+grep -q 'group quotas: autoregroup mode: appended 1 submitters to group <none> negotiation' "$T/log/NegotiatorLog" ||
+	fail "no autoregroup in the NegotiatorLog"
+echo "ok: an autoregroup group takes what the others leave in <none>'s turn"
 echo "all group checks passed"
