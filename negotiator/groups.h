@@ -100,8 +100,8 @@ void ng_groups_assign_quotas(ng_groups *g, double total);
 /* One allocation round: each group gets what it asks for up to its
  * quota, then the surplus goes to groups that accept it; with
  * whole_slots (no slot weights) fractions are gathered and handed out
- * round robin.  now: the time the round-robin order remembers.  Returns
- * the surplus nobody took. */
+ * round robin (to the group that got one least recently first).
+ * Returns the surplus nobody took. */
 double ng_groups_allocate(ng_groups *g, bool whole_slots);
 
 /* The usage of a group, read by the negotiation (the accountant's). */
