@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "groups.h"
 #include "ks_mem.h"
 #include "ks_store.h"
 
@@ -28,6 +29,7 @@ struct ng_acct {
 	int64_t last_update;
 	struct ng_customer *c; /* sorted by name (strcmp) */
 	size_t n, cap;
+	const ng_groups *groups; /* borrowed; NULL: every customer in <none> */
 };
 
 /* ---- the in-memory table ---------------------------------------------- */
@@ -74,7 +76,8 @@ static struct ng_customer *insert(ng_acct *a, const char *name)
 	struct ng_customer *c = &a->c[i];
 	memset(c, 0, sizeof(*c));
 	c->name = ks_xstrdup(name);
-	c->is_group = strcmp(name, NG_NONE_GROUP) == 0;
+	/* as HTCondor tells them: a submitter has a domain, a group none */
+	c->is_group = strchr(name, '@') == NULL;
 	c->priority = NG_MIN_PRIORITY;
 	return c;
 }
@@ -91,6 +94,12 @@ static double default_factor(const ng_acct *a, const char *name)
 {
 	if (strncmp(name, NICE_PREFIX, strlen(NICE_PREFIX)) == 0)
 		return a->p.nice_factor;
+	/* GROUP_PRIO_FACTOR_<group> of the group the customer counts for */
+	if (a->groups) {
+		const struct ng_group *grp = ng_groups_assign(a->groups, name);
+		if (grp->prio_factor > 0)
+			return grp->prio_factor;
+	}
 	if (a->local_domain && *a->local_domain) {
 		const char *at = strrchr(name, '@');
 		const char *domain = at ? at + 1 : "";
@@ -342,13 +351,25 @@ void ng_acct_usage_begin(ng_acct *a)
 	}
 }
 
+void ng_acct_set_groups(ng_acct *a, const ng_groups *g)
+{
+	a->groups = g;
+}
+
+const char *ng_acct_group_of(const ng_acct *a, const char *name)
+{
+	return a->groups ? ng_groups_assign(a->groups, name)->name
+			 : NG_NONE_GROUP;
+}
+
 void ng_acct_add_usage(ng_acct *a, const char *name, double w)
 {
 	struct ng_customer *c = get(a, name);
 	c->resources_used++;
 	c->weighted_used += w;
 	if (!c->is_group) {
-		c = get(a, NG_NONE_GROUP);
+		/* and for its group, as HTCondor's AddMatch charges it */
+		c = get(a, ng_acct_group_of(a, name));
 		c->resources_used++;
 		c->weighted_used += w;
 	}
@@ -487,27 +508,65 @@ static void put_bool(classad *ad, const char *attr, int idx, bool b)
 	classad_insert_bool(ad, name, b);
 }
 
+/* The figures of the group a record stands for (the root's zeros when
+ * no groups are configured). */
+static const struct ng_group *group_of_record(const ng_acct *a,
+					      const struct ng_customer *c)
+{
+	if (!a->groups)
+		return NULL;
+	const struct ng_group *grp = ng_groups_find(a->groups, c->name);
+	return grp ? grp : ng_groups_at(a->groups, 0);
+}
+
+/* The usage of a group and its subgroups (HierWeightedResourcesUsed);
+ * the root's is 0, as HTCondor charges it only to declared groups. */
+static double hier_used(const ng_acct *a, const struct ng_group *grp)
+{
+	if (!grp || !grp->parent)
+		return 0;
+	const struct ng_customer *c = find(a, grp->name);
+	double u = c ? c->weighted_used : 0;
+	for (size_t i = 0; i < grp->nchild; i++)
+		u += hier_used(a, grp->child[i]);
+	return u;
+}
+
 /* One customer's fields, under idx (0: without a suffix); c has its
  * factor (get() gave it one). */
-static void put_customer_attrs(classad *ad, int idx,
-			       const struct ng_customer *c)
+static void put_customer_attrs(const ng_acct *a, classad *ad, int idx,
+			       const struct ng_customer *c, bool rollup)
 {
 	put_str(ad, "Name", idx, c->name);
 	put_bool(ad, "IsAccountingGroup", idx, c->is_group);
-	put_str(ad, "AccountingGroup", idx, NG_NONE_GROUP);
-	put_num(ad, "Priority", idx, c->priority * c->factor, false);
 	if (c->is_group) {
-		/* a group's factor is GROUP_PRIO_FACTOR_<group>, and kestrel
-		 * has no group quotas: the root group's figures */
-		put_num(ad, "PriorityFactor", idx, 0, false);
-		put_num(ad, "EffectiveQuota", idx, 0, false);
-		put_num(ad, "ConfigQuota", idx, 0, false);
-		put_num(ad, "SubtreeQuota", idx, 0, false);
-		put_num(ad, "GroupSortKey", idx, 3.4e38, false);
-		put_str(ad, "SurplusPolicy", idx, "no");
-		put_num(ad, "Requested", idx, 0, false);
-		put_num(ad, "HierWeightedResourcesUsed", idx, 0, false);
+		/* a group's AccountingGroup is its parent (the root its
+		 * own name), its factor GROUP_PRIO_FACTOR_<group> */
+		const struct ng_group *grp = group_of_record(a, c);
+		put_str(ad, "AccountingGroup", idx,
+			grp && grp->parent ? grp->parent->name : c->name);
+		put_num(ad, "Priority", idx,
+			rollup ? 0 : c->priority * c->factor, false);
+		put_num(ad, "PriorityFactor", idx,
+			rollup ? c->factor : grp ? grp->prio_factor : 0,
+			false);
+		put_num(ad, "EffectiveQuota", idx, grp ? grp->quota : 0, false);
+		put_num(ad, "ConfigQuota", idx, grp ? grp->config_quota : 0,
+			false);
+		put_num(ad, "SubtreeQuota", idx, grp ? grp->subtree_quota : 0,
+			false);
+		put_num(ad, "GroupSortKey", idx, grp ? grp->sort_key : 3.4e38,
+			false);
+		put_str(ad, "SurplusPolicy", idx,
+			grp ? ng_group_surplus_policy(grp) : "no");
+		put_num(ad, "Requested", idx,
+			grp ? grp->currently_requested : 0, false);
+		put_num(ad, "HierWeightedResourcesUsed", idx, hier_used(a, grp),
+			false);
 	} else {
+		put_str(ad, "AccountingGroup", idx,
+			ng_acct_group_of(a, c->name));
+		put_num(ad, "Priority", idx, c->priority * c->factor, false);
 		put_num(ad, "Ceiling", idx, -1, true);
 		put_num(ad, "Floor", idx, 0, true);
 		put_num(ad, "PriorityFactor", idx, c->factor, false);
@@ -523,23 +582,77 @@ static void put_customer_attrs(classad *ad, int idx,
 	put_num(ad, "LastUsageTime", idx, (double)c->last_usage_time, true);
 }
 
+/* Adds a group's figures to its parent's (at pidx), as HTCondor's
+ * GET_PRIORITY_ROLLUP does: sums, and the earliest and latest times. */
+static void roll_up(classad *ad, int idx, int pidx)
+{
+	static const char *const sums[] = {"ResourcesUsed",
+					   "WeightedResourcesUsed",
+					   "AccumulatedUsage",
+					   "WeightedAccumulatedUsage"};
+	char from[96], to[96];
+	for (size_t k = 0; k < 4; k++) {
+		double x = 0, y = 0;
+		snprintf(from, sizeof(from), "%s%d", sums[k], idx);
+		snprintf(to, sizeof(to), "%s%d", sums[k], pidx);
+		classad_eval_real(ad, from, NULL, &x);
+		classad_eval_real(ad, to, NULL, &y);
+		if (k == 0)
+			classad_insert_int(ad, to, (int64_t)(x + y));
+		else
+			classad_insert_real(ad, to, x + y);
+	}
+	int64_t x = 0, y = 0;
+	snprintf(from, sizeof(from), "BeginUsageTime%d", idx);
+	snprintf(to, sizeof(to), "BeginUsageTime%d", pidx);
+	classad_eval_int(ad, from, NULL, &x);
+	classad_eval_int(ad, to, NULL, &y);
+	classad_insert_int(ad, to, x < y ? x : y);
+	snprintf(from, sizeof(from), "LastUsageTime%d", idx);
+	snprintf(to, sizeof(to), "LastUsageTime%d", pidx);
+	classad_eval_int(ad, from, NULL, &x);
+	classad_eval_int(ad, to, NULL, &y);
+	classad_insert_int(ad, to, x > y ? x : y);
+}
+
 classad *ng_acct_report(ng_acct *a)
+{
+	return ng_acct_report_rollup(a, false);
+}
+
+classad *ng_acct_report_rollup(ng_acct *a, bool rollup)
 {
 	classad *ad = classad_new();
 	classad_insert_int(ad, "LastUpdate", a->last_update);
 	int idx = 1;
 	get(a, NG_NONE_GROUP);
+	size_t ngroups = a->groups ? ng_groups_count(a->groups) : 1;
+	/* every declared group has its record, as in HTCondor */
+	for (size_t i = 0; i < ngroups; i++)
+		if (a->groups)
+			get(a, ng_groups_at(a->groups, i)->name);
 	/* as reading a priority does in HTCondor: every record gets its
 	 * factor (none is added, so no pointer moves) */
 	for (size_t i = 0; i < a->n; i++)
 		get(a, a->c[i].name);
-	/* groups first, as HTCondor numbers them */
-	for (size_t i = 0; i < a->n; i++)
-		if (a->c[i].is_group)
-			put_customer_attrs(ad, idx++, &a->c[i]);
+	/* the groups first, breadth first as HTCondor numbers them; a
+	 * record of a group no longer declared is not shown */
+	for (size_t i = 0; i < ngroups; i++) {
+		const char *name = a->groups ? ng_groups_at(a->groups, i)->name
+					     : NG_NONE_GROUP;
+		put_customer_attrs(a, ad, idx++, find(a, name), rollup);
+	}
+	if (rollup && a->groups)
+		for (size_t i = ngroups; i-- > 1;) {
+			const struct ng_group *grp = ng_groups_at(a->groups, i);
+			size_t p = 0;
+			while (ng_groups_at(a->groups, p) != grp->parent)
+				p++;
+			roll_up(ad, (int)i + 1, (int)p + 1);
+		}
 	for (size_t i = 0; i < a->n; i++)
 		if (!a->c[i].is_group)
-			put_customer_attrs(ad, idx++, &a->c[i]);
+			put_customer_attrs(a, ad, idx++, &a->c[i], false);
 	classad_insert_int(ad, "NumSubmittors", idx - 1);
 	return ad;
 }
@@ -552,7 +665,7 @@ classad *ng_acct_ad(ng_acct *a, const struct ng_customer *c,
 	struct ng_customer copy = *c;
 	if (copy.factor < NG_MIN_PRIORITY_FACTOR)
 		copy.factor = default_factor(a, c->name);
-	put_customer_attrs(ad, 0, &copy);
+	put_customer_attrs(a, ad, 0, &copy, false);
 	classad_insert_string(ad, "NegotiatorName", negotiator);
 	classad_insert_int(ad, "LastUpdate", a->last_update);
 	return ad;

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "classad.h"
+#include "groups.h"
 #include "ks_err.h"
 
 #define NG_MIN_PRIORITY 0.5
@@ -95,6 +96,13 @@ int ng_acct_update(ng_acct *a, int64_t now, struct ks_err *err);
  * the cycle makes is added the same way, as HTCondor's AddMatch does, so
  * that later spins of the pie see it.  ng_acct_save() stores it all. */
 void ng_acct_usage_begin(ng_acct *a);
+/* The accounting groups (groups.h; borrowed, NULL: none): a submitter's
+ * usage then counts for its group rather than "<none>", its default
+ * factor is its group's GROUP_PRIO_FACTOR_<group>, and GET_PRIORITY
+ * reports the declared groups with their quotas. */
+void ng_acct_set_groups(ng_acct *a, const ng_groups *g);
+/* The group name counts for ("<none>" without groups).  Borrowed. */
+const char *ng_acct_group_of(const ng_acct *a, const char *name);
 void ng_acct_add_usage(ng_acct *a, const char *name, double w);
 int ng_acct_save(ng_acct *a, struct ks_err *err);
 
@@ -135,8 +143,13 @@ const struct ng_customer *ng_acct_at(const ng_acct *a, size_t i);
  * AccumulatedUsage<i>, WeightedAccumulatedUsage<i>, BeginUsageTime<i>,
  * LastUsageTime<i>, IsAccountingGroup<i>, AccountingGroup<i>,
  * Ceiling<i>, Floor<i>, SubmitterShare<i>, SubmitterLimit<i> (and the
- * group's quota attributes).  New ad (classad_free()). */
+ * group's quota attributes: EffectiveQuota<i>, ConfigQuota<i>,
+ * SubtreeQuota<i>, GroupSortKey<i>, SurplusPolicy<i>, Requested<i>,
+ * HierWeightedResourcesUsed<i>).  New ad (classad_free()). */
 classad *ng_acct_report(ng_acct *a);
+/* The same; with rollup (GET_PRIORITY_ROLLUP) each group's usage
+ * figures include its subgroups' and its priority is 0. */
+classad *ng_acct_report_rollup(ng_acct *a, bool rollup);
 
 /* One customer's accounting ad for the collector (UPDATE_ACCOUNTING_AD):
  * the record without index, MyType "Accounting", Name, Priority

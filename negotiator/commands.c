@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "ks_commands.h"
 #include "ks_wire.h"
 #include "negotiator.h"
 
@@ -43,7 +44,9 @@ void ng_cmd_reschedule(ks_daemon *d, struct ks_request *req)
 void ng_cmd_get_priority(ks_daemon *d, struct ks_request *req)
 {
 	struct negotiator *ng = d->ctx;
-	classad *ad = ng_acct_report(ng->acct);
+	/* GET_PRIORITY_ROLLUP: groups count their subgroups' usage */
+	classad *ad = ng_acct_report_rollup(
+		ng->acct, req->code == KS_GET_PRIORITY_ROLLUP);
 	if (ng->limits)
 		ng_limits_publish(ng->limits, ad);
 	ks_reply(req, KS_REPLY_OK, &ad, 1, false);

@@ -40,6 +40,9 @@ struct sub {
 	char *name;        /* Name: the submitter, and the accountant's key */
 	char *addr;        /* the schedd's address */
 	int64_t idle;      /* IdleJobs */
+	double demand;     /* running and idle jobs (weighted): its group's
+			    * request */
+	struct ng_group *group; /* the group it counts for */
 	ng_schedd *conv;   /* the negotiation under way */
 	int64_t *rejected; /* autoclusters no slot matched this cycle */
 	size_t nrejected;
@@ -62,6 +65,17 @@ struct cycle {
 	int spin_logged;
 	char *sig_attrs; /* the job attributes the slots read */
 	ng_limits *limits; /* concurrency limits in use, matches included */
+	/* accounting groups: the group negotiating now (NULL: every
+	 * submitter, without groups or in autoregroup's last turn), its
+	 * quota limit, and what its submitter took of free slots */
+	bool groups;
+	struct ng_group *neg_group;
+	bool regroup_turn;
+	double group_limit;
+	double ucap, uused; /* free-slot cap of the submitter's turn (< 0:
+			     * none) and what it used of it */
+	size_t *map;        /* the group's submitters' indices in sub */
+	struct ng_share_sub *gshare;
 };
 
 #define LOG(c, cat, ...) ks_log_printf((c)->d->log, (cat), __VA_ARGS__)
@@ -237,6 +251,16 @@ static void take_submitters(struct cycle *c, classad **ads, size_t n)
 		if (!classad_eval_int(ads[i], "IdleJobs", NULL, &s->idle) ||
 		    s->idle < 0)
 			s->idle = 0;
+		/* what its group is asked for, as HTCondor counts it */
+		double run = 0, idle = (double)s->idle;
+		if (c->ng->k.weighted_demand) {
+			classad_eval_real(ads[i], "WeightedIdleJobs", NULL, &idle);
+			classad_eval_real(ads[i], "WeightedRunningJobs", NULL,
+					  &run);
+		} else {
+			classad_eval_real(ads[i], "RunningJobs", NULL, &run);
+		}
+		s->demand = (run > 0 ? run : 0) + (idle > 0 ? idle : 0);
 		c->nsub++;
 	}
 }
@@ -274,6 +298,30 @@ static void accounting(struct cycle *c)
 								    s->remote));
 		classad_insert_real(ad, "RemoteUserResourcesInUse",
 				    ng_acct_weighted_used(ng->acct, s->remote));
+		classad_free(s->ad);
+		s->ad = ad;
+	}
+}
+
+/* The group forms of RemoteUserPrio, as HTCondor inserts them when
+ * groups are configured: the claiming user's group, its usage (now)
+ * and its quota (this round's). */
+static void remote_group_attrs(struct cycle *c)
+{
+	if (!c->groups)
+		return;
+	for (size_t i = 0; i < c->pool.n; i++) {
+		struct ng_slot *s = &c->pool.slot[i];
+		if (!s->remote)
+			continue;
+		struct ng_group *grp = ng_groups_assign(c->ng->groups, s->remote);
+		classad *ad = classad_copy(s->ad);
+		classad_insert_string(ad, "RemoteGroup", grp->name);
+		classad_insert_real(ad, "RemoteGroupResourcesInUse",
+				    ng_acct_weighted_used(c->ng->acct,
+							  grp->name));
+		classad_insert_real(ad, "RemoteGroupQuota",
+				    ng_groups_quota(grp));
 		classad_free(s->ad);
 		s->ad = ad;
 	}
@@ -473,6 +521,21 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 	classad_insert_real(r->ad, "SubmittorPrio", prio);
 	classad_insert_real(r->ad, "SubmitterUserResourcesInUse",
 			    ng_acct_weighted_used(ng->acct, s->name));
+	if (c->groups) {
+		/* the group it counts for and the one it negotiates in
+		 * ("<none>" in autoregroup's turn) */
+		classad_insert_string(r->ad, "SubmitterNegotiatingGroup",
+				      c->neg_group ? c->neg_group->name
+						   : NG_NONE_GROUP);
+		classad_insert_bool(r->ad, "SubmitterAutoregroup",
+				    c->regroup_turn);
+		classad_insert_string(r->ad, "SubmitterGroup", s->group->name);
+		classad_insert_real(r->ad, "SubmitterGroupResourcesInUse",
+				    ng_acct_weighted_used(ng->acct,
+							  s->group->name));
+		classad_insert_real(r->ad, "SubmitterGroupQuota",
+				    ng_groups_quota(s->group));
+	}
 	struct ng_cand *cand = ng_match_candidates(ng->matcher, r->ad, s->name,
 						   &c->pool, false, &nc);
 	c->st->jobs_considered++;
@@ -527,6 +590,18 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			 * another by priority, else two would take the slots
 			 * back and forth */
 			bool by_prio = cand[pos].rank.kind == NG_PRIO_PREEMPTION;
+			/* a free slot counts against what is left of the
+			 * group's quota too; a claimed one already counts
+			 * for some group */
+			if (c->ucap >= 0 &&
+			    cand[pos].rank.kind == NG_NO_PREEMPTION &&
+			    !(c->uused + cost <= c->ucap ||
+			      (c->uused <= 0 && c->ucap > 0))) {
+				limited = true;
+				classad_free(carved);
+				carved = NULL;
+				continue;
+			}
 			if (*used + cost <= limit ||
 			    (*used <= 0 && limit > 0 && !by_prio) ||
 			    (rank_only && by_rank)) {
@@ -547,8 +622,26 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			end = limited ? REQ_TOO_BIG : REQ_REJECTED;
 			break;
 		}
-		ng_schedd_add_match(s->conv, r->autocluster, slot->claim_id,
-				    slot->ad);
+		if (c->groups) {
+			/* what the schedd passes on to the claim, as
+			 * HTCondor's offer carries it */
+			classad *offer = classad_copy(slot->ad);
+			classad_insert_string(offer, "RemoteGroup",
+					      s->group->name);
+			classad_insert_string(offer, "RemoteNegotiatingGroup",
+					      c->neg_group ? c->neg_group->name
+							   : NG_NONE_GROUP);
+			classad_insert_bool(offer, "RemoteAutoregroup",
+					    c->regroup_turn);
+			ng_schedd_add_match(s->conv, r->autocluster,
+					    slot->claim_id, offer);
+			classad_free(offer);
+		} else {
+			ng_schedd_add_match(s->conv, r->autocluster,
+					    slot->claim_id, slot->ad);
+		}
+		if (!slot->remote)
+			c->uused += cost;
 		char *startd = str_attr(slot->ad, "StartdIpAddr");
 		LOG(c, KS_D_MATCH,
 		    "      Matched %lld.%lld %s %s preempting %s %s %s",
@@ -631,6 +724,18 @@ static enum ng_share_result negotiate(void *arg, size_t i, double limit,
 	}
 	int64_t deadline = now + (left_sub < left_cycle ? left_sub : left_cycle);
 	double used = 0;
+	c->uused = 0;
+	c->ucap = -1;
+	if (c->neg_group) {
+		/* HTCondor's unclaimed limit: free slots up to what is left
+		 * of the group's quota (its usage as the turn starts) */
+		double left = c->group_limit -
+			      ng_acct_weighted_used(ng->acct,
+						    c->neg_group->name);
+		c->ucap = left > 0 ? left : 0;
+		if (!ng->k.consider_preemption && limit > c->ucap)
+			limit = c->ucap;
+	}
 	enum ng_share_result res = NG_SHARE_DONE;
 	/* as HTCondor's: a request the limit kept from its slots is
 	 * rejected, the next may fit; the submitter then waits for the
@@ -677,6 +782,141 @@ static enum ng_share_result negotiate(void *arg, size_t i, double limit,
 	return res;
 }
 
+/* ---- accounting groups ------------------------------------------------------ */
+
+static double group_usage(void *arg, const char *group)
+{
+	struct cycle *c = arg;
+	return ng_acct_weighted_used(c->ng->acct, group);
+}
+
+/* Before each spin of a group's pie: a group at its quota stops, but
+ * for the first spin with preemption (slots that prefer its jobs). */
+static bool group_spin_ok(void *arg, int spin)
+{
+	struct cycle *c = arg;
+	if (!c->neg_group || (spin == 1 && c->ng->k.consider_preemption))
+		return true;
+	if (group_usage(c, c->neg_group->name) >= c->group_limit) {
+		LOG(c, KS_D_ALWAYS,
+		    "Group %s is using its quota %g - halting negotiation",
+		    c->neg_group->name, c->group_limit);
+		return false;
+	}
+	return true;
+}
+
+static enum ng_share_result negotiate_member(void *arg, size_t i,
+					     double limit, int spin,
+					     bool rank_only, double *pie)
+{
+	struct cycle *c = arg;
+	size_t k = c->map[i];
+	c->share[k].share = c->gshare[i].share;
+	c->share[k].limit = c->gshare[i].limit;
+	enum ng_share_result r = negotiate(c, k, limit, spin, rank_only, pie);
+	c->gshare[i].usage = c->share[k].usage;
+	return r;
+}
+
+/* One group's negotiation (ng_groups_negotiate()'s callback): its own
+ * pie over its submitters, the pool's weight capped at its limit, as
+ * HTCondor's negotiateWithGroup(); grp NULL is autoregroup's last turn,
+ * over the ungrouped and regrouped submitters, without a group limit. */
+static void negotiate_group(void *arg, struct ng_group *grp, double limit)
+{
+	struct cycle *c = arg;
+	struct ng_group *root = ng_groups_at(c->ng->groups, 0);
+	size_t n = 0;
+	for (size_t i = 0; i < c->nsub; i++) {
+		struct ng_group *g = c->sub[i].group;
+		if (grp ? g == grp : g == root || g->autoregroup)
+			c->map[n++] = i;
+	}
+	if (!n)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		struct ng_share_sub *sh = &c->gshare[k];
+		*sh = c->share[c->map[k]];
+		sh->share = sh->limit = 0;
+	}
+	c->neg_group = grp;
+	c->regroup_turn = grp == NULL;
+	c->group_limit = limit;
+	c->spin_logged = 0;
+	/* the claimed slots' group usage as this group starts */
+	remote_group_attrs(c);
+	struct ng_share_opts so = {
+		.total = c->pool.total_weight < limit ? c->pool.total_weight
+						      : limit,
+		.min_weight = c->pool.min_weight,
+		.consider_preemption = c->ng->k.consider_preemption,
+		.ignore_prios = c->ng->k.ignore_prios,
+		.spin_ok = group_spin_ok,
+	};
+	c->st->pies++;
+	c->st->pie_spins += ng_share_pie(c->gshare, n, &so, negotiate_member,
+					 c);
+	for (size_t k = 0; k < n; k++)
+		finish(c, &c->sub[c->map[k]]);
+	c->neg_group = NULL;
+	c->regroup_turn = false;
+}
+
+/* Phase 4 with groups: quotas from the pool, then group by group. */
+static void negotiate_groups(struct cycle *c)
+{
+	struct negotiator *ng = c->ng;
+	ng_groups *g = ng->groups;
+	ng_groups_begin(g);
+	for (size_t i = 0; i < ng_groups_count(g); i++) {
+		struct ng_group *grp = ng_groups_at(g, i);
+		grp->usage = group_usage(c, grp->name);
+	}
+	LOG(c, KS_D_ALWAYS,
+	    "group quotas: assigning %zu submitters to accounting groups",
+	    c->nsub);
+	struct ng_group *root = ng_groups_at(g, 0);
+	size_t regrouped = 0;
+	for (size_t i = 0; i < c->nsub; i++) {
+		struct sub *s = &c->sub[i];
+		s->group = ng_groups_assign(g, s->name);
+		s->group->requested += s->demand;
+		s->group->currently_requested += s->demand;
+		s->group->nsubmitters++;
+		if (s->group != root && s->group->autoregroup)
+			regrouped++;
+	}
+	if (ng_groups_autoregroup(g)) {
+		root->nsubmitters += regrouped;
+		LOG(c, KS_D_ALWAYS,
+		    "group quotas: autoregroup mode: appended %zu submitters "
+		    "to group %s negotiation", regrouped, root->name);
+	}
+	double total = c->pool.total_weight;
+	LOG(c, KS_D_ALWAYS,
+	    "group quotas: assigning group quotas from %g available%s slots",
+	    total, ng->k.use_slot_weights ? " weighted" : "");
+	ng_groups_assign_quotas(g, total);
+	c->map = ks_xmalloc((c->nsub ? c->nsub : 1) * sizeof(*c->map));
+	c->gshare = ks_xcalloc(c->nsub ? c->nsub : 1, sizeof(*c->gshare));
+	c->st->pies = 0;
+	struct ng_groups_opts o = {
+		.total = total,
+		.whole_slots = !ng->k.use_slot_weights,
+		.consider_preemption = ng->k.consider_preemption,
+		.strict_quota = ng->k.strict_quota,
+		.max_rounds = ng->k.group_rounds,
+		.rr_rate = ng->k.group_rr_rate,
+		.now = c->start,
+	};
+	ng_groups_negotiate(g, &o, group_usage, negotiate_group, c);
+	free(c->map);
+	free(c->gshare);
+	c->map = NULL;
+	c->gshare = NULL;
+}
+
 /* ---- the cycle ------------------------------------------------------------ */
 
 /* Said once per configuration: each cycle would repeat it for every
@@ -709,11 +949,16 @@ static void warn_expressions(struct cycle *c)
 static void publish_accounting(struct cycle *c)
 {
 	struct negotiator *ng = c->ng;
-	classad **ads = ks_xmalloc((c->nsub + 1) * sizeof(*ads));
+	size_t ngroups = ng_groups_count(ng->groups);
+	classad **ads = ks_xmalloc((c->nsub + ngroups + 1) * sizeof(*ads));
 	size_t n = 0;
-	const struct ng_customer *none = ng_acct_find(ng->acct, NG_NONE_GROUP);
-	if (none)
-		ads[n++] = ng_acct_ad(ng->acct, none, c->d->name);
+	/* "<none>" and the declared groups, then the submitters */
+	for (size_t i = 0; i < ngroups; i++) {
+		const struct ng_customer *grp = ng_acct_find(
+			ng->acct, ng_groups_at(ng->groups, i)->name);
+		if (grp)
+			ads[n++] = ng_acct_ad(ng->acct, grp, c->d->name);
+	}
 	for (size_t i = 0; i < c->nsub; i++) {
 		bool seen = false;
 		for (size_t j = 0; j < i && !seen; j++)
@@ -829,11 +1074,18 @@ void ng_cycle_run(ks_daemon *d)
 		.consider_preemption = ng->k.consider_preemption,
 		.ignore_prios = ng->k.ignore_prios,
 	};
-	int spins = c.nsub ? ng_share_pie(c.share, c.nsub, &so, negotiate, &c)
-			   : 0;
+	c.ucap = -1;
+	c.groups = ng_groups_enabled(ng->groups);
+	if (c.groups) {
+		negotiate_groups(&c);
+	} else {
+		int spins = c.nsub ? ng_share_pie(c.share, c.nsub, &so,
+						  negotiate, &c)
+				   : 0;
+		c.st->pie_spins = spins;
+	}
 	for (size_t i = 0; i < c.nsub; i++)
 		finish(&c, &c.sub[i]);
-	c.st->pie_spins = spins;
 	warn_expressions(&c);
 	int64_t t4 = time(NULL);
 	c.st->phase[3] = t4 - t2;

@@ -140,6 +140,28 @@ static void read_knobs(ks_daemon *d)
 		       &k->update_after_cycle);
 	classad_expr_free(k->slot_constraint);
 	classad_expr_free(k->job_constraint);
+	k->strict_quota = true;
+	ks_config_bool(d->cfg, "NEGOTIATOR_STRICT_ENFORCE_QUOTA",
+		       &k->strict_quota);
+	k->weighted_demand = true;
+	ks_config_bool(d->cfg, "NEGOTIATOR_USE_WEIGHTED_DEMAND",
+		       &k->weighted_demand);
+	k->group_rounds = (int)ks_daemon_int(
+		d, "GROUP_QUOTA_MAX_ALLOCATION_ROUNDS", 3);
+	if (k->group_rounds < 1)
+		k->group_rounds = 1;
+	k->group_rr_rate = 1e100;
+	ks_config_double(d->cfg, "GROUP_QUOTA_ROUND_ROBIN_RATE",
+			 &k->group_rr_rate);
+	if (!(k->group_rr_rate >= 1))
+		k->group_rr_rate = 1e100;
+	/* the groups are read once per (re)configuration: what is wrong
+	 * with them is logged once, not every cycle */
+	ng_groups *old = ng->groups;
+	ng->groups = ng_groups_new(d->cfg, d->log);
+	if (ng->acct)
+		ng_acct_set_groups(ng->acct, ng->groups);
+	ng_groups_free(old);
 	k->slot_constraint = constraint(
 		d, "NEGOTIATOR_SLOT_CONSTRAINT",
 		ks_config_get(d->cfg, "NEGOTIATOR_SLOT_CONSTRAINT", NULL));
@@ -271,9 +293,11 @@ static int start(ks_daemon *d, struct ks_err *err)
 	char *path = store_path(d);
 	make_dirs(path);
 	int rc = ng_acct_open(path, &p, &ng->acct, err);
-	if (rc == 0)
+	if (rc == 0) {
 		ks_log_printf(d->log, KS_D_ACCOUNTANT,
 			      "Accountant::Initialize - LogFileName=%s", path);
+		ng_acct_set_groups(ng->acct, ng->groups);
+	}
 	free(path);
 	free(domain);
 	if (rc)
@@ -310,6 +334,7 @@ static classad *make_ad(ks_daemon *d)
 static const struct ks_command_def cmds[] = {
 	{KS_RESCHEDULE, KS_LEVEL_WRITE, ng_cmd_reschedule},
 	{KS_GET_PRIORITY, KS_LEVEL_READ, ng_cmd_get_priority},
+	{KS_GET_PRIORITY_ROLLUP, KS_LEVEL_READ, ng_cmd_get_priority},
 	{KS_SET_PRIORITYFACTOR, KS_LEVEL_ADMINISTRATOR, ng_cmd_set_factor},
 	{KS_SET_PRIORITY, KS_LEVEL_ADMINISTRATOR, ng_cmd_set_priority},
 	{KS_RESET_USAGE, KS_LEVEL_ADMINISTRATOR, ng_cmd_reset_usage},
@@ -330,6 +355,7 @@ int main(int argc, char **argv)
 	int rc = ks_daemon_main(argc, argv, "NEGOTIATOR", &ops, cmds,
 				sizeof(cmds) / sizeof(cmds[0]), &ng);
 	ng_acct_close(ng.acct);
+	ng_groups_free(ng.groups);
 	ng_matcher_free(ng.matcher);
 	ng_limits_free(ng.limits);
 	classad_expr_free(ng.k.slot_constraint);

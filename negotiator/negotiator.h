@@ -12,6 +12,7 @@
 
 #include "accountant.h"
 #include "concurrency.h"
+#include "groups.h"
 #include "ks_daemon.h"
 #include "match.h"
 
@@ -48,11 +49,16 @@ struct ng_knobs {
 	int stats_length;         /* NEGOTIATION_CYCLE_STATS_LENGTH */
 	classad_expr *slot_constraint; /* NEGOTIATOR_SLOT_CONSTRAINT */
 	classad_expr *job_constraint;  /* NEGOTIATOR_JOB_CONSTRAINT */
+	bool strict_quota;        /* NEGOTIATOR_STRICT_ENFORCE_QUOTA */
+	bool weighted_demand;     /* NEGOTIATOR_USE_WEIGHTED_DEMAND */
+	int group_rounds;         /* GROUP_QUOTA_MAX_ALLOCATION_ROUNDS */
+	double group_rr_rate;     /* GROUP_QUOTA_ROUND_ROBIN_RATE */
 };
 
 struct negotiator {
 	ng_acct *acct;
 	ng_matcher *matcher;
+	ng_groups *groups;        /* GROUP_NAMES and their knobs */
 	struct ng_knobs k;
 	uint64_t timer;           /* the next cycle */
 	/* the wall clock's second the last cycle started and ended in:

@@ -102,6 +102,8 @@ int ng_share_pie(struct ng_share_sub *subs, size_t n,
 		/* past its limit in the first spin, a submitter may still
 		 * take slots whose owners prefer it (startd rank) */
 		bool rank_only = spin == 1 && o->consider_preemption;
+		if (o->spin_ok && !o->spin_ok(arg, spin))
+			break;
 		pie = ng_share_limits(subs, n, o->total, o->ignore_prios);
 		if (!o->consider_preemption && pie <= 0)
 			break;

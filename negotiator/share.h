@@ -63,6 +63,9 @@ struct ng_share_opts {
 	bool consider_preemption; /* NEGOTIATOR_CONSIDER_PREEMPTION */
 	bool ignore_prios;        /* NEGOTIATOR_IGNORE_USER_PRIORITIES */
 	int max_spins;            /* safety net; <= 0: 100 */
+	/* NULL, or asked before each spin whether to go on (a group that
+	 * reached its quota halts its pie); arg is ng_share_pie()'s */
+	bool (*spin_ok)(void *arg, int spin);
 };
 
 /* Spins the pie over subs until a spin changes nothing.  Every

@@ -47,6 +47,7 @@
 	X(PERMISSION_AND_AD, 472)                                           \
 	X(ACT_ON_JOBS, 478)                                                 \
 	X(DELETE_USER, 482)                                                 \
+	X(GET_PRIORITY_ROLLUP, 514)                                         \
 	X(QUERY_SCHEDD_HISTORY, 515)                                        \
 	X(QUERY_JOB_ADS, 516)                                               \
 	X(QMGMT_WRITE_CMD, 1112)                                            \

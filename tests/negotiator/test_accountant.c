@@ -214,6 +214,88 @@ static void test_report(void **state)
 	cleanup(path);
 }
 
+/* With groups: usage counts for the submitter's group, a group's factor
+ * is GROUP_PRIO_FACTOR_<group>, and GET_PRIORITY reports the declared
+ * groups first (breadth first) with their quotas, rolled up on
+ * request. */
+static void test_groups(void **state)
+{
+	(void)state;
+	ks_config *cfg = ks_config_new("NEGOTIATOR", NULL);
+	ks_config_set(cfg, "GROUP_NAMES", "group_p, group_p.hep", NULL);
+	ks_config_set(cfg, "GROUP_QUOTA_group_p", "4", NULL);
+	ks_config_set(cfg, "GROUP_QUOTA_DYNAMIC_group_p.hep", "0.5", NULL);
+	ks_config_set(cfg, "GROUP_PRIO_FACTOR_group_p.hep", "50", NULL);
+	ng_groups *g = ng_groups_new(cfg, NULL);
+	ng_groups_begin(g);
+	ng_groups_assign_quotas(g, 10);
+	char *path = tmp_path();
+	ng_acct *a = open_at(path, &params);
+	ng_acct_set_groups(a, g);
+	ng_acct_update(a, 1000, NULL);
+	ng_acct_usage_begin(a);
+	ng_acct_add_usage(a, "group_p.hep.alice@example.org", 2);
+	ng_acct_add_usage(a, "group_p.bob@example.org", 1);
+	ng_acct_add_usage(a, "carol@example.org", 1);
+	assert_float_equal(ng_acct_weighted_used(a, "group_p.hep"), 2, 1e-12);
+	assert_float_equal(ng_acct_weighted_used(a, "group_p"), 1, 1e-12);
+	assert_float_equal(ng_acct_weighted_used(a, "<none>"), 1, 1e-12);
+	assert_float_equal(ng_acct_factor(a, "group_p.hep.alice@example.org"),
+			   50, 1e-12);
+	assert_float_equal(ng_acct_factor(a, "group_p.bob@example.org"), 1000,
+			   1e-12);
+	classad *ad = ng_acct_report(a);
+	char *s = NULL;
+	assert_true(classad_eval_string(ad, "Name2", NULL, &s));
+	assert_string_equal(s, "group_p");
+	free(s);
+	assert_true(classad_eval_string(ad, "Name3", NULL, &s));
+	assert_string_equal(s, "group_p.hep");
+	free(s);
+	assert_true(classad_eval_string(ad, "AccountingGroup3", NULL, &s));
+	assert_string_equal(s, "group_p");
+	free(s);
+	assert_true(classad_eval_string(ad, "SurplusPolicy3", NULL, &s));
+	assert_string_equal(s, "no");
+	free(s);
+	assert_float_equal(real_attr(ad, "EffectiveQuota2"), 4, 1e-9);
+	assert_float_equal(real_attr(ad, "EffectiveQuota3"), 2, 1e-9);
+	assert_float_equal(real_attr(ad, "ConfigQuota3"), 0.5, 1e-9);
+	assert_float_equal(real_attr(ad, "SubtreeQuota2"), 4, 1e-9);
+	assert_float_equal(real_attr(ad, "PriorityFactor3"), 50, 1e-9);
+	assert_float_equal(real_attr(ad, "HierWeightedResourcesUsed2"), 3,
+			   1e-9);
+	assert_float_equal(real_attr(ad, "WeightedResourcesUsed2"), 1, 1e-9);
+	/* the submitters after the groups, each with its group */
+	int64_t n = 0;
+	assert_true(classad_eval_int(ad, "NumSubmittors", NULL, &n));
+	assert_int_equal(n, 6);
+	for (int i = 4; i <= 6; i++) {
+		char attr[32], *name = NULL;
+		snprintf(attr, sizeof(attr), "Name%d", i);
+		assert_true(classad_eval_string(ad, attr, NULL, &name));
+		snprintf(attr, sizeof(attr), "AccountingGroup%d", i);
+		assert_true(classad_eval_string(ad, attr, NULL, &s));
+		assert_string_equal(s, strncmp(name, "group_p.hep.", 12) == 0
+					       ? "group_p.hep"
+				       : strncmp(name, "group_p.", 8) == 0
+					       ? "group_p"
+					       : "<none>");
+		free(s);
+		free(name);
+	}
+	classad_free(ad);
+	/* rolled up: group_p counts group_p.hep's usage */
+	ad = ng_acct_report_rollup(a, true);
+	assert_float_equal(real_attr(ad, "WeightedResourcesUsed2"), 3, 1e-9);
+	assert_float_equal(real_attr(ad, "Priority2"), 0, 0);
+	classad_free(ad);
+	ng_acct_close(a);
+	cleanup(path);
+	ng_groups_free(g);
+	ks_config_free(cfg);
+}
+
 static void test_persistence(void **state)
 {
 	(void)state;
@@ -291,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_decay),
 		cmocka_unit_test(test_factors),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_persistence),
 		cmocka_unit_test(test_bad_file),
 	};

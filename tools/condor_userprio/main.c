@@ -38,6 +38,15 @@ static void usage(const char *prog)
 		"\t-usage\t\t\tDisplay user/group usage fields\n"
 		"\t-most\t\t\tDisplay most useful prio and usage fields\n"
 		"\t-all\t\t\tDisplay all fields\n"
+		"\t-quotas\t\t\tDisplay group quota fields\n"
+		"\t-surplus\t\tDisplay group surplus policy\n"
+		"\t-sortkey\t\tDisplay group sort key\n"
+		"\t-hierarchical\t\tDisplay users under their groups\n"
+		"\t-flat\t\t\tDisplay users and groups as one list\n"
+		"\t-grouporder\t\tDisplay groups first, in the "
+		"negotiator's order\n"
+		"\t-grouprollup\t\tGroup values are the sum of user "
+		"values\n"
 		"\t-long\t\t\tVerbose output (entire classads)\n"
 		"\t  -legacy\t\tCauses -long to show a single classad\n"
 		"   if [usernames] is specified, output will be restricted to "
@@ -52,6 +61,7 @@ struct opts {
 	int setprio, setfactor, resetusage, deluser; /* argv index */
 	bool resetall, lng, legacy;
 	int detail;
+	bool dash_quota, flat, dash_hier, group_order, rollup;
 	bool allusers;
 	const char **users;
 	size_t nusers;
@@ -96,6 +106,31 @@ static void parse(int argc, char **argv, struct opts *o)
 			/* kestrel's tools say what went wrong anyway */
 		} else if (sdt_dash_prefix(a, "help", 1)) {
 			usage(o->prog);
+		} else if (sdt_dash_prefix(a, "hierarchical", 2) ||
+			   sdt_dash_prefix(a, "heir", 0)) {
+			o->flat = false;
+			o->dash_hier = true;
+		} else if (sdt_dash_prefix(a, "flat", 2)) {
+			o->flat = true;
+			o->dash_hier = true;
+		} else if (sdt_dash_prefix(a, "grouprollup", 0)) {
+			o->rollup = true;
+		} else if (sdt_dash_prefix(a, "grouporder", 0)) {
+			o->group_order = true;
+			o->flat = true;
+			o->dash_hier = true;
+		} else if (sdt_dash_prefix(a, "quotas", 1)) {
+			o->detail |= UP_QUOTAS;
+			o->dash_quota = true;
+		} else if (sdt_dash_prefix(a, "surplus", 0)) {
+			o->detail |= UP_SURPLUS;
+			o->dash_quota = true;
+		} else if (sdt_dash_prefix(a, "sortkey", 2)) {
+			o->detail |= UP_SORT_KEY;
+		} else if (sdt_dash_prefix(a, "groupid", 0)) {
+			o->detail |= UP_GROUP;
+		} else if (sdt_dash_prefix(a, "order", 0)) {
+			o->detail |= UP_ORDER;
 		} else if (sdt_dash_prefix(a, "all", 0)) {
 			o->detail |= UP_ALL;
 		} else if (sdt_dash_prefix(a, "most", 2)) {
@@ -317,10 +352,11 @@ static int show(const ks_config *cfg, const char *addr, const struct opts *o)
 {
 	classad **ads = NULL;
 	size_t n = 0;
-	if (!command(cfg, addr, KS_GET_PRIORITY, NULL, &ads, &n) || n < 1) {
+	int code = o->rollup ? KS_GET_PRIORITY_ROLLUP : KS_GET_PRIORITY;
+	if (!command(cfg, addr, code, NULL, &ads, &n) || n < 1) {
 		ks_ads_free(ads, n);
-		fprintf(stderr, "failed to send GET_PRIORITY command to "
-				"negotiator\n");
+		fprintf(stderr, "failed to send %s command to negotiator\n",
+			o->rollup ? "GET_PRIORITY_ROLLUP" : "GET_PRIORITY");
 		return 1;
 	}
 	const classad *ad = ads[0];
@@ -337,7 +373,7 @@ static int show(const ks_config *cfg, const char *addr, const struct opts *o)
 	}
 	size_t nr;
 	int avail;
-	struct up_rec *r = up_recs_from_ad(ad, &nr, &avail);
+	struct up_rec *r = up_recs_from_ad(ad, &nr, &avail, o->rollup);
 	/* names asked for: only those, however long ago they ran */
 	size_t k = 0;
 	for (size_t i = 0; i < nr; i++) {
@@ -352,9 +388,17 @@ static int show(const ks_config *cfg, const char *addr, const struct opts *o)
 	classad_eval_int(ad, "LastUpdate", NULL, &last);
 	time_t min_last = o->allusers || o->nusers ? -1
 						   : time(NULL) - 24 * 3600;
+	struct up_view v = {
+		.detail = o->detail,
+		.dash_quota = o->dash_quota,
+		.hier = !o->flat,
+		.dash_hier = o->dash_hier,
+		.group_order = o->group_order,
+		.rollup = o->rollup,
+		.min_last = min_last,
+	};
 	if (k)
-		up_print_table(stdout, r, k, avail, o->detail, (time_t)last,
-			       min_last);
+		up_print_table(stdout, r, k, avail, &v, (time_t)last);
 	up_recs_free(r, k);
 	ks_ads_free(ads, n);
 	return 0;

@@ -7,8 +7,10 @@
 #include "userprio.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ks_mem.h"
 
@@ -38,7 +40,8 @@ static char *get_str(const classad *ad, const char *attr, size_t i)
 	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
 }
 
-struct up_rec *up_recs_from_ad(const classad *ad, size_t *n, int *avail)
+struct up_rec *up_recs_from_ad(const classad *ad, size_t *n, int *avail,
+			       bool rollup)
 {
 	int64_t count = 0;
 	*n = 0;
@@ -90,23 +93,48 @@ struct up_rec *up_recs_from_ad(const classad *ad, size_t *n, int *avail)
 		char attr[64];
 		snprintf(attr, sizeof(attr), "IsAccountingGroup%zu", i);
 		x->is_group = classad_eval_bool(ad, attr, NULL, &b) && b;
+		if (get_real(ad, "EffectiveQuota", i, &x->eff_quota))
+			x->has |= UP_EFF_QUOTA;
+		if (get_real(ad, "ConfigQuota", i, &x->cfg_quota))
+			x->has |= UP_CFG_QUOTA;
 		if (x->is_group) {
-			double d;
-			if (get_real(ad, "EffectiveQuota", i, &d))
-				x->has |= UP_EFF_QUOTA;
-			if (get_real(ad, "ConfigQuota", i, &d))
-				x->has |= UP_CFG_QUOTA;
+			x->group_id = strcmp(x->name, NONE_GROUP) == 0 ||
+						      strcmp(x->name, ".") == 0
+					      ? 0
+					      : -(int)i;
 			char *pol = get_str(ad, "SurplusPolicy", i);
-			if (pol)
+			x->surplus = UP_SURPLUS_NONE;
+			if (pol) {
 				x->has |= UP_SURPLUS;
+				x->surplus =
+					strcasecmp(pol, "regroup") == 0
+						? UP_SURPLUS_REGROUP
+					: strcasecmp(pol, "byquota") == 0
+						? UP_SURPLUS_BYQUOTA
+					: strcasecmp(pol, "no") == 0
+						? UP_SURPLUS_NONE
+						: UP_SURPLUS_UNKNOWN;
+			}
 			free(pol);
-			if (get_real(ad, "GroupSortKey", i, &d))
+			if (get_real(ad, "GroupSortKey", i, &x->sort_key))
 				x->has |= UP_SORT_KEY;
-			if (get_real(ad, "SubtreeQuota", i, &d))
+			if (get_real(ad, "SubtreeQuota", i, &x->tree_quota))
 				x->has |= UP_TREE_QUOTA;
+			if (rollup && !(x->has & UP_EFF_QUOTA))
+				x->has &= ~UP_PRIOS;
 			/* a group's priority means nothing: not shown */
 			x->has &= ~UP_PRIORITY;
+		} else {
+			/* a user of a group gets the group's id later */
+			x->group_id = strcmp(x->group, NONE_GROUP) == 0 ||
+						      strcmp(x->group, ".") == 0
+					      ? 0
+					      : -2 * (int)count;
+			if (x->has & (UP_EFF_QUOTA | UP_CFG_QUOTA))
+				*avail |= UP_USERS_QUOTAS;
 		}
+		if (x->group_id != 0)
+			x->has |= UP_GROUP;
 		if (x->last == 0)
 			x->last = -1;
 		*avail |= x->has;
@@ -244,38 +272,167 @@ static const struct {
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
-static int by_column1(const void *pa, const void *pb)
+/* HTCondor's orders of the rows. */
+enum order {
+	BY_COLUMN1,          /* priority, or usage, or name */
+	BY_HIER_GROUP_ID,    /* users under their groups, in the ad's order */
+	BY_HIER_DISPLAY,     /* ... the groups by their display order */
+	BY_GROUPS_FIRST_NAME,
+	BY_GROUPS_FIRST_INDEX,
+};
+
+struct order_ctx {
+	int flag;
+	enum order order;
+	bool none_last;
+};
+
+static bool less(const struct order_ctx *o, const struct up_rec *a,
+		 const struct up_rec *b)
 {
-	const struct up_rec *a = *(const struct up_rec *const *)pa;
-	const struct up_rec *b = *(const struct up_rec *const *)pb;
-	int c = 0;
-	if (a->has & UP_PRIORITY & b->has) /* both have one (not groups) */
-		c = (a->priority > b->priority) - (a->priority < b->priority);
-	if (c)
-		return c;
-	return a->index < b->index ? -1 : a->index > b->index;
+	switch (o->order) {
+	case BY_HIER_GROUP_ID:
+	case BY_HIER_DISPLAY:
+		if (a->group_id != b->group_id) {
+			if (o->none_last) {
+				if (!a->group_id)
+					return false;
+				if (!b->group_id)
+					return true;
+			}
+			if (o->order == BY_HIER_DISPLAY &&
+			    a->display_order != b->display_order)
+				return a->display_order < b->display_order;
+			return a->group_id < b->group_id;
+		}
+		if (a->is_group != b->is_group)
+			return a->is_group > b->is_group;
+		break;
+	case BY_GROUPS_FIRST_NAME:
+		if (a->is_group != b->is_group)
+			return a->is_group > b->is_group;
+		if (a->is_group) {
+			if (o->none_last) {
+				if (!a->group_id)
+					return false;
+				if (!b->group_id)
+					return true;
+			}
+			return strcmp(a->name, b->name) < 0;
+		}
+		break;
+	case BY_GROUPS_FIRST_INDEX:
+		/* the groups come first in the ad, breadth first */
+		if (a->is_group || b->is_group)
+			return a->index < b->index;
+		break;
+	case BY_COLUMN1:
+		break;
+	}
+	if (o->flag & UP_PRIORITY)
+		return a->priority < b->priority;
+	if (o->flag & UP_USAGE)
+		return a->acc_usage < b->acc_usage;
+	return strcmp(a->name, b->name) < 0;
 }
 
-static int by_usage(const void *pa, const void *pb)
+/* A stable insertion sort with the order's context (qsort has none). */
+static void sort_rows(struct up_rec **row, size_t n, const struct order_ctx *o)
 {
-	const struct up_rec *a = *(const struct up_rec *const *)pa;
-	const struct up_rec *b = *(const struct up_rec *const *)pb;
-	int c = (a->acc_usage > b->acc_usage) - (a->acc_usage < b->acc_usage);
-	return c ? c : a->index < b->index ? -1 : a->index > b->index;
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && less(o, row[k], row[k - 1]); k--) {
+			struct up_rec *t = row[k];
+			row[k] = row[k - 1];
+			row[k - 1] = t;
+		}
 }
 
-static int by_name(const void *pa, const void *pb)
+static const char *surplus_name(int s)
 {
-	const struct up_rec *a = *(const struct up_rec *const *)pa;
-	const struct up_rec *b = *(const struct up_rec *const *)pb;
-	int c = strcmp(a->name, b->name);
-	return c ? c : a->index < b->index ? -1 : a->index > b->index;
+	switch (s) {
+	case UP_SURPLUS_UNSET:
+		return "";
+	case UP_SURPLUS_NONE:
+		return "no";
+	case UP_SURPLUS_REGROUP:
+		return "Regroup";
+	case UP_SURPLUS_BYQUOTA:
+		return "ByQuota";
+	}
+	return "n/a";
+}
+
+/* Users of groups get their group's id: the groups are numbered in
+ * name order, "<none>" keeping 0, and each gets the order it is shown
+ * in (its sort key, priority or usage, as the columns say). */
+static void fix_group_ids(struct up_rec **row, size_t n, int flag, int avail)
+{
+	struct order_ctx o = {flag, BY_GROUPS_FIRST_NAME, true};
+	sort_rows(row, n, &o);
+	size_t ngroups = 0, none = 0;
+	for (size_t i = 0; i < n && row[i]->is_group; i++) {
+		struct up_rec *g = row[i];
+		ngroups++;
+		if (g->group_id < 0)
+			g->group_id = (int)ngroups;
+		else
+			none = i;
+		if (flag & UP_PRIORITY)
+			g->display_order = avail & UP_SORT_KEY ? g->sort_key
+					   : g->group_id     ? g->priority
+							     : FLT_MAX;
+		else if (flag & UP_USAGE)
+			g->display_order = g->acc_usage / 3600.0;
+		else
+			g->display_order = g->group_id ? (double)g->group_id
+						       : FLT_MAX;
+		g->has |= UP_ORDER;
+	}
+	for (size_t i = ngroups; i < n; i++) {
+		struct up_rec *u = row[i];
+		if (u->group_id >= 0) {
+			if (ngroups) {
+				u->display_order = row[none]->display_order;
+				u->has |= row[none]->has & UP_ORDER;
+			}
+			continue;
+		}
+		for (size_t k = 0; k < ngroups; k++)
+			if (strcmp(u->group, row[k]->name) == 0) {
+				u->group_id = row[k]->group_id;
+				u->display_order = row[k]->display_order;
+				u->has |= row[k]->has & UP_ORDER;
+				break;
+			}
+	}
+}
+
+static void dashes(char *line, int max_name, int flag)
+{
+	pad_to(line, NULL, max_name + 1, '-', PAD_RIGHT);
+	int ix = max_name;
+	for (size_t k = 0; k < NCOLS; k++) {
+		if (!(cols[k].flag & flag))
+			continue;
+		line[ix++] = ' ';
+		pad_to(line + ix, NULL, cols[k].width + 1, '-', PAD_RIGHT);
+		ix += cols[k].width;
+	}
 }
 
 void up_print_table(FILE *out, struct up_rec *r, size_t n, int avail,
-		    int detail, time_t last_update, time_t min_last)
+		    const struct up_view *v, time_t last_update)
 {
-	int flag = detail ? detail : UP_MOST;
+	time_t min_last = v->min_last;
+	int flag = v->detail ? v->detail : UP_MOST;
+	bool hier = v->hier, hide_groups = false, hide_users = false;
+	bool hide_none = true;
+	/* showing only priorities: groups mean nothing */
+	if (!(flag & ~UP_PRIOS)) {
+		if (!v->dash_hier)
+			hier = false;
+		hide_groups = !hier;
+	}
 	/* no column the negotiator gave no data for */
 	if (!(avail & UP_USAGE))
 		flag &= ~UP_USAGE;
@@ -285,22 +442,60 @@ void up_print_table(FILE *out, struct up_rec *r, size_t n, int avail,
 		flag &= ~UP_USE_TIME1;
 	if (!(avail & UP_USE_TIME2))
 		flag &= ~(UP_USE_TIME2 | UP_USE_DELTA);
-	/* every submitter is in the "<none>" group (kestrel has no group
-	 * quotas): HTCondor then shows neither groups nor quotas */
-	flag &= ~UP_QUOTAS;
+	if (!v->dash_quota && !(avail & UP_QUOTAS))
+		flag &= ~UP_QUOTAS;
 
-	const struct up_rec **row = ks_xmalloc((n ? n : 1) * sizeof(*row));
-	for (size_t i = 0; i < n; i++)
+	struct up_rec **row = ks_xmalloc((n ? n : 1) * sizeof(*row));
+	bool fixup = false;
+	int global_surplus = UP_SURPLUS_UNSET;
+	for (size_t i = 0; i < n; i++) {
 		row[i] = &r[i];
-	qsort(row, n, sizeof(*row),
-	      flag & UP_PRIORITY ? by_column1
-	      : flag & UP_USAGE  ? by_usage
-				 : by_name);
+		fixup |= !r[i].is_group && r[i].group_id < 0;
+		if (r[i].is_group && (r[i].has & UP_SURPLUS) &&
+		    (r[i].surplus == UP_SURPLUS_REGROUP ||
+		     (r[i].surplus == UP_SURPLUS_BYQUOTA &&
+		      global_surplus != UP_SURPLUS_REGROUP)))
+			global_surplus = r[i].surplus;
+	}
+	if (fixup)
+		fix_group_ids(row, n, flag, avail);
+
+	bool all_in_none = true;
+	for (size_t i = 0; i < n; i++)
+		if (row[i]->last >= min_last && row[i]->group_id > 0) {
+			all_in_none = false;
+			hide_none = false;
+			break;
+		}
+	if (!(avail & UP_GROUP) || (hide_none && all_in_none))
+		hier = false;
+	bool users_quotas = avail & UP_USERS_QUOTAS;
+	if ((hide_groups || all_in_none) && !v->dash_quota && !users_quotas)
+		flag &= ~UP_QUOTAS;
+	if ((flag & UP_QUOTAS) && !(flag & ~UP_QUOTAS) && !users_quotas)
+		hide_users = true;
+
+	struct order_ctx o = {flag, BY_COLUMN1, false};
+	if (hier) {
+		o.none_last = global_surplus == UP_SURPLUS_REGROUP;
+		o.order = flag & (UP_PRIORITY | UP_USAGE) ? BY_HIER_DISPLAY
+							  : BY_HIER_GROUP_ID;
+	} else if (v->group_order) {
+		o.order = BY_GROUPS_FIRST_INDEX;
+	}
+	sort_rows(row, n, &o);
 
 	int max_name = 10;
 	for (size_t i = 0; i < n; i++) {
+		if (row[i]->last < min_last)
+			continue;
 		int len = (int)strlen(row[i]->name);
-		if (row[i]->last >= min_last && len > max_name)
+		if (hier && !row[i]->is_group) {
+			len += 2;
+			if (row[i]->group_id != 0)
+				len -= (int)strlen(row[i]->group);
+		}
+		if (len > max_name)
 			max_name = len;
 	}
 	char count[64];
@@ -310,6 +505,8 @@ void up_print_table(FILE *out, struct up_rec *r, size_t n, int avail,
 		max_name = MAX_NAME_WIDTH;
 	if (max_name < min_name)
 		max_name = min_name;
+	if (hier)
+		max_name += 2;
 
 	char date[64];
 	fprintf(out, "Last Priority Update: %s\n",
@@ -320,36 +517,54 @@ void up_print_table(FILE *out, struct up_rec *r, size_t n, int avail,
 	char *line = ks_xmalloc(cap);
 	int ix;
 
-	for (int h = 0; h < 3; h++) {
-		pad_to(line, h == 1 ? "User Name" : NULL, max_name + 1,
-		       h == 2 ? '-' : ' ', PAD_RIGHT);
+	const char *title2 = hier ? "  User Name" : "User Name";
+	if (hide_users)
+		title2 = hier ? "Name" : "Group Name";
+	for (int h = 0; h < 2; h++) {
+		pad_to(line, h ? title2 : hier ? "Group" : NULL, max_name + 1,
+		       ' ', PAD_RIGHT);
 		ix = max_name;
 		for (size_t k = 0; k < NCOLS; k++) {
 			if (!(cols[k].flag & flag))
 				continue;
 			line[ix++] = ' ';
-			if (h == 2)
-				pad_to(line + ix, NULL, cols[k].width + 1, '-',
-				       PAD_RIGHT);
-			else
-				pad_to(line + ix,
-				       h ? cols[k].head2 : cols[k].head1,
-				       cols[k].width + 1, ' ', PAD_CENTER);
+			pad_to(line + ix, h ? cols[k].head2 : cols[k].head1,
+			       cols[k].width + 1, ' ', PAD_CENTER);
 			ix += cols[k].width;
 		}
 		fprintf(out, "%s\n", line);
 	}
+	dashes(line, max_name, flag);
+	fprintf(out, "%s\n", line);
 
 	size_t users = 0;
 	double tot_wt = 0, tot_acc = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct up_rec *x = row[i];
+		bool is_group = x->is_group;
 		if (x->last < min_last)
 			continue;
-		if (x->is_group)
-			continue; /* the "<none>" group, hidden when alone */
-		users++;
-		pad_to(line, x->name, max_name + 1, ' ', PAD_RIGHT);
+		if (!is_group) {
+			users++;
+			if (hide_users)
+				continue;
+		} else {
+			if (hide_groups || (!hier && hide_none && !x->group_id))
+				continue;
+			/* once a group is shown, "<none>" is too */
+			hide_none = false;
+		}
+		if (!hier || is_group) {
+			pad_to(line, x->name, max_name + 1, ' ', PAD_RIGHT);
+		} else {
+			line[0] = line[1] = ' ';
+			const char *name = x->name;
+			if (x->group_id > 0 &&
+			    strlen(name) > strlen(x->group))
+				name += strlen(x->group) + 1;
+			pad_to(line + 2, name, max_name + 1 - 2, ' ',
+			       PAD_RIGHT);
+		}
 		ix = max_name;
 		for (size_t k = 0; k < NCOLS; k++) {
 			int c = cols[k].flag, w = cols[k].width;
@@ -359,10 +574,42 @@ void up_print_table(FILE *out, struct up_rec *r, size_t n, int avail,
 			char *at = line + ix;
 			ix += w;
 			if (!(x->has & c)) {
-				pad_to(at, NULL, w + 1, ' ', PAD_RIGHT);
+				if (is_group && (c & (UP_QUOTAS | UP_SORT_KEY)))
+					pad_to(at, "n/d", w + 1, ' ', PAD_LEFT);
+				else
+					pad_to(at, NULL, w + 1, ' ', PAD_RIGHT);
 				continue;
 			}
 			switch (c) {
+			case UP_GROUP:
+				fmt_float(at, w, 0, (double)x->group_id);
+				break;
+			case UP_ORDER:
+				fmt_float(at, w, 2, x->display_order);
+				break;
+			case UP_SURPLUS:
+				pad_to(at,
+				       x->group_id ? surplus_name(x->surplus)
+						   : "yes",
+				       w + 1, ' ', PAD_RIGHT);
+				break;
+			case UP_EFF_QUOTA:
+				fmt_float(at, w, 2, x->eff_quota);
+				break;
+			case UP_CFG_QUOTA:
+				fmt_float(at, w, 2, x->cfg_quota);
+				break;
+			case UP_TREE_QUOTA:
+				fmt_float(at, w, 2, x->tree_quota);
+				break;
+			case UP_SORT_KEY:
+				/* FLT_MAX, after a round trip through an ad */
+				if (x->sort_key < 3.40282001e38)
+					fmt_float(at, w, 2, x->sort_key);
+				else
+					pad_to(at, "<last>", w + 1, ' ',
+					       PAD_LEFT);
+				break;
 			case UP_PRIORITY:
 				fmt_float(at, w, 2, x->priority);
 				break;
@@ -413,19 +660,13 @@ void up_print_table(FILE *out, struct up_rec *r, size_t n, int avail,
 			}
 		}
 		fprintf(out, "%s\n", line);
-		tot_wt += x->wt_res;
-		tot_acc += x->acc_usage;
+		if (!is_group) {
+			tot_wt += x->wt_res;
+			tot_acc += x->acc_usage;
+		}
 	}
 
-	pad_to(line, NULL, max_name + 1, '-', PAD_RIGHT);
-	ix = max_name;
-	for (size_t k = 0; k < NCOLS; k++) {
-		if (!(cols[k].flag & flag))
-			continue;
-		line[ix++] = ' ';
-		pad_to(line + ix, NULL, cols[k].width + 1, '-', PAD_RIGHT);
-		ix += cols[k].width;
-	}
+	dashes(line, max_name, flag);
 	fprintf(out, "%s\n", line);
 
 	snprintf(count, sizeof(count), "Number of users: %zu", users);
@@ -439,6 +680,10 @@ void up_print_table(FILE *out, struct up_rec *r, size_t n, int avail,
 		char *at = line + ix;
 		ix += w;
 		switch (c) {
+		case UP_SURPLUS:
+			pad_to(at, surplus_name(global_surplus), w + 1, ' ',
+			       PAD_RIGHT);
+			break;
 		case UP_RES_USED:
 			fmt_float(at, w, 0, tot_wt);
 			break;
