@@ -121,6 +121,21 @@ static classad *job_for_startd(const struct sc_schedd *s,
 		classad_insert_string(ad, "ShouldTransferFiles", "NO");
 	free(stf);
 	free(fsd);
+	/* the group the negotiator matched the job in goes with the claim
+	 * (and each activation, which the startd's copy of the job comes
+	 * from) into the slot's ad, as HTCondor's, for later preemption
+	 * policies */
+	static const char *const group_attrs[] = {"RemoteGroup",
+						  "RemoteNegotiatingGroup"};
+	for (size_t i = 0; i < 2; i++) {
+		char *v = ad_string(slot, group_attrs[i]);
+		if (v)
+			classad_insert_string(ad, group_attrs[i], v);
+		free(v);
+	}
+	bool autoregroup;
+	if (classad_eval_bool(slot, "RemoteAutoregroup", NULL, &autoregroup))
+		classad_insert_bool(ad, "RemoteAutoregroup", autoregroup);
 	return ad;
 }
 

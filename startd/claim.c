@@ -902,6 +902,19 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
 		"RemoteUser", "RemoteOwner", "AccountingGroup",
 		"ConcurrencyLimits"};
 	who_attrs(s->job, &current, true, ad);
+	/* the group the negotiator matched it in, from the schedd */
+	char *group = ad_string(s->job, "RemoteGroup");
+	char *neg = ad_string(s->job, "RemoteNegotiatingGroup");
+	bool autoregroup = false;
+	classad_eval_bool(s->job, "RemoteAutoregroup", NULL, &autoregroup);
+	if (group)
+		classad_insert_string(ad, "RemoteGroup", group);
+	if (neg) {
+		classad_insert_string(ad, "RemoteNegotiatingGroup", neg);
+		classad_insert_bool(ad, "RemoteAutoregroup", autoregroup);
+	}
+	free(group);
+	free(neg);
 	/* a claim waiting for the slot: the negotiator takes it as the
 	 * slot's user and its rank as the one to beat, so that it does not
 	 * match the slot again for what the waiting claim already has */

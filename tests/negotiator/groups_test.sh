@@ -98,6 +98,11 @@ grep -q 'Group group_b - BEGIN NEGOTIATION with a quota limit of 3' "$L" ||
 [ "$(grep -c 'Failed to parse GROUP_SORT_EXPR = ((' "$L")" = 1 ] ||
 	fail "the bad GROUP_SORT_EXPR should be logged once: $(grep -c 'GROUP_SORT_EXPR' "$L")"
 grep -Eq 'group_c +0 +0 +N +N +N ' "$L" || fail "group_c's quota should be 0"
+# the group each claim was matched in goes, through the schedd and the
+# claim, into the slot's ad
+[ "$(condor_status -const 'State == "Claimed"' -af RemoteGroup RemoteNegotiatingGroup RemoteAutoregroup | sort | uniq -c | sed 's/^ *//')" = "1 group_a group_a false
+3 group_b group_b false" ] ||
+	fail "the slots' RemoteGroup: $(condor_status -af Name State RemoteGroup RemoteNegotiatingGroup RemoteAutoregroup)"
 echo "ok: group_a runs 1 and group_b 3 of four slots, over several cycles; bad knobs logged once"
 
 # condor_userprio: the groups, with their quotas, and the users in them
