@@ -1183,6 +1183,33 @@ static void cmd_deactivate(ks_daemon *d, struct ks_request *req)
 	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
 }
 
+struct release_soon {
+	ks_daemon *d;
+	char id[sizeof(((struct sd_claim *)0)->id)];
+};
+
+static void on_release_soon(void *arg)
+{
+	struct release_soon *rs = arg;
+	struct sd_slot *s = slot_of(rs->d, rs->id);
+	if (s) {
+		ks_log_printf(rs->d->log, KS_D_ALWAYS,
+			      "%s: the claimer is gone before it heard of its "
+			      "claim: released", s->short_name);
+		sd_event(rs->d, s, SD_E_RELEASE);
+		sd_reevaluate_changed(rs->d);
+	}
+	free(rs);
+}
+
+void sd_claim_release_soon(ks_daemon *d, const char *id)
+{
+	struct release_soon *rs = ks_xcalloc(1, sizeof(*rs));
+	rs->d = d;
+	snprintf(rs->id, sizeof(rs->id), "%s", id);
+	ks_loop_timer(d->loop, 0, 0, on_release_soon, rs);
+}
+
 static void cmd_release(ks_daemon *d, struct ks_request *req)
 {
 	if (sd_orphan_command(d, req) || for_better_claim(d, req))

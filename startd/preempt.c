@@ -208,9 +208,13 @@ bool sd_preempt_take_over(ks_daemon *d, struct sd_slot *s)
 		      s->short_name, c->client);
 	classad *ad = sd_slot_ad_now(d, s);
 	classad_insert_string(ad, "ClaimId", c->id);
-	ks_later_reply(p->later, KS_REPLY_OK, &ad, 1);
+	bool told = ks_later_reply(p->later, KS_REPLY_OK, &ad, 1);
 	classad_free(ad);
 	p->later = NULL;
 	p->waiting = false;
+	/* its schedd went away while the slot retired for it (a crash, a
+	 * restart): no one will use the claim */
+	if (!told)
+		sd_claim_release_soon(d, c->id);
 	return true;
 }
