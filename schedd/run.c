@@ -10,10 +10,13 @@
  * is done reused for another idle job of the same submitter that the
  * slot matches, or released.
  *
- * Claiming, releasing and keep-alives block the schedd for as long as
- * one round trip (bounded by a short time-out); an activation's answers
- * (the job started, then its end) are waited for in the loop, so that
- * many short jobs on many slots keep starting while a startd forks.
+ * Releasing and keep-alives block the schedd for as long as one round
+ * trip (bounded by a short time-out); a claim's answer and an
+ * activation's (the job started, then its end) are waited for in the
+ * loop, so that many short jobs on many slots keep starting while a
+ * startd forks, and a claim that preempts another waits, up to
+ * REQUEST_CLAIM_TIMEOUT as HTCondor's schedd, for the running job to
+ * retire and leave.
  *
  * A run whose activation connection breaks (the startd killed, the
  * network down) is disconnected, as HTCondor's shadow: the job stays
@@ -77,7 +80,8 @@ struct sc_run {
 	 * negotiator's count of the limits in use would be wrong */
 	char *limits;
 	ks_conn *act; /* ACTIVATE_CLAIM's connection, until the job ends */
-	uint64_t alive_timer, start_timer, reconnect_timer;
+	ks_conn *req; /* REQUEST_CLAIM's, until the startd answers */
+	uint64_t alive_timer, start_timer, reconnect_timer, claim_timer;
 	int attempts;       /* to reconnect, since the last contact */
 	bool born_disconnected; /* found running at the schedd's start */
 	bool release_after; /* the job was stopped: no reuse */
@@ -245,6 +249,19 @@ static void close_act(struct sc_run *r)
 	r->act = NULL;
 }
 
+/* The claim request's connection, if any, closed and no longer
+ * watched, and its time limit cancelled. */
+static void close_req(struct sc_run *r)
+{
+	ks_loop_cancel(r->s->d->loop, r->claim_timer);
+	r->claim_timer = 0;
+	if (!r->req)
+		return;
+	ks_loop_unwatch(r->s->d->loop, ks_conn_fd(r->req));
+	ks_conn_close(r->req);
+	r->req = NULL;
+}
+
 static void free_run(struct sc_run *r)
 {
 	struct sc_schedd *s = r->s;
@@ -254,6 +271,7 @@ static void free_run(struct sc_run *r)
 			break;
 		}
 	close_act(r);
+	close_req(r);
 	ks_loop_cancel(s->d->loop, r->alive_timer);
 	ks_loop_cancel(s->d->loop, r->start_timer);
 	ks_loop_cancel(s->d->loop, r->reconnect_timer);
@@ -1219,28 +1237,23 @@ static struct sc_job *next_job(struct sc_run *r)
 	return p.found;
 }
 
-/* The claim itself, from a zero-delay timer so the negotiator's message
- * is answered first. */
-static void claim(void *arg)
+/* The startd's answer to REQUEST_CLAIM: the claim is the run's, and
+ * the job is activated on it. */
+static void on_claimed(void *arg, int fd, unsigned events)
 {
+	(void)fd;
+	(void)events;
 	struct sc_run *r = arg;
 	struct sc_schedd *s = r->s;
-	r->start_timer = 0;
 	struct sc_job *j = r->job;
-	if (!j || j->status != SC_IDLE) {
-		r->state = R_GONE;
-		free_run(r);
-		return;
-	}
-	classad *job = job_for_startd(s, j, r->slot);
 	classad *slot = NULL;
 	struct ks_err err = {0};
-	int rc = ask_startd(r, KS_REQUEST_CLAIM, job, &slot, NULL, &err);
-	classad_free(job);
+	int rc = reply_of(r->req, &slot, NULL, &err);
+	close_req(r);
 	if (rc) {
 		ks_log_printf(s->d->log, KS_D_ALWAYS,
-			      "cannot claim %s for job %d.%d: %s",
-			      r->slot_name, j->cluster, j->proc, err.msg);
+			      "cannot claim %s for job %d.%d: %s", r->slot_name,
+			      j ? j->cluster : 0, j ? j->proc : 0, err.msg);
 		r->state = R_GONE;
 		free_run(r);
 		return;
@@ -1263,7 +1276,68 @@ static void claim(void *arg)
 		classad_free(slot);
 	}
 	r->state = R_IDLE;
+	/* a claim granted to a job that has gone meanwhile is given back */
+	if (!j || j->status != SC_IDLE) {
+		release(r, "its job left while it was claimed");
+		return;
+	}
 	activate(r, j);
+}
+
+/* REQUEST_CLAIM_TIMEOUT is up: the match is dropped, its job looks for
+ * another (the startd's waiting claim is released). */
+static void on_claim_timeout(void *arg)
+{
+	struct sc_run *r = arg;
+	struct sc_job *j = r->job;
+	r->claim_timer = 0;
+	ks_log_printf(r->s->d->log, KS_D_ALWAYS,
+		      "Timed out requesting claim %s for job %d.%d after "
+		      "REQUEST_CLAIM_TIMEOUT", r->slot_name, j ? j->cluster : 0,
+		      j ? j->proc : 0);
+	close_req(r);
+	r->job = NULL;
+	if (j)
+		j->run = NULL;
+	release(r, "REQUEST_CLAIM_TIMEOUT");
+}
+
+/* The claim itself, from a zero-delay timer so the negotiator's message
+ * is answered first.  The answer is waited for in the loop: a startd
+ * preempting a job for this one answers once that job has left, after
+ * its retirement and vacate time. */
+static void claim(void *arg)
+{
+	struct sc_run *r = arg;
+	struct sc_schedd *s = r->s;
+	r->start_timer = 0;
+	struct sc_job *j = r->job;
+	if (!j || j->status != SC_IDLE) {
+		r->state = R_GONE;
+		free_run(r);
+		return;
+	}
+	classad *job = job_for_startd(s, j, r->slot);
+	struct ks_err err = {0};
+	ks_conn *c = NULL;
+	int rc = send_startd(r, KS_REQUEST_CLAIM, job, NULL, 0, &c, &err);
+	classad_free(job);
+	if (rc) {
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "cannot claim %s for job %d.%d: %s",
+			      r->slot_name, j->cluster, j->proc, err.msg);
+		r->state = R_GONE;
+		free_run(r);
+		return;
+	}
+	r->req = c;
+	long secs = ks_daemon_int(s->d, "REQUEST_CLAIM_TIMEOUT", 1800);
+	if (secs > 0)
+		r->claim_timer = ks_loop_timer(s->d->loop, secs * 1000, 0,
+					       on_claim_timeout, r);
+	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_claimed, r);
+	if (ks_conn_pending(c))
+		on_claimed(r, ks_conn_fd(c), KS_EV_IN);
 }
 
 int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
@@ -1331,10 +1405,16 @@ static struct sc_job *stop_run(struct sc_run *r, bool force)
 		release(r, "the job was stopped while disconnected");
 		return j;
 	case R_CLAIMING:
-		/* claim() finds no job and drops the match */
 		r->job = NULL;
 		if (j)
 			j->run = NULL;
+		/* a claim asked for (a preempting one may wait long) is
+		 * given up at the startd; one not asked for yet is dropped
+		 * when claim() finds no job */
+		if (r->req) {
+			close_req(r);
+			release(r, "the job was stopped while it was claimed");
+		}
 		return j;
 	default:
 		r->job = NULL;
@@ -1515,7 +1595,9 @@ void sc_run_shutdown(struct sc_schedd *s, bool fast)
 				}
 			}
 		}
-		if (r->state == R_CLAIMING)
+		/* a claim asked for is given up at the startd (a preempting
+		 * one waits there), one not asked for yet is dropped */
+		if (r->state == R_CLAIMING && !r->req)
 			r->state = R_GONE;
 		release(r, "the schedd is shutting down");
 	}

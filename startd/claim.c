@@ -159,6 +159,7 @@ static void forget_claim(ks_daemon *d, struct sd_slot *s)
 	free(c->client_host);
 	c->client = c->client_host = NULL;
 	c->lease = c->last_alive = 0;
+	c->unheard = false;
 	ks_loop_cancel(d->loop, c->match_timer);
 	c->match_timer = 0;
 	/* a new id: whoever held the old one holds nothing now */
@@ -832,6 +833,15 @@ void sd_claim_check_leases(ks_daemon *d)
 	for (size_t i = 0; i < sd->nslots; i++) {
 		struct sd_slot *s = sd->slots[i];
 		struct sd_claim *c = &s->claim;
+		if (s->st.state == SD_CLAIMED && c->unheard) {
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "%s: %s never learnt that the slot is "
+				      "its: the claim ends", s->short_name,
+				      c->client ? c->client : "?");
+			c->unheard = false;
+			sd_event(d, s, SD_E_RELEASE);
+			continue;
+		}
 		if (s->st.state != SD_CLAIMED || !c->lease ||
 		    now - c->last_alive <= c->lease)
 			continue;
