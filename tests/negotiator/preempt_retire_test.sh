@@ -14,6 +14,9 @@
 #     once: LOW's job is evicted once (004), runs again exactly once and
 #     completes (each run appends a line to a file), HIGH's job runs
 #     once and completes.
+#  3. With REQUEST_CLAIM_TIMEOUT = 2 the schedd gives up a preempting
+#     claim the startd keeps waiting for a retirement, the startd lets
+#     the retiring job go back to work (19), and it still runs to its end.
 # condor_q -better-analyze:priority, while the preferred job waits,
 # counts the claimed slot as one it may preempt (the low job's user has
 # a priority factor of 1,000,000).
@@ -62,9 +65,10 @@ exit 0
 JOB
 chmod 755 "$J/low.sh"
 
-# start_pool RETIREMENT: one static slot preferring HIGH's jobs
+# start_pool RETIREMENT [LINES]: one static slot preferring HIGH's jobs
 start_pool() {
 	job_pool_config <<CFG
+${2:-}
 NUM_SLOTS = 1
 NUM_CPUS = 1
 SLOT_TYPE_0_PARTITIONABLE = false
@@ -177,4 +181,24 @@ wait_for 60 in_history "$L" 1 || fail "the low job did not complete"
 [ "$(grep -c '^001 ' "$J/high.log")" = 1 ] || fail "the preferred job's starts: $(cat "$J/high.log")"
 grep -q 'Normal termination (return value 0)' "$J/high.log" || fail "the preferred job did not complete: $(cat "$J/high.log")"
 echo "ok: a schedd killed while its job is being preempted loses nothing: the job runs again once, the preferring job once"
+stop_pool
+
+# --- 3. a claim that waits too long is given up -------------------------------
+# (early preemption asked for, so that the retiring slot is matched)
+rm -f "$J"/*.log "$J/runs" "$J/finish" "$J/letgo"
+start_pool 300 "REQUEST_CLAIM_TIMEOUT = 2
+NEGOTIATOR_CONSIDER_EARLY_PREEMPTION = True"
+L=$(submit "$LOW" low "$J/low.sh" "$J") || fail "condor_submit of the low job"
+wait_for 60 has_lines start 1 || fail "the low job did not start"
+H=$(submit "$HIGH" high /bin/sleep 1 "$MARK") || fail "condor_submit of the preferred job"
+timed_out() { grep -q "Timed out requesting claim slot1@[^ ]* for job $H.0 after REQUEST_CLAIM_TIMEOUT" "$T/log/SchedLog"; }
+wait_for 60 timed_out || fail "the schedd did not give up its claim after REQUEST_CLAIM_TIMEOUT"
+back() { grep -q "transition 19 Claimed/Retiring -> Claimed/Busy" "$T/log/StartLog"; }
+wait_for 30 back || fail "the retiring job did not go back to work when the waiting claim was given up"
+touch "$J/finish"
+wait_for 60 in_history "$L" 1 || fail "the low job did not complete"
+grep -q '^004 ' "$J/low.log" && fail "the low job was evicted: $(cat "$J/low.log")"
+wait_for 60 in_history "$H" 1 || fail "the preferred job did not run after the low job"
+[ "$(lines start)" = 1 ] || fail "the low job ran $(lines start) times: $(cat "$J/runs")"
+echo "ok: a preempting claim not granted within REQUEST_CLAIM_TIMEOUT is given up, and the retiring job goes back to work"
 echo "all retirement and restart checks passed"
