@@ -1,23 +1,30 @@
 /*
  * negotiator_bench: one negotiation cycle at scale (issue figures; see
- * /work/shared/bench/README.md for HTCondor's): 100,000 idle jobs in
- * 100 autoclusters of one submitter against the slots of MACHINES.
+ * /work/shared/bench/README.md for HTCondor's), in two cases:
+ *
+ *   negotiator_bench BUILD_DIR MACHINES_FILE JOBS_FILE
+ *     100,000 idle jobs in 100 autoclusters of one submitter against
+ *     the slots of MACHINES (the files from /work/shared/bench/gen_ads.py);
+ *   negotiator_bench BUILD_DIR -preempt
+ *     priority preemption: 10,000 static slots, every one Claimed by a
+ *     submitter whose priority factor is 1,000,000, and 100,000 idle
+ *     jobs in 100 autoclusters of a submitter with the default factor,
+ *     under PREEMPTION_REQUIREMENTS = True.  The ads are made here.
  *
  * It starts a pool in a temporary directory on loopback: condor_master
  * with the collector, the negotiator and the negotiator tests' stand-in
  * schedd (tests/negotiator/ng_fake_schedd), which advertises the
- * submitter and answers NEGOTIATE with the requests: the first 100 job
- * ads of JOBS, each standing for 1,000 jobs.  The slot ads go to the
- * collector with made-up claim ids (condor_advertise -fake-private-ad),
- * then one RESCHEDULE starts the cycle that is measured: from the
- * RESCHEDULE until the negotiator's ad, sent at the cycle's end
- * (NEGOTIATOR_UPDATE_AFTER_CYCLE), shows it ended.  Prints one JSON
- * object; nothing is asserted.
- *
- * Usage: negotiator_bench BUILD_DIR MACHINES_FILE JOBS_FILE
- * (the files from /work/shared/bench/gen_ads.py)
+ * submitter and answers NEGOTIATE with the requests: 100 job ads, each
+ * standing for 1,000 jobs.  The slot ads go to the collector with
+ * made-up claim ids (condor_advertise -fake-private-ad), then one
+ * RESCHEDULE starts the cycle that is measured: from the RESCHEDULE
+ * until the negotiator's ad, sent at the cycle's end
+ * (NEGOTIATOR_UPDATE_AFTER_CYCLE), shows it ended.  The preemptions are
+ * the cycle's MatchLog lines that name a user preempted.  Prints one
+ * JSON object; nothing is asserted.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,11 +126,100 @@ static int write_requests(const char *jobs, const char *path)
 	return n == AUTOCLUSTERS ? 0 : -1;
 }
 
+/* The preemption case's slots: SLOTS static slots, SLOTS_PER_HOST a
+ * machine, each Claimed by the low submitter (its RemoteUser, which
+ * the negotiator counts its usage for), ranking every job alike (Rank
+ * and CurrentRank 0, so that only priorities decide). */
+#define SLOTS 10000
+#define SLOTS_PER_HOST 8
+#define LOW_USER "bob@grid.example.org"
+#define HIGH_USER "alice@cs.example.edu"
+
+static int write_claimed_slots(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	for (int i = 0; i < SLOTS; i++) {
+		int slot = i % SLOTS_PER_HOST + 1, host = i / SLOTS_PER_HOST;
+		/* loopback addresses only: a benchmark sends nothing off
+		 * this host (nor to these: the negotiator does not inform
+		 * the startds) */
+		fprintf(f,
+			"MyType = \"Machine\"\nTargetType = \"Job\"\n"
+			"Name = \"slot%d@exec%05d.cs.example.edu\"\n"
+			"Machine = \"exec%05d.cs.example.edu\"\n"
+			"SlotID = %d\nSlotType = \"Static\"\n"
+			"State = \"Claimed\"\nActivity = \"Busy\"\n"
+			"RemoteUser = \"%s\"\nRemoteOwner = \"%s\"\n"
+			"OpSys = \"LINUX\"\nArch = \"X86_64\"\n"
+			"Cpus = 1\nMemory = %d\nDisk = 10000000\n"
+			"KFlops = %d\nSlotWeight = Cpus\n"
+			"StartdIpAddr = \"<127.1.%d.%d:9618>\"\n"
+			"MyAddress = \"<127.1.%d.%d:9618>\"\n"
+			"HasFileTransfer = true\n"
+			"Start = true\nRank = 0\nCurrentRank = 0\n"
+			"Requirements = START && (TARGET.RequestCpus ?: 1) <= "
+			"Cpus && (TARGET.RequestMemory ?: 0) <= Memory && "
+			"(TARGET.RequestDisk ?: 0) <= Disk\n\n",
+			slot, host, host, slot, LOW_USER, LOW_USER,
+			1024 * (1 + i % 4), 100000 + i % 997, host % 250,
+			slot, host % 250, slot);
+	}
+	return fclose(f);
+}
+
+/* The preemption case's requests: AUTOCLUSTERS autoclusters of
+ * JOBS_EACH jobs of the better submitter, told apart by RequestMemory. */
+static int write_preempting_requests(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	for (int n = 0; n < AUTOCLUSTERS; n++)
+		fprintf(f,
+			"MyType = \"Job\"\nTargetType = \"Machine\"\n"
+			"ClusterId = %d\nProcId = 0\nJobUniverse = 5\n"
+			"User = \"%s\"\nOwner = \"alice\"\n"
+			"AutoClusterId = %d\nResourceRequestCount = %d\n"
+			"RequestCpus = 1\nRequestMemory = %d\n"
+			"RequestDisk = 1000\nRank = 0.0\n"
+			"Requirements = (TARGET.Arch == \"X86_64\") && "
+			"(TARGET.OpSys == \"LINUX\") && (TARGET.Disk >= "
+			"RequestDisk) && (TARGET.Memory >= RequestMemory) && "
+			"(TARGET.Cpus >= RequestCpus) && "
+			"(TARGET.HasFileTransfer)\n\n",
+			n + 1, HIGH_USER, n + 1, JOBS_EACH, 100 + n);
+	return fclose(f);
+}
+
+/* MatchLog lines of matches that preempt someone ("preempting USER",
+ * not "preempting none"). */
+static size_t count_preemptions(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	char line[4096];
+	size_t n = 0;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, " preempting ");
+		if (strstr(line, "Matched ") && p &&
+		    strncmp(p + 12, "none ", 5) != 0)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s BUILD_DIR MACHINES_FILE JOBS_FILE\n",
-			argv[0]);
+	bool preempt = argc == 3 && strcmp(argv[2], "-preempt") == 0;
+	if (argc != 4 && !preempt) {
+		fprintf(stderr,
+			"usage: %s BUILD_DIR MACHINES_FILE JOBS_FILE\n"
+			"       %s BUILD_DIR -preempt\n",
+			argv[0], argv[0]);
 		return 2;
 	}
 	const char *b = argv[1];
@@ -131,12 +227,22 @@ int main(int argc, char **argv)
 	char dir[] = "/tmp/ks_negotiator_bench.XXXXXX";
 	if (!mkdtemp(dir))
 		return 1;
-	char path[512], req[512];
+	char path[512], req[512], machines[512];
 	snprintf(req, sizeof(req), "%s/requests.ads", dir);
-	if (write_requests(argv[3], req)) {
-		fprintf(stderr, "%s: cannot make %d requests of it\n", argv[3],
-			AUTOCLUSTERS);
-		return 1;
+	if (preempt) {
+		snprintf(machines, sizeof(machines), "%s/machines.ads", dir);
+		if (write_claimed_slots(machines) ||
+		    write_preempting_requests(req)) {
+			fprintf(stderr, "%s: cannot write the inputs\n", dir);
+			return 1;
+		}
+	} else {
+		snprintf(machines, sizeof(machines), "%s", argv[2]);
+		if (write_requests(argv[3], req)) {
+			fprintf(stderr, "%s: cannot make %d requests of it\n",
+				argv[3], AUTOCLUSTERS);
+			return 1;
+		}
 	}
 	snprintf(path, sizeof(path), "%s/condor_config", dir);
 	FILE *f = fopen(path, "w");
@@ -153,6 +259,13 @@ int main(int argc, char **argv)
 		"NEGOTIATOR_UPDATE_AFTER_CYCLE = True\n"
 		"NG_FAKE_SCHEDD_REQUESTS = %s\n",
 		dir, b, b, b, b, req);
+	/* the claiming user is remote to the accountant: its factor is
+	 * REMOTE_PRIO_FACTOR from the moment it is first seen */
+	if (preempt)
+		fprintf(f,
+			"PREEMPTION_REQUIREMENTS = True\n"
+			"ACCOUNTANT_LOCAL_DOMAIN = cs.example.edu\n"
+			"REMOTE_PRIO_FACTOR = 1000000\n");
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/spool", dir);
 	mkdir(path, 0755);
@@ -185,7 +298,7 @@ int main(int argc, char **argv)
 	snprintf(cmd, sizeof(cmd),
 		 "%s/tools/condor_advertise/condor_advertise -multiple "
 		 "-fake-private-ad UPDATE_STARTD_AD %s >/dev/null",
-		 b, argv[2]);
+		 b, machines);
 	if (system(cmd) != 0) {
 		fprintf(stderr, "condor_advertise failed\n");
 		goto out;
@@ -250,6 +363,28 @@ int main(int argc, char **argv)
 	}
 	double secs = t1 - t0;
 	int64_t matches = int_attr(ad, "LastNegotiationCycleMatches0");
+	if (preempt) {
+		snprintf(path, sizeof(path), "%s/log/MatchLog", dir);
+		size_t pre = count_preemptions(path);
+		printf("{\"bench\": \"negotiator\", \"op\": \"preempt_cycle\", "
+		       "\"slots\": %zu, \"claimed_slots\": %zu, "
+		       "\"idle_jobs\": %lld, \"autoclusters\": %d, "
+		       "\"matches\": %lld, \"preemptions\": %zu, "
+		       "\"cycle_s\": %.3f, \"preemptions_per_s\": %.1f, "
+		       "\"phase1_s\": %lld, \"phase2_s\": %lld, "
+		       "\"phase4_s\": %lld, \"pie_spins\": %lld}\n",
+		       slots, slots - (size_t)int_attr(
+					      ad, "LastNegotiationCycleCandidateSlots0"),
+		       (long long)idle, AUTOCLUSTERS, (long long)matches, pre,
+		       secs, secs > 0 ? pre / secs : 0,
+		       (long long)int_attr(ad, "LastNegotiationCyclePhase1Duration0"),
+		       (long long)int_attr(ad, "LastNegotiationCyclePhase2Duration0"),
+		       (long long)int_attr(ad, "LastNegotiationCyclePhase4Duration0"),
+		       (long long)int_attr(ad, "LastNegotiationCyclePieSpins0"));
+		classad_free(ad);
+		status = 0;
+		goto out;
+	}
 	printf("{\"bench\": \"negotiator\", \"op\": \"cycle\", \"slots\": %zu, "
 	       "\"idle_jobs\": %lld, \"autoclusters\": %d, \"matches\": %lld, "
 	       "\"rejections\": %lld, \"cycle_s\": %.3f, \"matches_per_s\": "

@@ -10,10 +10,13 @@
  * is done reused for another idle job of the same submitter that the
  * slot matches, or released.
  *
- * Claiming, releasing and keep-alives block the schedd for as long as
- * one round trip (bounded by a short time-out); an activation's answers
- * (the job started, then its end) are waited for in the loop, so that
- * many short jobs on many slots keep starting while a startd forks.
+ * Releasing and keep-alives block the schedd for as long as one round
+ * trip (bounded by a short time-out); a claim's answer and an
+ * activation's (the job started, then its end) are waited for in the
+ * loop, so that many short jobs on many slots keep starting while a
+ * startd forks, and a claim that preempts another waits, up to
+ * REQUEST_CLAIM_TIMEOUT as HTCondor's schedd, for the running job to
+ * retire and leave.
  *
  * A run whose activation connection breaks (the startd killed, the
  * network down) is disconnected, as HTCondor's shadow: the job stays
@@ -76,9 +79,9 @@ struct sc_run {
 	 * only jobs with the same (CLAIM_RECYCLING_CONSIDER_LIMITS), or the
 	 * negotiator's count of the limits in use would be wrong */
 	char *limits;
-	ks_conn *act; /* REQUEST_CLAIM's connection until it is answered,
-		       * then ACTIVATE_CLAIM's until the job ends */
-	uint64_t alive_timer, start_timer, reconnect_timer;
+	ks_conn *act; /* ACTIVATE_CLAIM's connection, until the job ends */
+	ks_conn *req; /* REQUEST_CLAIM's, until the startd answers */
+	uint64_t alive_timer, start_timer, reconnect_timer, claim_timer;
 	int attempts;       /* to reconnect, since the last contact */
 	bool born_disconnected; /* found running at the schedd's start */
 	bool release_after; /* the job was stopped: no reuse */
@@ -261,6 +264,19 @@ static void close_act(struct sc_run *r)
 	r->act = NULL;
 }
 
+/* The claim request's connection, if any, closed and no longer
+ * watched, and its time limit cancelled. */
+static void close_req(struct sc_run *r)
+{
+	ks_loop_cancel(r->s->d->loop, r->claim_timer);
+	r->claim_timer = 0;
+	if (!r->req)
+		return;
+	ks_loop_unwatch(r->s->d->loop, ks_conn_fd(r->req));
+	ks_conn_close(r->req);
+	r->req = NULL;
+}
+
 static void free_run(struct sc_run *r)
 {
 	struct sc_schedd *s = r->s;
@@ -270,6 +286,7 @@ static void free_run(struct sc_run *r)
 			break;
 		}
 	close_act(r);
+	close_req(r);
 	ks_loop_cancel(s->d->loop, r->alive_timer);
 	ks_loop_cancel(s->d->loop, r->start_timer);
 	ks_loop_cancel(s->d->loop, r->reconnect_timer);
@@ -1235,33 +1252,23 @@ static struct sc_job *next_job(struct sc_run *r)
 	return p.found;
 }
 
-/* The startd's answer to REQUEST_CLAIM.  An unclaimed slot answers at
- * once; a slot claimed by another (the match preempts) answers once its
- * job has retired and left, which can take a long time, so the schedd
- * waits on the loop meanwhile.  A job stopped while its claim was being
- * asked for leaves the claim to the submitter's next job, as when a job
- * ends. */
+/* The startd's answer to REQUEST_CLAIM: the claim is the run's, and
+ * the job is activated on it. */
 static void on_claimed(void *arg, int fd, unsigned events)
 {
 	(void)fd;
 	(void)events;
 	struct sc_run *r = arg;
 	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
 	classad *slot = NULL;
 	struct ks_err err = {0};
-	int rc = reply_of(r->act, &slot, NULL, &err);
-	close_act(r);
-	struct sc_job *j = r->job;
+	int rc = reply_of(r->req, &slot, NULL, &err);
+	close_req(r);
 	if (rc) {
-		if (j)
-			ks_log_printf(s->d->log, KS_D_ALWAYS,
-				      "cannot claim %s for job %d.%d: %s",
-				      r->slot_name, j->cluster, j->proc,
-				      err.msg);
-		else
-			ks_log_printf(s->d->log, KS_D_ALWAYS,
-				      "cannot claim %s: %s", r->slot_name,
-				      err.msg);
+		ks_log_printf(s->d->log, KS_D_ALWAYS,
+			      "cannot claim %s for job %d.%d: %s", r->slot_name,
+			      j ? j->cluster : 0, j ? j->proc : 0, err.msg);
 		r->state = R_GONE;
 		free_run(r);
 		return;
@@ -1284,22 +1291,36 @@ static void on_claimed(void *arg, int fd, unsigned events)
 		classad_free(slot);
 	}
 	r->state = R_IDLE;
-	if (j && j->status == SC_IDLE) {
-		activate(r, j);
+	/* a claim granted to a job that has gone meanwhile is given back */
+	if (!j || j->status != SC_IDLE) {
+		release(r, "its job left while it was claimed");
 		return;
 	}
+	activate(r, j);
+}
+
+/* REQUEST_CLAIM_TIMEOUT is up: the match is dropped, its job looks for
+ * another (the startd's waiting claim is released). */
+static void on_claim_timeout(void *arg)
+{
+	struct sc_run *r = arg;
+	struct sc_job *j = r->job;
+	r->claim_timer = 0;
+	ks_log_printf(r->s->d->log, KS_D_ALWAYS,
+		      "Timed out requesting claim %s for job %d.%d after "
+		      "REQUEST_CLAIM_TIMEOUT", r->slot_name, j ? j->cluster : 0,
+		      j ? j->proc : 0);
+	close_req(r);
 	r->job = NULL;
 	if (j)
 		j->run = NULL;
-	struct sc_job *next = s->d->shutting_down ? NULL : next_job(r);
-	if (next)
-		activate(r, next);
-	else
-		release(r, "its job was stopped while it was claimed");
+	release(r, "REQUEST_CLAIM_TIMEOUT");
 }
 
 /* The claim itself, from a zero-delay timer so the negotiator's message
- * is answered first. */
+ * is answered first.  The answer is waited for in the loop: a startd
+ * preempting a job for this one answers once that job has left, after
+ * its retirement and vacate time. */
 static void claim(void *arg)
 {
 	struct sc_run *r = arg;
@@ -1324,8 +1345,11 @@ static void claim(void *arg)
 		free_run(r);
 		return;
 	}
-	/* the claim's connection, until it is answered */
-	r->act = c;
+	r->req = c;
+	long secs = ks_daemon_int(s->d, "REQUEST_CLAIM_TIMEOUT", 1800);
+	if (secs > 0)
+		r->claim_timer = ks_loop_timer(s->d->loop, secs * 1000, 0,
+					       on_claim_timeout, r);
 	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_claimed, r);
 	if (ks_conn_pending(c))
 		on_claimed(r, ks_conn_fd(c), KS_EV_IN);
@@ -1396,11 +1420,16 @@ static struct sc_job *stop_run(struct sc_run *r, bool force)
 		release(r, "the job was stopped while disconnected");
 		return j;
 	case R_CLAIMING:
-		/* claim() finds no job and drops the match, or the answer
-		 * to the claim gives it to another job */
 		r->job = NULL;
 		if (j)
 			j->run = NULL;
+		/* a claim asked for (a preempting one may wait long) is
+		 * given up at the startd; one not asked for yet is dropped
+		 * when claim() finds no job */
+		if (r->req) {
+			close_req(r);
+			release(r, "the job was stopped while it was claimed");
+		}
 		return j;
 	default:
 		r->job = NULL;
@@ -1581,9 +1610,9 @@ void sc_run_shutdown(struct sc_schedd *s, bool fast)
 				}
 			}
 		}
-		/* a claim not asked for yet is dropped; one asked for is
-		 * given up (a preempting one the startd still holds) */
-		if (r->state == R_CLAIMING && !r->act)
+		/* a claim asked for is given up at the startd (a preempting
+		 * one waits there), one not asked for yet is dropped */
+		if (r->state == R_CLAIMING && !r->req)
 			r->state = R_GONE;
 		release(r, "the schedd is shutting down");
 	}

@@ -159,6 +159,7 @@ static void forget_claim(ks_daemon *d, struct sd_slot *s)
 	free(c->client_host);
 	c->client = c->client_host = NULL;
 	c->lease = c->last_alive = 0;
+	c->unheard = false;
 	ks_loop_cancel(d->loop, c->match_timer);
 	c->match_timer = 0;
 	/* a new id: whoever held the old one holds nothing now */
@@ -839,6 +840,15 @@ void sd_claim_check_leases(ks_daemon *d)
 	for (size_t i = 0; i < sd->nslots; i++) {
 		struct sd_slot *s = sd->slots[i];
 		struct sd_claim *c = &s->claim;
+		if (s->st.state == SD_CLAIMED && c->unheard) {
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "%s: %s never learnt that the slot is "
+				      "its: the claim ends", s->short_name,
+				      c->client ? c->client : "?");
+			c->unheard = false;
+			sd_event(d, s, SD_E_RELEASE);
+			continue;
+		}
 		if (s->st.state != SD_CLAIMED || !c->lease ||
 		    now - c->last_alive <= c->lease)
 			continue;
@@ -1181,33 +1191,6 @@ static void cmd_deactivate(ks_daemon *d, struct ks_request *req)
 		sd_claim_action(d, s, SD_A_CONTINUE);
 	sd_claim_action(d, s, force ? SD_A_HARD_KILL : SD_A_SOFT_KILL);
 	ks_reply(req, KS_REPLY_OK, NULL, 0, false);
-}
-
-struct release_soon {
-	ks_daemon *d;
-	char id[sizeof(((struct sd_claim *)0)->id)];
-};
-
-static void on_release_soon(void *arg)
-{
-	struct release_soon *rs = arg;
-	struct sd_slot *s = slot_of(rs->d, rs->id);
-	if (s) {
-		ks_log_printf(rs->d->log, KS_D_ALWAYS,
-			      "%s: the claimer is gone before it heard of its "
-			      "claim: released", s->short_name);
-		sd_event(rs->d, s, SD_E_RELEASE);
-		sd_reevaluate_changed(rs->d);
-	}
-	free(rs);
-}
-
-void sd_claim_release_soon(ks_daemon *d, const char *id)
-{
-	struct release_soon *rs = ks_xcalloc(1, sizeof(*rs));
-	rs->d = d;
-	snprintf(rs->id, sizeof(rs->id), "%s", id);
-	ks_loop_timer(d->loop, 0, 0, on_release_soon, rs);
 }
 
 static void cmd_release(ks_daemon *d, struct ks_request *req)

@@ -208,13 +208,19 @@ bool sd_preempt_take_over(ks_daemon *d, struct sd_slot *s)
 		      s->short_name, c->client);
 	classad *ad = sd_slot_ad_now(d, s);
 	classad_insert_string(ad, "ClaimId", c->id);
-	bool told = ks_later_reply(p->later, KS_REPLY_OK, &ad, 1);
+	/* a claimer gone meanwhile (its schedd killed, or it gave up
+	 * waiting) would leave the slot claimed by nobody until the lease
+	 * ran out: as HTCondor's startd aborts a claim whose answer cannot
+	 * be sent, the claim ends (at the next poll: the slot is in the
+	 * middle of its transition now) */
+	if (!ks_later_reply(p->later, KS_REPLY_OK, &ad, 1)) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: the answer to %s's preempting claim could not "
+			      "be sent: it has gone", s->short_name, c->client);
+		c->unheard = true;
+	}
 	classad_free(ad);
 	p->later = NULL;
 	p->waiting = false;
-	/* its schedd went away while the slot retired for it (a crash, a
-	 * restart): no one will use the claim */
-	if (!told)
-		sd_claim_release_soon(d, c->id);
 	return true;
 }

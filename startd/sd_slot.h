@@ -35,6 +35,9 @@ struct sd_claim {
 	char *client_host;      /* ClientMachine */
 	int64_t lease;          /* seconds without ALIVE before it ends */
 	int64_t last_alive;     /* time() */
+	bool unheard;           /* a better claim whose claimer was gone
+				 * when the slot became its: it ends at the
+				 * next poll */
 	pid_t starter;          /* 0: no job running */
 	pid_t job_pid;          /* the job's process once seen; 0 before */
 	char *input_dir;        /* the job's input files, for the starter */

@@ -167,10 +167,6 @@ int64_t sd_claim_retirement_left(ks_daemon *d, const struct sd_slot *s,
 /* The same at now, INT64_MAX with endless (a peaceful shutdown). */
 int64_t sd_claim_retirement(const struct sd_slot *s, const classad *ad,
 			    int64_t now, bool endless);
-/* Releases the claim named id from the loop, next (as RELEASE_CLAIM
- * would): for a claim granted to a claimer that had gone, which would
- * otherwise hold the slot until its lease ran out. */
-void sd_claim_release_soon(ks_daemon *d, const char *id);
 /* Ends claims whose lease has run out (from the policy rounds). */
 void sd_claim_check_leases(ks_daemon *d);
 /* Claim attributes of a claimed slot's ad. */

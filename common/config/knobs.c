@@ -1286,6 +1286,7 @@ const struct ks_knob ks_code_knobs[] = {
 	{"NUM_SLOTS", KS_KNOB_INT, "1", "slots of equal shares (NUM_CPUS of them when SLOT_TYPE_0_PARTITIONABLE is false)"},
 	{"MACHINE_RESOURCE_NAMES", KS_KNOB_STRING, "", "the custom resources the startd offers, when set (others are left out)"},
 	{"SLOT_TYPE_0_PARTITIONABLE", KS_KNOB_BOOL, "true", "whether the NUM_SLOTS slots are partitionable"},
+	{"REQUEST_CLAIM_TIMEOUT", KS_KNOB_INT, "1800", "seconds the schedd waits for a startd to grant a claim (a preempting one waits for the running job to leave)"},
 	{"TOOL_DEBUG", KS_KNOB_STRING, "", "debug categories a tool such as condor_wait writes to its terminal"},
 	{"DEFAULT_DEBUG", KS_KNOB_STRING, "", "debug categories of a program that has no <SUBSYS>_DEBUG of its own"},
 	{"LEGACY_ALLOW_SEMANTICS", KS_KNOB_BOOL, "false", "whether ALLOW_DAEMON and DENY_DAEMON, when not set, fall back on the WRITE lists (use SECURITY : HOST_BASED sets it)"},

@@ -512,6 +512,48 @@ static void hist_args(void **state)
 	hi_opts_free(&o);
 }
 
+/* condor_q -analyze considering user priority: bob's claimed slot is
+ * one alice's job may preempt when PREEMPTION_REQUIREMENTS lets it (the
+ * output cases run without a configuration, where it is False). */
+static char *q_analyze_with(const char *preemption_req)
+{
+	setenv("_CONDOR_PREEMPTION_REQUIREMENTS", preemption_req, 1);
+	const char *argv[] = {"condor_q", "-jobads", QT_ADS_DIR "/jobs.ads",
+			      "-analyze", "2.0", "-slotads",
+			      QT_ADS_DIR "/claimed.ads", "-userprios",
+			      QT_ADS_DIR "/userprios.txt", NULL};
+	char *o = NULL, *e = NULL;
+	size_t ol, el;
+	FILE *out = open_memstream(&o, &ol), *err = open_memstream(&e, &el);
+	assert_int_equal(cq_main(9, argv, out, err), 0);
+	fclose(out);
+	fclose(err);
+	assert_string_equal(e, "");
+	free(e);
+	unsetenv("_CONDOR_PREEMPTION_REQUIREMENTS");
+	return o;
+}
+
+static void q_analyze_preempt(void **state)
+{
+	(void)state;
+	char *o = q_analyze_with("True");
+	assert_non_null(strstr(o, "Submittor alice@example.org has a priority of 500.000\n"));
+	assert_non_null(strstr(o, "      1 slots match and are already running one of your jobs\n"
+				  "      1 slots match but are serving users with a better priority in the pool\n"
+				  "      0 slots match but will not currently preempt their existing job\n"));
+	assert_non_null(strstr(o, "      1 slots match and are willing to run your job\n"));
+	free(o);
+	/* bob's priority is not 1000 times alice's */
+	o = q_analyze_with("RemoteUserPrio > SubmittorPrio * 1000");
+	assert_non_null(strstr(o, "      1 slots match but will not currently preempt their existing job\n"));
+	assert_non_null(strstr(o, "      0 slots match and are willing to run your job\n"));
+	free(o);
+	o = q_analyze_with("RemoteUserPrio > SubmittorPrio * 100");
+	assert_non_null(strstr(o, "      1 slots match and are willing to run your job\n"));
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +569,7 @@ int main(void)
 		cmocka_unit_test(q_arguments),
 		cmocka_unit_test(q_summary),
 		cmocka_unit_test(hist_args),
+		cmocka_unit_test(q_analyze_preempt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,10 @@
  * are willing to run it.  The texts and widths are HTCondor 25's
  * (src/condor_q.V6/jobmatch.cpp, src/condor_utils/expr_analyze.cpp);
  * kestrel prints the Requirements on one line where HTCondor wraps it,
- * and leaves out the drained-slot and user-priority columns.
+ * and leaves out the drained-slot counts.  With user priorities
+ * (-better-analyze:priority, -userprios) the summary considers them, as
+ * HTCondor's: a slot claimed by another user is one the job could
+ * preempt, or one it could not.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -436,12 +439,93 @@ static void cq_requirements(struct classad_buf *out, const classad *job,
 struct cq_tally {
 	int total, machines, req_reject, off_reject, offline, running,
 	    running_yours, available, job_matches, both;
+	/* considering user priority: claimed slots the job cannot preempt,
+	 * for the user's priority, or for PREEMPTION_REQUIREMENTS */
+	int prio_cond, preempt_req;
+	bool prio;        /* priorities are considered */
+	char *submitter;  /* the job's, when it has a priority (owned) */
+	double submitter_prio;
 };
 
-static void cq_tally(struct cq_tally *a, const classad *job,
-		     classad *const *slots, size_t nslots, const bool *use)
+/* HTCondor's tests of a claimed slot (MY) for the job (TARGET): the
+ * claiming user's priority worse than the job's submitter's by more
+ * than PriorityDelta (0.5), the slot ranking the job at least as high
+ * as its current one, and PREEMPTION_REQUIREMENTS. */
+struct cq_preempt {
+	classad_expr *prio, *rank, *req;
+};
+
+static bool cq_slot_true(classad_match *m, const classad_expr *e)
 {
-	char *user = tf_ad_string(job, "User");
+	classad_value v = CLASSAD_VALUE_INIT;
+	classad_match_eval(m, CLASSAD_RIGHT, e, &v);
+	bool yes = cq_true(&v);
+	classad_value_clear(&v);
+	return yes;
+}
+
+/* PREEMPTION_REQUIREMENTS blocks the preemption only when it is false
+ * (undefined lets it through, as HTCondor's analysis takes it). */
+static bool cq_slot_false(classad_match *m, const classad_expr *e)
+{
+	classad_value v = CLASSAD_VALUE_INIT;
+	classad_match_eval(m, CLASSAD_RIGHT, e, &v);
+	bool b = true;
+	bool no = classad_value_bool(&v, &b) && !b;
+	classad_value_clear(&v);
+	return no;
+}
+
+/* A claimed slot of another user: one the job may preempt counts as
+ * willing to run it (HTCondor's order of tests). */
+static void cq_tally_claimed(struct cq_tally *a, classad_match *m,
+			     const struct cq_preempt *pe)
+{
+	if (!cq_slot_true(m, pe->prio)) {
+		a->prio_cond++;
+		return;
+	}
+	if (cq_slot_true(m, pe->rank) && pe->req &&
+	    cq_slot_false(m, pe->req)) {
+		a->preempt_req++;
+		return;
+	}
+	a->available++;
+}
+
+static double cq_prio_of(const struct cq_prios *p, const char *name,
+			 bool *found)
+{
+	*found = false;
+	for (size_t i = 0; p && name && i < p->n; i++)
+		if (p->v[i].name && strcmp(p->v[i].name, name) == 0) {
+			*found = true;
+			return p->v[i].prio;
+		}
+	return 0;
+}
+
+static void cq_tally(struct cq_tally *a, const classad *job_in,
+		     classad *const *slots, size_t nslots, const bool *use,
+		     const struct cq_prios *prios, const struct cq_preempt *pe)
+{
+	char *user = tf_ad_string(job_in, "User");
+	/* the job's submitter's priority goes into its copy as
+	 * SubmittorPrio, as HTCondor's analysis sets it */
+	classad *copy = NULL;
+	const classad *job = job_in;
+	a->prio = prios != NULL;
+	if (prios) {
+		bool found = false;
+		double prio = cq_prio_of(prios, user, &found);
+		if (found) {
+			copy = classad_copy(job_in);
+			classad_insert_real(copy, "SubmittorPrio", prio);
+			job = copy;
+			a->submitter = ks_xstrdup(user);
+			a->submitter_prio = prio;
+		}
+	}
 	struct tf_names machines = {0};
 	classad_match *m = classad_match_new(job, NULL, NULL);
 	for (size_t k = 0; k < nslots; k++) {
@@ -472,37 +556,71 @@ static void cq_tally(struct cq_tally *a, const classad *job,
 			a->available++;
 		} else {
 			a->running++;
-			if (user && strcmp(user, remote) == 0)
+			bool found = false;
+			double rprio = cq_prio_of(prios, remote, &found);
+			if (user && strcmp(user, remote) == 0) {
 				a->running_yours++;
+			} else if (a->submitter) {
+				/* the claiming user's priority, in a copy of
+				 * the slot, as HTCondor's analysis puts it */
+				classad *slot = classad_copy(slots[k]);
+				if (found)
+					classad_insert_real(slot, "RemoteUserPrio",
+							    rprio);
+				classad_match_set(m, job, slot);
+				cq_tally_claimed(a, m, pe);
+				classad_match_set(m, NULL, NULL);
+				classad_free(slot);
+			}
 		}
 		free(remote);
 	}
 	a->machines = (int)machines.n;
 	classad_match_free(m);
 	tf_names_clear(&machines);
+	classad_free(copy);
 	free(user);
 }
 
 static void cq_totals(struct classad_buf *out, const struct cq_tally *a,
 		      int cluster, int proc)
 {
-	classad_buf_printf(out, "\n%03d.%03d:  Run analysis summary ignoring user priority.  Of %d slots on %d machines,\n",
-			   cluster, proc, a->total, a->machines);
+	if (a->submitter)
+		classad_buf_printf(out, "Submittor %s has a priority of %.3f\n",
+				   a->submitter, a->submitter_prio);
+	classad_buf_printf(out, "\n%03d.%03d:  Run analysis summary %s user priority.  Of %d slots on %d machines,\n",
+			   cluster, proc, a->prio ? "considering" : "ignoring",
+			   a->total, a->machines);
 	classad_buf_printf(out, "  %5d slots are rejected by your job's requirements\n",
 			   a->req_reject);
 	classad_buf_printf(out, "  %5d slots reject your job because of their own requirements\n",
 			   a->off_reject);
-	if (a->running_yours)
+	if (a->prio) {
+		/* HTCondor's lines, its blank line after the offline one
+		 * included */
+		classad_buf_printf(out, "  %5d slots match and are already running one of your jobs\n",
+				   a->running_yours);
+		classad_buf_printf(out, "  %5d slots match but are serving users with a better priority in the pool\n",
+				   a->prio_cond);
+		classad_buf_printf(out, "  %5d slots match but will not currently preempt their existing job\n",
+				   a->preempt_req);
+		classad_buf_printf(out, "  %5d slots match but are currently offline\n\n",
+				   a->offline);
+		classad_buf_printf(out, "  %5d slots match and are willing to run your job\n",
+				   a->available);
+	}
+	if (!a->prio && a->running_yours)
 		classad_buf_printf(out, "  %5d slots match and are already running your jobs\n",
 				   a->running_yours);
-	if (a->running)
+	if (!a->prio && a->running)
 		classad_buf_printf(out, "  %5d slots match but are serving other users\n",
 				   a->running - a->running_yours);
-	if (a->offline > 0)
+	if (!a->prio && a->offline > 0)
 		classad_buf_printf(out, "  %5d slots match but are currently offline\n",
 				   a->offline);
-	classad_buf_printf(out, "  %5d slots match and are willing to run your job\n",
-			   a->available);
+	if (!a->prio)
+		classad_buf_printf(out, "  %5d slots match and are willing to run your job\n",
+				   a->available);
 	if (!a->job_matches || !a->both) {
 		tf_buf_add(out, "\nWARNING:  Be advised:\n");
 		if (!a->job_matches)
@@ -605,7 +723,9 @@ static void cq_last_match(struct classad_buf *out, const classad *job)
 
 static void cq_analyze_job(struct classad_buf *out, const struct cq_job *j,
 			   classad *const *slots, size_t nslots,
-			   const bool *use, bool better)
+			   const bool *use, bool better,
+			   const struct cq_prios *prios,
+			   const struct cq_preempt *pe)
 {
 	const classad *job = j->ad;
 	char id[48];
@@ -627,7 +747,7 @@ static void cq_analyze_job(struct classad_buf *out, const struct cq_job *j,
 		status = b.data;
 	} else {
 		status = cq_job_status(job);
-		cq_tally(&a, job, slots, nslots, use);
+		cq_tally(&a, job, slots, nslots, use, prios, pe);
 	}
 	free(owner);
 	if (better || a.req_reject > 0) {
@@ -637,6 +757,7 @@ static void cq_analyze_job(struct classad_buf *out, const struct cq_job *j,
 	}
 	if (a.total > 0)
 		cq_totals(out, &a, j->cluster, j->proc);
+	free(a.submitter);
 	tf_buf_addc(out, '\n');
 	if (status && *status)
 		classad_buf_printf(out, "\n%03d.%03d:  %s\n\n", j->cluster, j->proc,
@@ -647,14 +768,28 @@ static void cq_analyze_job(struct classad_buf *out, const struct cq_job *j,
 
 void cq_analyze(struct classad_buf *out, const char *label,
 		struct cq_job *jobs, size_t n, classad *const *slots,
-		size_t nslots, bool better)
+		size_t nslots, bool better, const struct cq_prios *prios)
 {
 	classad_buf_printf(out, "\n\n-- %s\n", label);
 	bool *use = ks_xcalloc(nslots ? nslots : 1, sizeof *use);
 	for (size_t k = 0; k < nslots; k++)
 		use[k] = cq_counted(slots, nslots, k);
+	static const char prio[] = "MY.RemoteUserPrio > TARGET.SubmittorPrio + 0.500000";
+	static const char rank[] = "MY.Rank >= MY.CurrentRank";
+	struct cq_preempt pe = {
+		classad_parse_expr(prio, sizeof prio - 1, NULL),
+		classad_parse_expr(rank, sizeof rank - 1, NULL),
+		prios && prios->preemption_req
+			? classad_parse_expr(prios->preemption_req,
+					     strlen(prios->preemption_req), NULL)
+			: NULL,
+	};
 	for (size_t i = 0; i < n; i++)
 		if (jobs[i].ad)
-			cq_analyze_job(out, &jobs[i], slots, nslots, use, better);
+			cq_analyze_job(out, &jobs[i], slots, nslots, use, better,
+				       prios, &pe);
+	classad_expr_free(pe.prio);
+	classad_expr_free(pe.rank);
+	classad_expr_free(pe.req);
 	free(use);
 }

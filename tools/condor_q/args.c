@@ -99,6 +99,9 @@ void cq_usage(FILE *out, const char *prog)
 	      "\t-mconstraint <expr>\t Machine constraint for analysis\n"
 	      "\t-slotads[:<form>] <file> Read Machine ClassAds for analysis from <file>\n"
 	      "\t\t\t\t <file> can be the output of condor_status -long\n"
+	      "\t-userprios <file>\t Read user priorities for analysis from <file>\n"
+	      "\t\t\t\t <file> can be the output of condor_userprio -l\n"
+	      "\t-nouserprios\t\t Don't consider user priority during analysis (default)\n"
 	      "\n"
 	      "\n    Only information about jobs owned by the current user will be returned.\n"
 	      "This default is overridden when the restriction list has usernames and/or\n"
@@ -134,9 +137,26 @@ static const struct {
 	{"verbose", 4},       {"hold-codes", 6}, {"holdcodes", 5},
 	{"cputime", 2},       {"cumulative-time", 3}, {"grid", 2},
 	{"dag", 2},
-	{"userprios", 5},     {"nouserprios", 7}, {"profile", 4},
+	{"profile", 4},
 	{"stream-results", 2}, {"machine", 2},   {"global", 1},
 };
+
+/* -better-analyze:OPT,OPT...: "priority" (at least "pr") considers
+ * user priorities, "summary" and "reverse" do not, as in HTCondor;
+ * kestrel has no other form yet and ignores the rest. */
+static void cq_analyze_opts(struct cq_opts *o, const char *opts)
+{
+	while (opts && *opts) {
+		size_t len = strcspn(opts, ",:");
+		if (len >= 2 && len <= 8 && strncmp(opts, "priority", len) == 0)
+			o->analyze_prio = true;
+		else if (len >= 1 && ((len <= 7 && strncmp(opts, "summary", len) == 0) ||
+				      (len <= 7 && strncmp(opts, "reverse", len) == 0)))
+			o->analyze_prio = false;
+		opts += len;
+		opts += strspn(opts, ",:");
+	}
+}
 
 static int cq_unknown(const struct cq_opts *o, const char *a, FILE *out,
 		      FILE *err)
@@ -434,9 +454,22 @@ int cq_parse_args(int argc, const char *const *argv, struct cq_opts *o,
 			   tf_flag(a, "better-analyse", 2, &c)) {
 			o->view = CQ_V_ANALYZE;
 			o->analyze_better = true;
+			cq_analyze_opts(o, c);
 		} else if (tf_flag(a, "analyze", 2, &c) ||
 			   tf_flag(a, "analyse", 2, &c)) {
 			o->view = CQ_V_ANALYZE;
+			cq_analyze_opts(o, c);
+		} else if (tf_flag(a, "userprios", 5, NULL)) {
+			if (!has) {
+				fprintf(err, "Error: -userprios requires a "
+					     "filename argument\n");
+				rc = 1;
+				break;
+			}
+			o->userprios = argv[++i];
+			o->analyze_prio = true;
+		} else if (tf_flag(a, "nouserprios", 7, NULL)) {
+			o->analyze_prio = false;
 		} else if (tf_flag(a, "run", 1, NULL)) {
 			if (o->view == CQ_V_HOLD || o->view == CQ_V_IDLE) {
 				rc = cq_incompatible(o, out, err);

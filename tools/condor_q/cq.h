@@ -77,6 +77,8 @@ struct cq_opts {
 	const char *slotads;        /* -slotads/-machineads FILE */
 	enum tf_ads_format slotads_format;
 	const char *mconstraint;    /* -mconstraint */
+	bool analyze_prio;          /* -better-analyze:priority, -userprios */
+	const char *userprios;      /* -userprios FILE (else the negotiator) */
 	bool wide;                  /* -wide */
 	int forced_width;           /* -wide:N */
 	bool expert;
@@ -152,6 +154,23 @@ int cq_fetch(const struct cq_opts *o, const struct tf_names *proj,
 int cq_fetch_slots(const struct cq_opts *o, classad ***slots, size_t *n,
 		   FILE *err);
 
+/* The submitters' priorities for an analysis that considers them: from
+ * -userprios FILE (condor_userprio -l's "NameN = ..." and "PriorityN =
+ * ..." lines, as HTCondor reads it) or from the negotiator
+ * (GET_PRIORITY), and PREEMPTION_REQUIREMENTS from the configuration. */
+struct cq_prio {
+	char *name;  /* NULL: no record of that number */
+	double prio;
+};
+struct cq_prios {
+	struct cq_prio *v;
+	size_t n;
+	char *preemption_req; /* PREEMPTION_REQUIREMENTS ("False" if unset) */
+};
+/* Fills *p (cq_prios_free()).  Returns 0, or 1 with the message on err. */
+int cq_fetch_prios(const struct cq_opts *o, struct cq_prios *p, FILE *err);
+void cq_prios_free(struct cq_prios *p);
+
 /* ---- tables (tables.c) ----------------------------------------------------- */
 
 /* Column indexes of the batch table. */
@@ -200,9 +219,14 @@ void cq_trim_row(struct classad_buf *out, size_t row_start);
 /* Prints the analysis of each job (its ad kept) against the slot ads,
  * under the "-- LABEL" title: with better, always the clause-by-clause
  * analysis of its Requirements; without (-analyze), as HTCondor's, only
- * when some slot is rejected by them. */
+ * when some slot is rejected by them.  prios (NULL: user priority
+ * ignored) makes the summary HTCondor's "considering user priority":
+ * a slot claimed by another user counts as willing when the job could
+ * preempt it (the claiming user's priority worse by more than 0.5,
+ * MY.Rank >= MY.CurrentRank, PREEMPTION_REQUIREMENTS), else as serving
+ * a better-priority user or not preempting its job. */
 void cq_analyze(struct classad_buf *out, const char *label,
 		struct cq_job *jobs, size_t n, classad *const *slots,
-		size_t nslots, bool better);
+		size_t nslots, bool better, const struct cq_prios *prios);
 
 #endif

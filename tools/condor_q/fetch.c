@@ -2,8 +2,11 @@
  * fetch.c: where condor_q's jobs come from: a file of job ads (-jobads),
  * a job event log (-userlog, qt_userlog.c),
  * or the schedd (QUERY_JOB_ADS, docs/schedd.md), found through the
- * collector; and the slot ads -better-analyze compares them with.
+ * collector; the slot ads -better-analyze compares them with, and the
+ * user priorities it may consider.
  */
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -277,4 +280,172 @@ int cq_fetch_slots(const struct cq_opts *o, classad ***slots, size_t *n,
 	*slots = s.v;
 	*n = s.n;
 	return rc;
+}
+
+/* ---- user priorities for the analysis ------------------------------------- */
+
+static void cq_prio_set(struct cq_prios *p, size_t id, const char *name,
+			const double *prio)
+{
+	if (id >= p->n) {
+		p->v = ks_xrealloc(p->v, (id + 1) * sizeof *p->v);
+		memset(p->v + p->n, 0, (id + 1 - p->n) * sizeof *p->v);
+		p->n = id + 1;
+	}
+	if (name) {
+		free(p->v[id].name);
+		p->v[id].name = ks_xstrdup(name);
+	}
+	if (prio)
+		p->v[id].prio = *prio;
+}
+
+/* One "AttrN = value" line of condor_userprio -l: the records' Name and
+ * Priority; other lines are none of the analysis' business. */
+static void cq_prio_line(struct cq_prios *p, const char *line)
+{
+	line += strspn(line, " \t");
+	size_t alen = strcspn(line, "0123456789 \t=");
+	const char *d = line + alen;
+	if (!isdigit((unsigned char)*d))
+		return;
+	char *end;
+	long id = strtol(d, &end, 10);
+	end += strspn(end, " \t");
+	if (id <= 0 || *end != '=')
+		return;
+	const char *v = end + 1;
+	v += strspn(v, " \t");
+	size_t vlen = strcspn(v, "\r\n");
+	while (vlen && isspace((unsigned char)v[vlen - 1]))
+		vlen--;
+	if (alen == 4 && strncmp(line, "Name", 4) == 0) {
+		char *name = vlen >= 2 && v[0] == '"'
+				     ? ks_xstrndup(v + 1, vlen - 2)
+				     : ks_xstrndup(v, vlen);
+		cq_prio_set(p, (size_t)id, name, NULL);
+		free(name);
+	} else if (alen == 8 && strncmp(line, "Priority", 8) == 0) {
+		double prio = atof(v);
+		cq_prio_set(p, (size_t)id, NULL, &prio);
+	}
+}
+
+static int cq_prios_of_file(const char *path, struct cq_prios *p, FILE *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(err, "Can't open file of user priorities: %s\n", path);
+		return 1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) > 0)
+		cq_prio_line(p, line);
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+/* GET_PRIORITY of the pool's negotiator: Name1, Priority1, ... */
+static int cq_prios_of_negotiator(const struct cq_opts *o,
+				  const ks_config *cfg, struct cq_prios *p,
+				  FILE *err)
+{
+	classad *q = classad_new();
+	classad_insert_string(q, "MyType", "Query");
+	classad_insert_string(q, "TargetType", "Negotiator");
+	classad_insert_bool(q, "Requirements", true);
+	classad **ads = NULL;
+	size_t n = 0;
+	struct ks_err e = {0};
+	char *addr = NULL;
+	int rc = ks_collector_query(cfg, o->pool, KS_QUERY_NEGOTIATOR_ADS, q,
+				    &ads, &n, &e);
+	classad_free(q);
+	for (size_t i = 0; rc == 0 && i < n && !addr; i++)
+		if (!classad_eval_string(ads[i], "NegotiatorIpAddr", NULL,
+					 &addr))
+			classad_eval_string(ads[i], "MyAddress", NULL, &addr);
+	ks_ads_free(ads, n);
+	if (!addr) {
+		fprintf(err, "Error: Could not connect to negotiator (%s)\n",
+			rc ? e.msg : "none in the collector");
+		return 1;
+	}
+	ks_conn *c = NULL;
+	int got = 0;
+	bool more = false;
+	ads = NULL;
+	n = 0;
+	rc = ks_conn_open(cfg, addr, 0, &c, &e);
+	if (rc == 0)
+		rc = ks_conn_send(c, KS_GET_PRIORITY, NULL, 0, 0, &e);
+	if (rc == 0)
+		rc = ks_conn_recv(c, &got, &ads, &n, &more, &e);
+	ks_conn_close(c);
+	if (rc || got != KS_REPLY_OK || n < 1) {
+		fprintf(err, "Error:  Could not get priorities from negotiator "
+			     "(%s)%s%s\n", addr, rc ? ": " : "", rc ? e.msg : "");
+		ks_ads_free(ads, n);
+		free(addr);
+		return 1;
+	}
+	free(addr);
+	for (size_t id = 1;; id++) {
+		char an[32], ap[32];
+		snprintf(an, sizeof an, "Name%zu", id);
+		snprintf(ap, sizeof ap, "Priority%zu", id);
+		char *name = NULL;
+		double prio = 0;
+		if (!classad_eval_string(ads[0], an, NULL, &name) ||
+		    !classad_eval_real(ads[0], ap, NULL, &prio)) {
+			free(name);
+			break;
+		}
+		cq_prio_set(p, id, name, &prio);
+		free(name);
+	}
+	ks_ads_free(ads, n);
+	return 0;
+}
+
+int cq_fetch_prios(const struct cq_opts *o, struct cq_prios *p, FILE *err)
+{
+	memset(p, 0, sizeof *p);
+	struct ks_err e = {0};
+	ks_config *cfg = ks_config_load_new("TOOL", NULL, &e);
+	if (!cfg && !o->userprios) {
+		fprintf(err, "ERROR: %s\n", e.msg);
+		return 1;
+	}
+	p->preemption_req = cfg ? ks_config_get(cfg, "PREEMPTION_REQUIREMENTS",
+						NULL)
+				: NULL;
+	if (!p->preemption_req || !*p->preemption_req) {
+		free(p->preemption_req);
+		p->preemption_req = ks_xstrdup("False");
+	}
+	classad_expr *x = classad_parse_expr(p->preemption_req,
+					     strlen(p->preemption_req), NULL);
+	if (!x) {
+		fprintf(err, "\nError:  Failed parse of PREEMPTION_REQUIREMENTS "
+			     "expression: \n\t%s\n", p->preemption_req);
+		ks_config_free(cfg);
+		return 1;
+	}
+	classad_expr_free(x);
+	int rc = o->userprios ? cq_prios_of_file(o->userprios, p, err)
+			      : cq_prios_of_negotiator(o, cfg, p, err);
+	ks_config_free(cfg);
+	return rc;
+}
+
+void cq_prios_free(struct cq_prios *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i].name);
+	free(p->v);
+	free(p->preemption_req);
+	memset(p, 0, sizeof *p);
 }

@@ -297,8 +297,14 @@ static int cq_analysis(struct cq_run *r, struct classad_buf *out)
 	size_t nslots = 0;
 	if (cq_fetch_slots(&r->o, &slots, &nslots, r->err))
 		return 1;
+	struct cq_prios prios = {0};
+	if (r->o.analyze_prio && cq_fetch_prios(&r->o, &prios, r->err)) {
+		ks_ads_free(slots, nslots);
+		return 1;
+	}
 	cq_analyze(out, r->sink.label, r->jobs, r->n, slots, nslots,
-		   r->o.analyze_better);
+		   r->o.analyze_better, r->o.analyze_prio ? &prios : NULL);
+	cq_prios_free(&prios);
 	ks_ads_free(slots, nslots);
 	return 0;
 }
