@@ -232,7 +232,7 @@ struct ng_cand *ng_match_candidates(ng_matcher *m, const classad *job,
 			cap = cap ? cap * 2 : 64;
 			c = ks_xrealloc(c, cap * sizeof(*c));
 		}
-		c[k++] = (struct ng_cand){i, r};
+		c[k++] = (struct ng_cand){i, r, false};
 	}
 	if (k > 1)
 		qsort(c, k, sizeof(*c), cand_cmp);
@@ -372,4 +372,40 @@ classad *ng_match_carve(ng_matcher *m, const classad *job,
 	else
 		*cost = carved_weight(m, t, n);
 	return left;
+}
+
+/* ---- pslot preemption ----------------------------------------------------- */
+
+bool ng_match_dslot(ng_matcher *m, const classad *job, const char *submitter,
+		    const struct ng_slot *s, bool rank_only,
+		    enum ng_preempt *kind, double *prank)
+{
+	if (!s->remote || !m->consider_preemption)
+		return false;
+	classad_match_set(m->mx, job, s->ad);
+	bool ok = true;
+	if (slot_true(m, m->prefers))
+		*kind = NG_RANK_PREEMPTION;
+	else if (rank_only || (submitter && strcmp(s->remote, submitter) == 0))
+		ok = false;
+	else if ((m->preq && !slot_true(m, m->preq)) || !slot_true(m, m->likes))
+		ok = false;
+	else
+		*kind = NG_PRIO_PREEMPTION;
+	if (ok)
+		*prank = slot_rank(m, m->prank);
+	classad_match_set(m->mx, NULL, NULL);
+	return ok;
+}
+
+bool ng_match_ranked(ng_matcher *m, const classad *job, const classad *slot,
+		     enum ng_preempt kind, struct ng_rank *out)
+{
+	classad_match_set(m->mx, job, slot);
+	bool ok = classad_match_right_matches_left(m->mx) &&
+		  classad_match_left_matches_right(m->mx);
+	if (ok)
+		ranks(m, kind, out);
+	classad_match_set(m->mx, NULL, NULL);
+	return ok;
 }

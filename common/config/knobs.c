@@ -56,6 +56,7 @@ const struct ks_knob ks_knobs[] = {
 	{"ALLOW_ADMIN_COMMANDS", KS_KNOB_BOOL, "true", NULL},
 	{"ALLOW_CLIENT", KS_KNOB_STRING, "*", "server identities a client accepts when it authenticates them"},
 	{"ALLOW_COMMON_FILES_ON_LVS", KS_KNOB_BOOL, "false", NULL},
+	{"ALLOW_PSLOT_PREEMPTION", KS_KNOB_BOOL, "false", "whether the negotiator may preempt dynamic slots of a partitionable slot together for one job"},
 	{"ALLOW_FORCE_RM", KS_KNOB_STRING, "true", "whether condor_rm -forcex may take removed jobs out of the queue at once"},
 	{"ALLOW_SUBMIT_FROM_KNOWN_USERS_ONLY", KS_KNOB_BOOL, "false", "whether the schedd refuses jobs from users without a submitter record"},
 	{"ALLOW_TRANSFER_REMAP_TO_MKDIR", KS_KNOB_BOOL, "true", NULL},
