@@ -7,8 +7,9 @@
 # MatchLog): both jobs are evicted (004, back to Idle) and the new job
 # runs on one dynamic slot of 4 CPUs (CpusProvisioned = 4), which it
 # keeps over the following cycles.  Without ALLOW_PSLOT_PREEMPTION the
-# 4-CPU job waits.  The two submitters are accounting groups, so that one
-# Unix user will do.
+# 4-CPU job waits.  With a consumption policy taking CPUs by twos, a
+# 3-CPU job takes both 2-CPU dynamic slots and runs with 4.  The two
+# submitters are accounting groups, so that one Unix user will do.
 set -u
 B=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -112,6 +113,32 @@ grep -q '^004 ' "$J/high.log" && fail "the 4-CPU job was evicted: $(cat "$J/high
 [ "$(condor_q -allusers -constraint "ClusterId == $L" -af JobStatus | sort -u)" = 1 ] ||
 	fail "a preempted job runs again: $(condor_q -allusers -af ClusterId ProcId JobStatus)"
 echo "ok: a 4-CPU job of a better submitter preempts two 2-CPU dynamic slots and runs on 4 CPUs"
+condor_rm -all >/dev/null
+wait_for 30 queue_empty || fail "the queue did not empty"
+stop_pool
+
+# --- with a consumption policy: what it takes is what counts --------------
+# CPUs by twos: two 1-CPU jobs fill the slot (2 each), and a 3-CPU job
+# takes 4, so both go and its dynamic slot has 4 CPUs
+rm -f "$J"/*.log
+rm -f "$T"/log/*Log
+start_pool True 'CONSUMPTION_POLICY = True
+CONSUMPTION_CPUS = quantize(target.RequestCpus, {2})'
+L=$(submit low 1 group_low 2) || fail "condor_submit of the low jobs"
+wait_for 60 running "$L" 2 || fail "the low jobs did not start: $(condor_q -allusers -af ClusterId ProcId JobStatus LastRejMatchReason)"
+dslot_cpus() { [ "$(condor_status -constraint 'DynamicSlot =?= true' -af Cpus | sort | tr '\n' ' ')" = "$1" ]; }
+wait_for 30 dslot_cpus "2 2 " ||
+	fail "the policy did not give the low jobs 2 CPUs each: $(condor_status -af Name Cpus State)"
+LS=$(condor_status -submitters -af Name | grep '^group_low\.')
+condor_userprio -setfactor "$LS" 1000000 >/dev/null || fail "condor_userprio -setfactor $LS"
+H=$(submit high 3 group_high 1) || fail "condor_submit of the high job"
+wait_for 90 running "$H" 1 || fail "the 3-CPU job did not start: $(condor_q -allusers -af ClusterId ProcId JobStatus LastRejMatchReason)"
+grep -q "Matched $H.0 group_high\.[^ ]* <[^>]*> preempting 2 dslots " "$T/log/MatchLog" ||
+	fail "no pslot preemption in the MatchLog: $(grep Matched "$T/log/MatchLog")"
+cpus=$(condor_q -allusers "$H.0" -af CpusProvisioned)
+[ "$cpus" = 4 ] || fail "CpusProvisioned of the 3-CPU job is $cpus, not the policy's 4"
+[ "$(grep -c '^004 ' "$J/low.log")" = 2 ] || fail "two eviction events expected: $(cat "$J/low.log")"
+echo "ok: with a consumption policy the dynamic slots preempted are those its share needs (3 CPUs asked, 4 taken)"
 condor_rm -all >/dev/null
 wait_for 30 queue_empty || fail "the queue did not empty"
 stop_pool
