@@ -159,6 +159,21 @@ void sd_pslot_preempt_request(ks_daemon *d, struct sd_slot *p,
 			return;
 		}
 	}
+	/* START now, so that no job is evicted for a claim that START
+	 * would refuse (it is evaluated again when the slot is carved) */
+	classad_free(p->job);
+	p->job = classad_copy(job);
+	classad *pad = sd_slot_ad_now(d, p);
+	enum sd_truth start = sd_slot_eval(p, pad, SD_X_START);
+	classad_free(pad);
+	classad_free(p->job);
+	p->job = NULL;
+	if (start != SD_TRUE) {
+		snprintf(why, sizeof(why), "START is %s for this job on %s",
+			 start == SD_FALSE ? "false" : "undefined", p->name);
+		refuse(d, p, req, why);
+		return;
+	}
 	if (!sd_dslot_fits(d, p, job, v, n, why, sizeof(why))) {
 		refuse(d, p, req, why);
 		return;
@@ -231,6 +246,11 @@ static void grant(ks_daemon *d, struct sd_slot *p)
 	if (d->shutting_down) {
 		classad_free(job);
 		snprintf(why, sizeof(why), "the startd is shutting down");
+	} else if (p->st.state != SD_UNCLAIMED && p->st.state != SD_MATCHED) {
+		classad_free(job);
+		snprintf(why, sizeof(why), "%s is %s/%s, not free to claim",
+			 p->name, sd_state_name(p->st.state),
+			 sd_activity_name(p->st.activity));
 	} else {
 		s = sd_claim_grant(d, p, job, client, host, alive, why,
 				   sizeof(why));
@@ -242,9 +262,20 @@ static void grant(ks_daemon *d, struct sd_slot *p)
 			      client);
 		classad *ad = sd_slot_ad_now(d, s);
 		classad_insert_string(ad, "ClaimId", s->claim.id);
-		ks_later_reply(later, KS_REPLY_OK, &ad, 1);
+		bool heard = ks_later_reply(later, KS_REPLY_OK, &ad, 1);
 		classad_free(ad);
+		if (!heard) {
+			/* no one holds the claim: it goes at once rather
+			 * than when its lease runs out */
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "%s: %s is gone; its claim is released",
+				      s->short_name, client);
+			sd_event(d, s, SD_E_RELEASE);
+		}
 	} else {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: the preempting claim from %s is refused: %s",
+			      p->short_name, client, why);
 		classad *e = classad_new();
 		classad_insert_string(e, "ErrorString", why);
 		classad_insert_int(e, "ErrorCode", 1);
