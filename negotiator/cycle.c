@@ -28,6 +28,7 @@
 #include "ks_mem.h"
 #include "negotiator.h"
 #include "pool.h"
+#include "pslot_preempt.h"
 #include "schedd.h"
 #include "share.h"
 #include "sigattrs.h"
@@ -47,6 +48,8 @@ struct sub {
 	int64_t *rejected; /* autoclusters no slot matched this cycle */
 	size_t nrejected;
 	int64_t seconds;   /* spent with it this cycle */
+	double fair;       /* its fair share of the pool's weight, as the
+			    * first spin has it */
 	bool opened;       /* its schedd was asked this cycle */
 	size_t matched;
 	struct inform *inf; /* MATCH_INFO to send (NEGOTIATOR_INFORM_STARTD) */
@@ -538,6 +541,10 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 	}
 	struct ng_cand *cand = ng_match_candidates(ng->matcher, r->ad, s->name,
 						   &c->pool, false, &nc);
+	if (ng->k.allow_pslot_preemption)
+		cand = ng_pslot_candidates(ng->matcher, r->ad, s->name,
+					   &c->pool, false, cand, &nc);
+	struct ng_pslot_pick pick = {0};
 	c->st->jobs_considered++;
 	char *limits = str_attr(r->ad, "ConcurrencyLimits");
 	size_t pos = 0;
@@ -576,7 +583,19 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			bool by_rank = cand[pos].rank.kind == NG_RANK_PREEMPTION;
 			if (over && !by_rank)
 				continue;
-			if (sl->partitionable) {
+			if (cand[pos].pslot) {
+				/* chosen again: earlier matches change things */
+				carved = ng_pslot_choose(ng->matcher, r->ad,
+							 s->name, &c->pool,
+							 cand[pos].slot, over,
+							 &pick)
+						 ? ng_pslot_carve(ng->matcher,
+								  r->ad, &pick,
+								  &cost)
+						 : NULL;
+				if (!carved)
+					continue;
+			} else if (sl->partitionable) {
 				carved = ng_match_carve(ng->matcher, r->ad, sl,
 							&cost);
 				if (!carved)
@@ -585,10 +604,12 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 				cost = sl->weight;
 			}
 			/* HTCondor lets a submitter round up once per spin,
-			 * so that no crumbs of the pie are left over; but only
-			 * a submitter under its fair share takes a slot from
-			 * another by priority, else two would take the slots
-			 * back and forth */
+			 * so that no crumbs of the pie are left over; but a
+			 * submitter takes a slot from another by priority
+			 * only when that brings it nearer its fair share of
+			 * the first spin (where the slots' holders count
+			 * too), else two would take the slots back and forth
+			 * once the pie is spun again without the holder */
 			bool by_prio = cand[pos].rank.kind == NG_PRIO_PREEMPTION;
 			/* a free slot counts against what is left of the
 			 * group's quota too; a claimed one already counts
@@ -602,9 +623,11 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 				carved = NULL;
 				continue;
 			}
-			if (*used + cost <= limit ||
-			    (*used <= 0 && limit > 0 && !by_prio) ||
-			    (rank_only && by_rank)) {
+			bool fair = !by_prio || ng->k.ignore_prios ||
+				    sh->usage + cost / 2 <= s->fair;
+			if (fair && (*used + cost <= limit ||
+				     (*used <= 0 && limit > 0) ||
+				     (rank_only && by_rank))) {
 				slot = sl;
 				break;
 			}
@@ -622,31 +645,43 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			end = limited ? REQ_TOO_BIG : REQ_REJECTED;
 			break;
 		}
+		bool by_pslot = cand[pos].pslot;
+		char victims[64];
+		const classad *offer = by_pslot ? pick.ad : slot->ad;
+		classad *grouped = NULL;
 		if (c->groups) {
 			/* what the schedd passes on to the claim, as
 			 * HTCondor's offer carries it */
-			classad *offer = classad_copy(slot->ad);
-			classad_insert_string(offer, "RemoteGroup",
+			grouped = classad_copy(offer);
+			classad_insert_string(grouped, "RemoteGroup",
 					      s->group->name);
-			classad_insert_string(offer, "RemoteNegotiatingGroup",
+			classad_insert_string(grouped, "RemoteNegotiatingGroup",
 					      c->neg_group ? c->neg_group->name
 							   : NG_NONE_GROUP);
-			classad_insert_bool(offer, "RemoteAutoregroup",
+			classad_insert_bool(grouped, "RemoteAutoregroup",
 					    c->regroup_turn);
-			ng_schedd_add_match(s->conv, r->autocluster,
-					    slot->claim_id, offer);
-			classad_free(offer);
+			offer = grouped;
+		}
+		if (by_pslot) {
+			char *ids = ng_pslot_claims(&c->pool, &pick);
+			ng_schedd_add_match_dslots(s->conv, r->autocluster,
+						   slot->claim_id, offer, ids);
+			free(ids);
+			/* HTCondor's words for them */
+			snprintf(victims, sizeof(victims), "%zu dslots", pick.n);
 		} else {
 			ng_schedd_add_match(s->conv, r->autocluster,
-					    slot->claim_id, slot->ad);
+					    slot->claim_id, offer);
 		}
-		if (!slot->remote)
+		classad_free(grouped);
+		if (!slot->remote && !by_pslot)
 			c->uused += cost;
 		char *startd = str_attr(slot->ad, "StartdIpAddr");
 		LOG(c, KS_D_MATCH,
 		    "      Matched %lld.%lld %s %s preempting %s %s %s",
 		    (long long)r->cluster, (long long)r->proc, s->name,
-		    s->addr, slot->remote ? slot->remote : "none",
+		    s->addr, by_pslot ? victims
+			     : slot->remote ? slot->remote : "none",
 		    startd ? startd : "<0.0.0.0:0>", slot->name);
 		LOG(c, KS_D_ALWAYS, "      Successfully matched with %s",
 		    slot->name);
@@ -662,7 +697,12 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 		s->matched++;
 		slot->matches++;
 		r->count--;
-		if (slot->partitionable) {
+		if (by_pslot) {
+			ng_pslot_commit(&c->pool, cand[pos].slot, &pick, carved);
+			classad_free(slot->ad);
+			slot->ad = carved;
+			pos++;
+		} else if (slot->partitionable) {
 			classad_free(slot->ad);
 			slot->ad = carved;
 			/* what is left may take this request again, in its
@@ -680,6 +720,7 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 			pos++;
 		}
 	}
+	ng_pslot_pick_clear(&pick);
 	free(cand);
 	free(limits);
 	return end;
@@ -697,9 +738,11 @@ static enum ng_share_result negotiate(void *arg, size_t i, double limit,
 		    spin);
 		c->spin_logged = spin;
 	}
-	if (spin == 1)
+	if (spin == 1) {
 		ng_acct_set_share(ng->acct, s->name, sh->share,
 				  sh->share * c->pool.total_weight);
+		s->fair = sh->share * c->pool.total_weight;
+	}
 	int64_t now = time(NULL);
 	int64_t left_sub = ng->k.max_per_submitter - s->seconds;
 	int64_t left_cycle = ng->k.max_per_cycle - (now - c->start);

@@ -135,6 +135,9 @@ static void read_knobs(ks_daemon *d)
 		       &k->use_slot_weights);
 	k->inform_startd = false;
 	ks_config_bool(d->cfg, "NEGOTIATOR_INFORM_STARTD", &k->inform_startd);
+	k->allow_pslot_preemption = false;
+	ks_config_bool(d->cfg, "ALLOW_PSLOT_PREEMPTION",
+		       &k->allow_pslot_preemption);
 	k->update_after_cycle = false;
 	ks_config_bool(d->cfg, "NEGOTIATOR_UPDATE_AFTER_CYCLE",
 		       &k->update_after_cycle);

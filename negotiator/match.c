@@ -207,6 +207,27 @@ unsigned ng_matcher_warnings(ng_matcher *m)
 	return w;
 }
 
+/* Whether claimed slot s, set in m->mx with the job, may be preempted
+ * for it, and how: rank preemption when the slot prefers the job to its
+ * current one, else priority preemption of another submitter under
+ * PREEMPTION_REQUIREMENTS if the slot likes the job as well. */
+static bool preemptible(ng_matcher *m, const char *submitter,
+			const struct ng_slot *s, bool rank_only,
+			enum ng_preempt *kind)
+{
+	if (slot_true(m, m->prefers, 0)) {
+		*kind = NG_RANK_PREEMPTION;
+		return true;
+	}
+	if (rank_only || (submitter && strcmp(s->remote, submitter) == 0))
+		return false; /* the same submitter's slot */
+	if ((m->preq && !slot_true(m, m->preq, NG_MATCH_WARN_PREQ)) ||
+	    !slot_true(m, m->likes, 0))
+		return false;
+	*kind = NG_PRIO_PREEMPTION;
+	return true;
+}
+
 bool ng_match_one(ng_matcher *m, const classad *job, const char *submitter,
 		  const struct ng_slot *s, bool rank_only,
 		  struct ng_rank *out)
@@ -229,19 +250,8 @@ bool ng_match_one(ng_matcher *m, const classad *job, const char *submitter,
 	    !classad_match_left_matches_right(m->mx))
 		return false;
 	enum ng_preempt kind = NG_NO_PREEMPTION;
-	if (s->remote) {
-		if (slot_true(m, m->prefers, 0))
-			kind = NG_RANK_PREEMPTION;
-		else if (rank_only || (submitter &&
-				       strcmp(s->remote, submitter) == 0))
-			return false; /* the same submitter's slot */
-		else if ((m->preq &&
-			  !slot_true(m, m->preq, NG_MATCH_WARN_PREQ)) ||
-			 !slot_true(m, m->likes, 0))
-			return false;
-		else
-			kind = NG_PRIO_PREEMPTION;
-	}
+	if (s->remote && !preemptible(m, submitter, s, rank_only, &kind))
+		return false;
 	ranks(m, kind, out);
 	return true;
 }
@@ -273,7 +283,7 @@ struct ng_cand *ng_match_candidates(ng_matcher *m, const classad *job,
 			cap = cap ? cap * 2 : 64;
 			c = ks_xrealloc(c, cap * sizeof(*c));
 		}
-		c[k++] = (struct ng_cand){i, r};
+		c[k++] = (struct ng_cand){i, r, false};
 	}
 	if (k > 1)
 		qsort(c, k, sizeof(*c), cand_cmp);
@@ -413,4 +423,32 @@ classad *ng_match_carve(ng_matcher *m, const classad *job,
 	else
 		*cost = carved_weight(m, t, n);
 	return left;
+}
+
+/* ---- pslot preemption ----------------------------------------------------- */
+
+bool ng_match_dslot(ng_matcher *m, const classad *job, const char *submitter,
+		    const struct ng_slot *s, bool rank_only,
+		    enum ng_preempt *kind, double *prank)
+{
+	if (!s->remote || !m->consider_preemption || s->retiring)
+		return false;
+	classad_match_set(m->mx, job, s->ad);
+	bool ok = preemptible(m, submitter, s, rank_only, kind);
+	if (ok)
+		*prank = slot_rank(m, m->prank, NG_MATCH_WARN_PRANK);
+	classad_match_set(m->mx, NULL, NULL);
+	return ok;
+}
+
+bool ng_match_ranked(ng_matcher *m, const classad *job, const classad *slot,
+		     enum ng_preempt kind, struct ng_rank *out)
+{
+	classad_match_set(m->mx, job, slot);
+	bool ok = classad_match_right_matches_left(m->mx) &&
+		  classad_match_left_matches_right(m->mx);
+	if (ok)
+		ranks(m, kind, out);
+	classad_match_set(m->mx, NULL, NULL);
+	return ok;
 }

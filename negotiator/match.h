@@ -107,6 +107,8 @@ bool ng_match_one(ng_matcher *m, const classad *job, const char *submitter,
 struct ng_cand {
 	size_t slot;          /* index in the pool */
 	struct ng_rank rank;
+	bool pslot;           /* a partitionable slot with dynamic slots to
+			       * preempt (pslot_preempt.h) */
 };
 
 /* Every slot of pool (not taken, with a claim id) that matches job,
@@ -123,5 +125,19 @@ struct ng_cand *ng_match_candidates(ng_matcher *m, const classad *job,
  * the job needs. */
 classad *ng_match_carve(ng_matcher *m, const classad *job,
 			const struct ng_slot *s, double *cost);
+
+/* For pslot preemption (pslot_preempt.h): whether claimed dynamic slot
+ * s may be preempted for job, its size aside, by the same tests as a
+ * claimed slot in ng_match_one() (rank, else priority under
+ * PREEMPTION_REQUIREMENTS); *kind tells which, and *prank its
+ * PREEMPTION_RANK. */
+bool ng_match_dslot(ng_matcher *m, const classad *job, const char *submitter,
+		    const struct ng_slot *s, bool rank_only,
+		    enum ng_preempt *kind, double *prank);
+
+/* Whether job and slot ad match (both Requirements); if so *out gets the
+ * ranks of a match of that kind. */
+bool ng_match_ranked(ng_matcher *m, const classad *job, const classad *slot,
+		     enum ng_preempt kind, struct ng_rank *out);
 
 #endif

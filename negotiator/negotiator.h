@@ -45,6 +45,7 @@ struct ng_knobs {
 	bool ignore_prios;        /* NEGOTIATOR_IGNORE_USER_PRIORITIES */
 	bool use_slot_weights;    /* NEGOTIATOR_USE_SLOT_WEIGHTS */
 	bool inform_startd;       /* NEGOTIATOR_INFORM_STARTD */
+	bool allow_pslot_preemption; /* ALLOW_PSLOT_PREEMPTION */
 	bool update_after_cycle;  /* NEGOTIATOR_UPDATE_AFTER_CYCLE */
 	int stats_length;         /* NEGOTIATION_CYCLE_STATS_LENGTH */
 	classad_expr *slot_constraint; /* NEGOTIATOR_SLOT_CONSTRAINT */

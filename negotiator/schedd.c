@@ -142,6 +142,16 @@ void ng_schedd_add_match(ng_schedd *s, int64_t autocluster,
 	s->nmatch++;
 }
 
+void ng_schedd_add_match_dslots(ng_schedd *s, int64_t autocluster,
+				const char *claim_id, const classad *slot,
+				const char *dslot_claims)
+{
+	classad *m = add_pair(s, autocluster, classad_ref(slot));
+	classad_insert_string(m, "ClaimId", claim_id);
+	classad_insert_string(m, "PreemptDslotClaims", dslot_claims);
+	s->nmatch++;
+}
+
 void ng_schedd_add_rejection(ng_schedd *s, int64_t autocluster,
 			     const char *reason)
 {

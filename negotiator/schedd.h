@@ -62,6 +62,12 @@ struct ng_request *ng_schedd_request(ng_schedd *s, size_t i);
  * and claim id are given (copied / referenced). */
 void ng_schedd_add_match(ng_schedd *s, int64_t autocluster,
 			 const char *claim_id, const classad *slot);
+/* ... a match that preempts dynamic slots of the partitionable slot
+ * (pslot_preempt.h): their capabilities, "id1 id2", go with it as
+ * PreemptDslotClaims, for the schedd to hand to the startd. */
+void ng_schedd_add_match_dslots(ng_schedd *s, int64_t autocluster,
+				const char *claim_id, const classad *slot,
+				const char *dslot_claims);
 size_t ng_schedd_matches(const ng_schedd *s);
 
 /* Records why autocluster's request was not matched ("no match found",

@@ -97,3 +97,46 @@ void sc_machine_attrs(struct sc_schedd *s, struct sc_job *j,
 	}
 	free(ns.v);
 }
+
+void sc_provisioned(struct sc_schedd *s, struct sc_job *j,
+		    const classad *slot)
+{
+	if (!slot)
+		return;
+	char *list = NULL;
+	if (classad_eval_string(slot, "MachineResources", NULL, &list))
+		sc_job_set_string(s, j, "ProvisionedResources", list);
+	else
+		list = ks_xstrdup("Cpus, Disk, Memory");
+	for (char *p = list; *p;) {
+		p += strspn(p, " ,\t");
+		size_t len = strcspn(p, " ,\t");
+		if (!len)
+			break;
+		char name[128], attr[160];
+		snprintf(name, sizeof(name), "%.*s", (int)len, p);
+		p += len;
+		const classad_expr *e = classad_lookup(slot, name);
+		if (!e)
+			continue;
+		classad_value v = CLASSAD_VALUE_INIT;
+		classad_eval_expr_in_match(slot, j->ad, e, NULL, &v);
+		/* numbers, booleans and errors, as HTCondor keeps them */
+		if (v.type == CLASSAD_INTEGER || v.type == CLASSAD_REAL ||
+		    v.type == CLASSAD_BOOLEAN || v.type == CLASSAD_ERROR) {
+			for (size_t i = 0; name[i]; i++)
+				name[i] = (char)(i ? (name[i] >= 'A' && name[i] <= 'Z'
+							      ? name[i] - 'A' + 'a'
+							      : name[i])
+						   : (name[i] >= 'a' && name[i] <= 'z'
+							      ? name[i] - 'a' + 'A'
+							      : name[i]));
+			snprintf(attr, sizeof(attr), "%sProvisioned", name);
+			char *text = classad_value_unparse(&v, false);
+			sc_job_set_expr(s, j, attr, text);
+			free(text);
+		}
+		classad_value_clear(&v);
+	}
+	free(list);
+}

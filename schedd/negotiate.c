@@ -337,6 +337,9 @@ void sc_cmd_negotiate(ks_daemon *d, struct ks_request *req)
 		classad_insert_int(ads[i], "AutoClusterId", r->id);
 		classad_insert_int(ads[i], "ResourceRequestCount",
 				   (int64_t)r->n);
+		/* as HTCondor's: it can claim a partitionable slot with
+		 * dynamic slots to preempt (PreemptDslotClaims) */
+		classad_insert_bool(ads[i], "WantPslotPreemption", true);
 	}
 	ks_log_printf(d->log, KS_D_FULLDEBUG,
 		      "NEGOTIATE for %s: %zu autoclusters", submitter,
@@ -402,12 +405,16 @@ void sc_cmd_permission(ks_daemon *d, struct ks_request *req)
 			continue;
 		}
 		classad_eval_string(req->ads[i], "ClaimId", NULL, &claim);
+		char *dslots = NULL;
+		classad_eval_string(req->ads[i], "PreemptDslotClaims", NULL,
+				    &dslots);
 		struct sc_job *j = claim ? take_job(s, (int)id) : NULL;
-		if (j && sc_run_match(s, j, claim, req->ads[i + 1]) == 0)
+		if (j && sc_run_match(s, j, claim, dslots, req->ads[i + 1]) == 0)
 			used++;
 		else
 			stale++;
 		free(claim);
+		free(dslots);
 	}
 	ks_log_printf(d->log, KS_D_ALWAYS,
 		      "PERMISSION_AND_AD from %s: %zu matches taken, %zu "

@@ -70,6 +70,7 @@ struct sc_run {
 	struct sc_job *job; /* the job on it, or NULL for an idle claim */
 	enum run_state state;
 	char *claim_id;
+	char *dslot_claims; /* dynamic slots the claim preempts, or NULL */
 	char *startd; /* the startd's address */
 	char *slot_name;
 	classad *slot;
@@ -159,6 +160,9 @@ static int send_startd(struct sc_run *r, int code, const classad *job,
 	classad *head = classad_new();
 	classad_insert_string(head, "ClaimId", r->claim_id);
 	classad_insert_int(head, "AliveInterval", r->s->alive_interval);
+	if (code == KS_REQUEST_CLAIM && r->dslot_claims)
+		classad_insert_string(head, "PreemptDslotClaims",
+				      r->dslot_claims);
 	if (r->state == R_DISCONNECTED) {
 		classad_insert_bool(head, "Reconnect", true);
 		/* which job: a claim runs one job after another, and the
@@ -293,6 +297,7 @@ static void free_run(struct sc_run *r)
 	if (r->job && r->job->run == r)
 		r->job->run = NULL;
 	free(r->claim_id);
+	free(r->dslot_claims);
 	free(r->startd);
 	free(r->slot_name);
 	free(r->submitter);
@@ -1070,6 +1075,7 @@ static void job_started(struct sc_run *r, struct sc_job *j)
 	sc_job_set_int(s, j, "JobCurrentStartExecutingDate", (int64_t)now);
 	add_int(s, j, "NumJobStarts", 1);
 	sc_machine_attrs(s, j, r->slot);
+	sc_provisioned(s, j, r->slot);
 	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)now);
 	sc_event_execute(s, j, r->startd, r->slot_name);
 	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d started on %s",
@@ -1280,6 +1286,9 @@ static void on_claimed(void *arg, int fd, unsigned events)
 		free(r->claim_id);
 		r->claim_id = id;
 	}
+	/* those dynamic slots are gone: the claim is the new one's */
+	free(r->dslot_claims);
+	r->dslot_claims = NULL;
 	if (name) {
 		free(r->slot_name);
 		r->slot_name = name;
@@ -1356,7 +1365,7 @@ static void claim(void *arg)
 }
 
 int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
-		 const classad *slot)
+		 const char *dslot_claims, const classad *slot)
 {
 	if ((long)s->nruns >= s->max_jobs_running)
 		return KS_ERANGE;
@@ -1371,6 +1380,7 @@ int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
 	j->run = r;
 	r->state = R_CLAIMING;
 	r->claim_id = ks_xstrdup(claim_id);
+	r->dslot_claims = dslot_claims ? ks_xstrdup(dslot_claims) : NULL;
 	r->startd = addr;
 	r->slot_name = ad_string(slot, "Name");
 	if (!r->slot_name)

@@ -19,4 +19,12 @@
 void sc_machine_attrs(struct sc_schedd *s, struct sc_job *j,
 		      const classad *slot);
 
+/* ... and what the slot gives it, as HTCondor's schedd copies it from
+ * the slot's ad when the job starts: <Res>Provisioned for each resource
+ * of its MachineResources (ProvisionedResources, the list), else of
+ * Cpus, Disk and Memory, its value in the slot (the job as TARGET), the
+ * name title-cased (GPUsProvisioned -> GpusProvisioned). */
+void sc_provisioned(struct sc_schedd *s, struct sc_job *j,
+		    const classad *slot);
+
 #endif

@@ -14,10 +14,12 @@ void sc_run_shutdown(struct sc_schedd *s, bool fast);
 void sc_run_free_all(struct sc_schedd *s);
 
 /* A match from the negotiator: claims slot (its public ad) with claim_id
- * for job, then runs it.  Returns 0, or an error (logged) and the job
- * stays Idle. */
+ * for job, then runs it.  dslot_claims (NULL for none): the capabilities
+ * of the slot's dynamic slots the claim preempts ("id1 id2", from the
+ * negotiator's PreemptDslotClaims), passed on to the startd.  Returns 0,
+ * or an error (logged) and the job stays Idle. */
 int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
-		 const classad *slot);
+		 const char *dslot_claims, const classad *slot);
 
 /* Stops a running job because of a command (condor_rm, condor_hold):
  * the job has already been given its new status; its run ends and the

@@ -999,8 +999,38 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 			       sd_activity_name(s->st.activity));
 		return;
 	}
+	if (s->spec.partitionable && sd_pslot_preempt_asked(req)) {
+		sd_pslot_preempt_request(d, s, req);
+		return;
+	}
+	if (sd_pslot_preempt_waits(s)) {
+		ks_log_printf(d->log, KS_D_ALWAYS,
+			      "%s: claim request from %s refused: a preempting "
+			      "claim waits for its dynamic slots", s->short_name,
+			      req->identity);
+		ks_reply_error(req, "%s is kept for a claim that preempts its "
+				    "dynamic slots", s->name);
+		return;
+	}
+	int64_t alive = 300;
+	classad_eval_int(req->ads[0], "AliveInterval", NULL, &alive);
+	char why[300];
+	s = sd_claim_grant(d, s, classad_copy(req->ads[1]), req->identity,
+			   *req->host ? req->host : "localhost", alive, why,
+			   sizeof(why));
+	if (!s) {
+		ks_reply_error(req, "%s", why);
+		return;
+	}
+	reply_slot(d, req, s);
+	sd_reevaluate_changed(d);
+}
+
+struct sd_slot *sd_claim_grant(ks_daemon *d, struct sd_slot *s, classad *job,
+			       const char *client, const char *client_host,
+			       int64_t alive, char *why, size_t size)
+{
 	/* START, against this job */
-	classad *job = classad_copy(req->ads[1]);
 	classad_free(s->job);
 	s->job = job;
 	classad *ad = sd_slot_ad_now(d, s);
@@ -1008,16 +1038,14 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 	classad_free(ad);
 	if (start == SD_TRUE && s->spec.partitionable) {
 		/* the claim is on a new dynamic slot with the job's share */
-		char why[300];
 		s->job = NULL;
-		struct sd_slot *dyn = sd_dslot_carve(d, s, job, why, sizeof(why));
+		struct sd_slot *dyn = sd_dslot_carve(d, s, job, why, size);
 		if (!dyn) {
 			classad_free(job);
 			ks_log_printf(d->log, KS_D_ALWAYS,
 				      "%s: claim request from %s refused: %s",
-				      s->short_name, req->identity, why);
-			ks_reply_error(req, "%s", why);
-			return;
+				      s->short_name, client, why);
+			return NULL;
 		}
 		s = dyn;
 		s->job = job;
@@ -1027,22 +1055,20 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 		s->job = NULL;
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: claim request from %s refused: START is %s "
-			      "for its job", s->short_name, req->identity,
+			      "for its job", s->short_name, client,
 			      start == SD_FALSE ? "false" : "undefined");
-		ks_reply_error(req, "START is %s for this job on %s",
-			       start == SD_FALSE ? "false" : "undefined",
-			       s->name);
-		return;
+		snprintf(why, size, "START is %s for this job on %s",
+			 start == SD_FALSE ? "false" : "undefined", s->name);
+		return NULL;
 	}
 	struct sd_claim *c = &s->claim;
 	free(c->client);
 	free(c->client_host);
-	c->client = ks_xstrdup(req->identity);
-	c->client_host = ks_xstrdup(*req->host ? req->host : "localhost");
+	c->client = ks_xstrdup(client);
+	c->client_host = ks_xstrdup(client_host);
 	/* the lease: the job's JobLeaseDuration, else MAX_CLAIM_ALIVES_MISSED
 	 * of the claimer's alive interval */
-	int64_t lease = 0, alive = 300;
-	classad_eval_int(req->ads[0], "AliveInterval", NULL, &alive);
+	int64_t lease = 0;
 	if (!classad_eval_int(job, "JobLeaseDuration", NULL, &lease))
 		lease = ks_daemon_int(d, "MAX_CLAIM_ALIVES_MISSED", 6) * alive;
 	c->lease = lease;
@@ -1054,8 +1080,7 @@ static void cmd_request_claim(ks_daemon *d, struct ks_request *req)
 	sd_event(d, s, SD_E_CLAIM);
 	if (s->st.state == SD_CLAIMED)
 		sd_preempt_arm(d, s);
-	reply_slot(d, req, s);
-	sd_reevaluate_changed(d);
+	return s;
 }
 
 /* A claimer that lost its connection to a running job (its schedd

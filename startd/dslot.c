@@ -475,5 +475,40 @@ bool sd_dslot_sweep(ks_daemon *d)
 		sd_all_changed(d);
 		any = true;
 	}
+	if (any)
+		sd_pslot_preempt_resume(d);
 	return any;
+}
+
+/* Lends p the resources of dynamic slots with[0..n) (sign 1), or takes
+ * them back (-1): amounts only, for sd_dslot_fits(). */
+static void lend(struct sd_slot *p, struct sd_slot *const *with, size_t n,
+		 int sign)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct sd_slot *w = with[i];
+		p->left_cpus += sign * w->spec.cpus;
+		p->left_memory += sign * w->spec.memory;
+		p->left_disk += sign * w->spec.disk;
+		for (size_t j = 0; p->left_res && j < p->spec.nres &&
+				   j < w->spec.nres; j++)
+			p->left_res[j].amount += sign * w->spec.res[j].amount;
+	}
+}
+
+bool sd_dslot_fits(ks_daemon *d, struct sd_slot *p, const classad *job,
+		   struct sd_slot *const *with, size_t n, char *why,
+		   size_t size)
+{
+	lend(p, with, n, 1);
+	struct share sh = {0};
+	sh.want = ks_xcalloc(p->spec.nres + 1, sizeof(*sh.want));
+	classad *pad = sd_slot_ad_now(d, p);
+	bool ok = has_policy(pad)
+			  ? share_by_policy(d, p, pad, job, &sh, why, size)
+			  : share_by_request(d, p, job, &sh, why, size);
+	classad_free(pad);
+	free(sh.want);
+	lend(p, with, n, -1);
+	return ok;
 }

@@ -113,6 +113,8 @@ struct sd_slot {
 	struct sd_slot_res *left_res; /* and custom resources (spec.nres of
 				       * them, with their free ids; owned) */
 	int children;           /* NumDynamicSlots */
+	struct sd_pswait *pswait; /* a claim waiting for dynamic slots it
+				   * preempts (pslot_preempt.c), or NULL */
 	/* The policy attributes, parsed from the configuration for this
 	 * slot (SLOT<N>_ and SLOT_TYPE_<T>_ forms first); NULL when not
 	 * defined, or not parsable or readable (logged when read; START is
@@ -122,6 +124,10 @@ struct sd_slot {
 	int64_t drain_run_from; /* a job draining evicts: its start, plus
 				 * its time suspended; 0 for none */
 };
+
+/* Drops p's claim waiting for dynamic slots, if any, its request
+ * unanswered (pslot_preempt.c). */
+void sd_pslot_preempt_free(struct sd_slot *p);
 
 /* Reads the slot's policy from cfg.  A knob that does not parse or cannot
  * be read (a reference loop) is logged and never replaced by its default:

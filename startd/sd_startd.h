@@ -261,6 +261,14 @@ void sd_preempt_release(ks_daemon *d, struct sd_slot *s,
  * becomes the slot's claim and is answered.  False if none waits. */
 bool sd_preempt_take_over(ks_daemon *d, struct sd_slot *s);
 
+/* Gives slot s to a claim of client for job (taken), as REQUEST_CLAIM
+ * does: START must hold for the job; a partitionable slot carves a
+ * dynamic slot for it.  Returns the claimed slot, or NULL with why filled
+ * (and logged) (claim.c). */
+struct sd_slot *sd_claim_grant(ks_daemon *d, struct sd_slot *s, classad *job,
+			       const char *client, const char *client_host,
+			       int64_t alive, char *why, size_t size);
+
 /* Tells each running job's claimer of its memory when due (claim.c). */
 void sd_claim_report_usage(ks_daemon *d);
 
@@ -283,8 +291,35 @@ void sd_dslot_left_attrs(const struct sd_slot *p, classad *ad);
 struct sd_slot *sd_dslot_carve(ks_daemon *d, struct sd_slot *p,
 			       const classad *job, char *why, size_t size);
 /* Deletes the dynamic slots whose claim has ended, giving their
- * resources back; true if there were any. */
+ * resources back; true if there were any (and then a claim waiting for
+ * some of them may have its slot: sd_pslot_preempt_resume()). */
 bool sd_dslot_sweep(ks_daemon *d);
+/* Whether p would have enough for job (its share as sd_dslot_carve()
+ * takes it) with the resources of dynamic slots with[0..n) back; why
+ * filled when not. */
+bool sd_dslot_fits(ks_daemon *d, struct sd_slot *p, const classad *job,
+		   struct sd_slot *const *with, size_t n, char *why,
+		   size_t size);
+
+/* pslot_preempt.c */
+/* Whether a REQUEST_CLAIM names dynamic slots to preempt
+ * (PreemptDslotClaims in its first ad). */
+bool sd_pslot_preempt_asked(const struct ks_request *req);
+/* REQUEST_CLAIM on partitionable slot p preempting some of its dynamic
+ * slots (their preempting capabilities): refused unless each is a
+ * claimed dynamic slot of p that ranks the job at least as high as its
+ * own and the job's share fits in what p has left plus theirs; else each
+ * of them retires (13) or is preempted (10) as for a better claim, and
+ * once they are all gone one dynamic slot is carved for the job and the
+ * request answered with it.  Until then p takes no other claim. */
+void sd_pslot_preempt_request(ks_daemon *d, struct sd_slot *p,
+			      struct ks_request *req);
+/* Whether a preempting claim waits for p's dynamic slots. */
+bool sd_pslot_preempt_waits(const struct sd_slot *p);
+/* Gives each waiting claim whose dynamic slots have all gone its slot
+ * (or its refusal). */
+void sd_pslot_preempt_resume(ks_daemon *d);
+
 
 /* drain.c */
 /* At the start of a policy round: slots free to drain go to Drained;

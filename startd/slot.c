@@ -185,6 +185,7 @@ void sd_slot_clear(struct sd_slot *s)
 	free(s->claim.result_file);
 	ks_later_cancel(s->claim.later); /* a startd ending with a job on */
 	ks_later_cancel(s->pre.later);
+	sd_pslot_preempt_free(s);
 	free(s->pre.client);
 	free(s->pre.client_host);
 	classad_free(s->pre.job);

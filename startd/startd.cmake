@@ -14,6 +14,7 @@ add_executable(condor_startd
   ${CMAKE_CURRENT_SOURCE_DIR}/drain.c ${CMAKE_CURRENT_SOURCE_DIR}/dslot.c
   ${CMAKE_CURRENT_SOURCE_DIR}/backfill.c ${CMAKE_CURRENT_SOURCE_DIR}/jobload.c
   ${CMAKE_CURRENT_SOURCE_DIR}/preempt.c ${CMAKE_CURRENT_SOURCE_DIR}/account.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/pslot_preempt.c
   ${CMAKE_CURRENT_SOURCE_DIR}/leftovers.c ${CMAKE_CURRENT_SOURCE_DIR}/end.c)
 target_link_libraries(condor_startd PRIVATE sd_layout sd_state sd_hold sd_cron ks_daemon
                       ks_xfer sr_jobad sr_family sr_file)

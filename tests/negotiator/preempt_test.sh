@@ -152,22 +152,27 @@ wait_for 30 queue_empty || fail "the queue did not empty"
 stop_pool
 
 # --- PREEMPTION_REQUIREMENTS = True (the issue's example) -------------------
-# As HTCondor's, a submitter without idle jobs leaves the pie after the
-# first spin, so once the better one's jobs all run the other one gets
-# the whole pie in the next spin and, with nothing in
-# PREEMPTION_REQUIREMENTS to stop it, takes the slots back: the first
-# submitter's jobs run again in the next cycles.
+# HTCondor's pie leaves a submitter without idle jobs out after the first
+# spin, so there the other one would get the whole pie in the next spin
+# and take the slots back; kestrel takes a slot by priority only towards
+# the fair share of the first spin, so the better submitter keeps them
+# and the first one's jobs run again once the slots are free.
 rm -f "$J"/*.log
 start_pool True 2 True
 L=$(submit "$LOW" low 600 "accounting_group = group_low" 2) || fail "condor_submit of the low jobs"
 wait_for 60 running "$L" || fail "the low jobs did not start (PREEMPTION_REQUIREMENTS = True)"
 LS=$(condor_status -submitters -af Name | grep '^group_low\.')
 condor_userprio -setfactor "$LS" 1000000 >/dev/null || fail "condor_userprio -setfactor $LS"
-H=$(submit "$HIGH" high 600 "accounting_group = group_high" 2) || fail "condor_submit of the high jobs"
+H=$(submit "$HIGH" high 15 "accounting_group = group_high" 2) || fail "condor_submit of the high jobs"
 wait_for 90 running "$H" || fail "the better submitter's jobs did not take the slots (PREEMPTION_REQUIREMENTS = True)"
-[ "$(grep -c '^004 ' "$J/low.log")" -ge 2 ] || fail "two eviction events expected: $(cat "$J/low.log")"
+[ "$(grep -c '^004 ' "$J/low.log")" = 2 ] || fail "two eviction events expected: $(cat "$J/low.log")"
+n=$(cycles)
+wait_for 60 more_cycles $((n + 3)) || fail "the negotiator did not cycle"
+running "$H" || fail "the slots were taken back from the better submitter: $(condor_q -allusers -af ClusterId ProcId JobStatus)"
+wait_for 90 in_history "$H" 2 || fail "the better submitter's jobs did not finish"
 wait_for 90 running "$L" || fail "the preempted jobs did not run again"
-echo "ok: PREEMPTION_REQUIREMENTS = True: the better submitter takes both slots, the other's jobs are evicted and run again"
+[ "$(grep -c '^004 ' "$J/low.log")" = 2 ] || fail "the low jobs were evicted again: $(cat "$J/low.log")"
+echo "ok: PREEMPTION_REQUIREMENTS = True: the better submitter takes both slots and keeps them; the other's jobs are evicted and run again once they are free"
 condor_rm -all >/dev/null
 wait_for 30 queue_empty || fail "the queue did not empty"
 stop_pool

@@ -37,3 +37,9 @@ set_tests_properties(startd_kill_escalation PROPERTIES TIMEOUT 300)
 add_test(NAME startd_end_kept
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/end_kept_test.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(startd_end_kept PROPERTIES TIMEOUT 300)
+
+# The startd's side of partitionable-slot preemption: REQUEST_CLAIM with
+# PreemptDslotClaims (pslot_preempt_startd_test.sh).
+add_test(NAME startd_pslot_preempt
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pslot_preempt_startd_test.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(startd_pslot_preempt PROPERTIES TIMEOUT 300)
