@@ -256,7 +256,7 @@ bool ng_match_one(ng_matcher *m, const classad *job, const char *submitter,
 	return true;
 }
 
-static int cand_cmp(const void *pa, const void *pb)
+int ng_cand_cmp(const void *pa, const void *pb)
 {
 	const struct ng_cand *a = pa, *b = pb;
 	int c = ng_rank_cmp(&b->rank, &a->rank); /* best first */
@@ -286,7 +286,7 @@ struct ng_cand *ng_match_candidates(ng_matcher *m, const classad *job,
 		c[k++] = (struct ng_cand){i, r, false};
 	}
 	if (k > 1)
-		qsort(c, k, sizeof(*c), cand_cmp);
+		qsort(c, k, sizeof(*c), ng_cand_cmp);
 	classad_match_set(m->mx, NULL, NULL);
 	*n = k;
 	return c;

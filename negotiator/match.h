@@ -111,6 +111,10 @@ struct ng_cand {
 			       * preempt (pslot_preempt.h) */
 };
 
+/* qsort() order of candidates: the best first, ties in the pool's
+ * order. */
+int ng_cand_cmp(const void *a, const void *b);
+
 /* Every slot of pool (not taken, with a claim id) that matches job,
  * best first (ties in the pool's order).  Returns a new array (free())
  * of *n candidates. */

@@ -318,15 +318,6 @@ bool ng_pslot_choose(ng_matcher *m, const classad *job, const char *submitter,
 	return ok;
 }
 
-static int cand_cmp(const void *pa, const void *pb)
-{
-	const struct ng_cand *a = pa, *b = pb;
-	int c = ng_rank_cmp(&b->rank, &a->rank); /* best first */
-	if (c)
-		return c;
-	return a->slot < b->slot ? -1 : a->slot > b->slot;
-}
-
 struct ng_cand *ng_pslot_candidates(ng_matcher *m, const classad *job,
 				    const char *submitter,
 				    const struct ng_pool *pool, bool rank_only,
@@ -357,7 +348,7 @@ struct ng_cand *ng_pslot_candidates(ng_matcher *m, const classad *job,
 	}
 	free(k);
 	if (*n > have && *n > 1)
-		qsort(cand, *n, sizeof(*cand), cand_cmp);
+		qsort(cand, *n, sizeof(*cand), ng_cand_cmp);
 	return cand;
 }
 

@@ -700,6 +700,39 @@ int ks_collector_query(const ks_config *cfg, const char *pool, int command,
 	return rc;
 }
 
+char *ks_negotiator_addr(const ks_config *cfg, const char *pool,
+			 const char *name, struct ks_err *err)
+{
+	classad *q = classad_new();
+	classad_insert_string(q, "MyType", "Query");
+	classad_insert_string(q, "TargetType", "Negotiator");
+	if (name) {
+		struct classad_buf b = {0};
+		classad_buf_add(&b, "Name == ", 8);
+		classad_quote_string_buf(&b, name, strlen(name));
+		classad_insert_text(q, "Requirements", b.data, NULL);
+		free(b.data);
+	} else {
+		classad_insert_bool(q, "Requirements", true);
+	}
+	classad **ads = NULL;
+	size_t n = 0;
+	char *addr = NULL;
+	int rc = ks_collector_query(cfg, pool, KS_QUERY_NEGOTIATOR_ADS, q,
+				    &ads, &n, err);
+	classad_free(q);
+	for (size_t i = 0; rc == 0 && i < n && !addr; i++)
+		if (!classad_eval_string(ads[i], "NegotiatorIpAddr", NULL,
+					 &addr))
+			classad_eval_string(ads[i], "MyAddress", NULL, &addr);
+	ks_ads_free(ads, n);
+	if (!addr && rc == 0)
+		ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
+			   "no negotiator%s%s in the collector",
+			   name ? " named " : "", name ? name : "");
+	return addr;
+}
+
 int ks_conn_reschedule(ks_conn *c, struct ks_err *err)
 {
 	int code = 0;

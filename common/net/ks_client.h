@@ -125,6 +125,13 @@ int ks_collector_query(const ks_config *cfg, const char *pool, int command,
 		       const classad *query, classad ***ads, size_t *n,
 		       struct ks_err *err);
 
+/* The address of the pool's negotiator (the one named name, when not
+ * NULL), from its ad in the collector: its NegotiatorIpAddr, else its
+ * MyAddress.  A new string (free()), or NULL with err set (the query
+ * failed, or no such negotiator). */
+char *ks_negotiator_addr(const ks_config *cfg, const char *pool,
+			 const char *name, struct ks_err *err);
+
 /* The same query, handing each ad's record to each() as it arrives (to
  * parse with ks_wire_record_parse(), or read as text), so a caller can
  * work while the rest is still on its way and need not hold every ad at

@@ -352,33 +352,19 @@ static int cq_prios_of_negotiator(const struct cq_opts *o,
 				  const ks_config *cfg, struct cq_prios *p,
 				  FILE *err)
 {
-	classad *q = classad_new();
-	classad_insert_string(q, "MyType", "Query");
-	classad_insert_string(q, "TargetType", "Negotiator");
-	classad_insert_bool(q, "Requirements", true);
-	classad **ads = NULL;
-	size_t n = 0;
 	struct ks_err e = {0};
-	char *addr = NULL;
-	int rc = ks_collector_query(cfg, o->pool, KS_QUERY_NEGOTIATOR_ADS, q,
-				    &ads, &n, &e);
-	classad_free(q);
-	for (size_t i = 0; rc == 0 && i < n && !addr; i++)
-		if (!classad_eval_string(ads[i], "NegotiatorIpAddr", NULL,
-					 &addr))
-			classad_eval_string(ads[i], "MyAddress", NULL, &addr);
-	ks_ads_free(ads, n);
+	char *addr = ks_negotiator_addr(cfg, o->pool, NULL, &e);
 	if (!addr) {
 		fprintf(err, "Error: Could not connect to negotiator (%s)\n",
-			rc ? e.msg : "none in the collector");
+			e.code == KS_ENOTFOUND ? "none in the collector" : e.msg);
 		return 1;
 	}
 	ks_conn *c = NULL;
 	int got = 0;
 	bool more = false;
-	ads = NULL;
-	n = 0;
-	rc = ks_conn_open(cfg, addr, 0, &c, &e);
+	classad **ads = NULL;
+	size_t n = 0;
+	int rc = ks_conn_open(cfg, addr, 0, &c, &e);
 	if (rc == 0)
 		rc = ks_conn_send(c, KS_GET_PRIORITY, NULL, 0, 0, &e);
 	if (rc == 0)

@@ -161,32 +161,10 @@ static void parse(int argc, char **argv, struct opts *o)
 /* The negotiator's address, from its ad in the collector. */
 static char *locate(const ks_config *cfg, const struct opts *o)
 {
-	classad *q = classad_new();
-	classad_insert_string(q, "MyType", "Query");
-	classad_insert_string(q, "TargetType", "Negotiator");
-	if (o->name) {
-		struct classad_buf b = {0};
-		classad_buf_add(&b, "Name == ", 8);
-		classad_quote_string_buf(&b, o->name, strlen(o->name));
-		classad_insert_text(q, "Requirements", b.data, NULL);
-		free(b.data);
-	} else {
-		classad_insert_bool(q, "Requirements", true);
-	}
-	classad **ads = NULL;
-	size_t n = 0;
 	struct ks_err err = {0};
-	char *addr = NULL;
-	int rc = ks_collector_query(cfg, o->pool, KS_QUERY_NEGOTIATOR_ADS, q,
-				    &ads, &n, &err);
-	classad_free(q);
-	for (size_t i = 0; rc == 0 && i < n && !addr; i++)
-		if (!classad_eval_string(ads[i], "NegotiatorIpAddr", NULL,
-					 &addr))
-			classad_eval_string(ads[i], "MyAddress", NULL, &addr);
-	ks_ads_free(ads, n);
+	char *addr = ks_negotiator_addr(cfg, o->pool, o->name, &err);
 	if (!addr) {
-		if (rc)
+		if (err.code != KS_ENOTFOUND)
 			fprintf(stderr, "%s\n", err.msg);
 		fprintf(stderr, "%s: Can't locate negotiator '%s' in %s\n",
 			o->prog, o->name ? o->name : "default",
