@@ -6,7 +6,6 @@
  */
 #include "groups_int.h"
 
-#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
