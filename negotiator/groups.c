@@ -241,7 +241,8 @@ ng_groups *ng_groups_new(const ks_config *cfg, ks_log *log)
 		names[nnames++] = tok;
 	}
 	/* a parent sorts before its children */
-	qsort(names, nnames, sizeof(*names), by_name_nocase);
+	if (nnames > 1)
+		qsort(names, nnames, sizeof(*names), by_name_nocase);
 	for (size_t i = 0; i < nnames; i++)
 		add_group(g, root, names[i], cfg, dflt_surplus, dflt_regroup);
 	free(names);

@@ -166,7 +166,8 @@ static struct ng_group **node_members(struct ng_group *grp,
 				      struct node_save *save)
 {
 	struct ng_group **v = ks_xmalloc((grp->nchild + 1) * sizeof(*v));
-	memcpy(v, grp->child, grp->nchild * sizeof(*v));
+	if (grp->nchild)
+		memcpy(v, grp->child, grp->nchild * sizeof(*v));
 	v[grp->nchild] = grp;
 	save->accept = grp->accept_surplus;
 	save->subtree_quota = grp->subtree_quota;
