@@ -167,7 +167,8 @@ struct cq_prios {
 	size_t n;
 	char *preemption_req; /* PREEMPTION_REQUIREMENTS ("False" if unset) */
 };
-/* Fills *p (cq_prios_free()).  Returns 0, or 1 with the message on err. */
+/* Fills *p (cq_prios_free()).  Returns 0, or 1 with the message on err
+ * and nothing left in *p to free. */
 int cq_fetch_prios(const struct cq_opts *o, struct cq_prios *p, FILE *err);
 void cq_prios_free(struct cq_prios *p);
 

@@ -418,12 +418,15 @@ int cq_fetch_prios(const struct cq_opts *o, struct cq_prios *p, FILE *err)
 		fprintf(err, "\nError:  Failed parse of PREEMPTION_REQUIREMENTS "
 			     "expression: \n\t%s\n", p->preemption_req);
 		ks_config_free(cfg);
+		cq_prios_free(p);
 		return 1;
 	}
 	classad_expr_free(x);
 	int rc = o->userprios ? cq_prios_of_file(o->userprios, p, err)
 			      : cq_prios_of_negotiator(o, cfg, p, err);
 	ks_config_free(cfg);
+	if (rc)
+		cq_prios_free(p);
 	return rc;
 }
 
