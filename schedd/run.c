@@ -25,6 +25,9 @@
  * RECONNECT_BACKOFF_CEILING), until its JobLeaseDuration since
  * LastJobLeaseRenewal is over; the startd keeps the job as long.  Jobs
  * that were running when the schedd stopped start out disconnected.
+ *
+ * The claim itself (REQUEST_CLAIM, its answer, its time-out) is
+ * claim.c's.
  */
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +47,7 @@
 #include "sc_local.h"
 #include "sc_machattrs.h"
 #include "sc_run.h"
+#include "sc_run_int.h"
 #include "sc_xfer.h"
 
 /* Set in a job from the moment its activation is in the store until its
@@ -55,44 +59,6 @@
  * answer in this long is treated as gone. */
 #define STARTD_TIMEOUT_MS 5000
 
-/* R_ACTIVATING: ACTIVATE_CLAIM sent, its first answer not yet come */
-enum run_state {
-	R_CLAIMING,
-	R_IDLE,
-	R_ACTIVATING,
-	R_ACTIVE,
-	R_GONE,
-	R_DISCONNECTED
-};
-
-struct sc_run {
-	struct sc_schedd *s;
-	struct sc_job *job; /* the job on it, or NULL for an idle claim */
-	enum run_state state;
-	char *claim_id;
-	char *dslot_claims; /* dynamic slots the claim preempts, or NULL */
-	char *startd; /* the startd's address */
-	char *slot_name;
-	classad *slot;
-	char *submitter;
-	/* the ConcurrencyLimits of the job the negotiator matched the slot
-	 * for ("" for none): as HTCondor's schedd, the claim then takes
-	 * only jobs with the same (CLAIM_RECYCLING_CONSIDER_LIMITS), or the
-	 * negotiator's count of the limits in use would be wrong */
-	char *limits;
-	ks_conn *act; /* ACTIVATE_CLAIM's connection, until the job ends */
-	ks_conn *req; /* REQUEST_CLAIM's, until the startd answers */
-	uint64_t alive_timer, start_timer, reconnect_timer, claim_timer;
-	int attempts;       /* to reconnect, since the last contact */
-	bool born_disconnected; /* found running at the schedd's start */
-	bool release_after; /* the job was stopped: no reuse */
-	bool xfer;          /* the job on it transfers files */
-	uint64_t sent;      /* bytes of input sent with the activation */
-	uint64_t serial;    /* names it to effects that wait for a flush */
-	bool stop_on_start; /* stopped while being started: deactivate it */
-	bool stop_force;    /* ... forcibly */
-};
-
 /* The run named serial, if it is still there. */
 static struct sc_run *run_by_serial(struct sc_schedd *s, uint64_t serial)
 {
@@ -102,7 +68,7 @@ static struct sc_run *run_by_serial(struct sc_schedd *s, uint64_t serial)
 	return NULL;
 }
 
-static char *ad_string(const classad *ad, const char *name)
+char *sc_run_ad_string(const classad *ad, const char *name)
 {
 	char *v = NULL;
 	return ad && classad_eval_string(ad, name, NULL, &v) ? v : NULL;
@@ -112,7 +78,7 @@ static char *ad_string(const classad *ad, const char *name)
  * HTCondor's shadow decides, a job that transfers files only IF_NEEDED
  * runs in its Iwd when the slot shares the submit side's file system
  * (same FILESYSTEM_DOMAIN). */
-static classad *job_for_startd(const struct sc_schedd *s,
+classad *sc_run_job_for_startd(const struct sc_schedd *s,
 			       const struct sc_job *j, const classad *slot)
 {
 	classad *ad = sc_job_flat(j);
@@ -132,7 +98,7 @@ static classad *job_for_startd(const struct sc_schedd *s,
 	static const char *const group_attrs[] = {"RemoteGroup",
 						  "RemoteNegotiatingGroup"};
 	for (size_t i = 0; i < 2; i++) {
-		char *v = ad_string(slot, group_attrs[i]);
+		char *v = sc_run_ad_string(slot, group_attrs[i]);
 		if (v)
 			classad_insert_string(ad, group_attrs[i], v);
 		free(v);
@@ -146,8 +112,8 @@ static classad *job_for_startd(const struct sc_schedd *s,
 /* Opens a connection to the slot's startd and sends one request: the
  * claim id (and Reconnect when reconnecting), then job and its nfiles
  * files when job is given.  *conn is the open connection, for
- * reply_of(). */
-static int send_startd(struct sc_run *r, int code, const classad *job,
+ * sc_run_reply_of(). */
+int sc_run_send_startd(struct sc_run *r, int code, const classad *job,
 		       classad *const *files, size_t nfiles, ks_conn **conn,
 		       struct ks_err *err)
 {
@@ -195,7 +161,7 @@ static int send_startd(struct sc_run *r, int code, const classad *job,
 /* The startd's (first) reply on c: 0 for OK, with its first ad in *reply
  * (new) when reply is given and *more when another reply will follow;
  * else the refusal's ErrorString or the connection's error. */
-static int reply_of(ks_conn *c, classad **reply, bool *more,
+int sc_run_reply_of(ks_conn *c, classad **reply, bool *more,
 		    struct ks_err *err)
 {
 	if (reply)
@@ -206,7 +172,7 @@ static int reply_of(ks_conn *c, classad **reply, bool *more,
 	bool next = false;
 	int rc = ks_conn_recv(c, &got, &in, &n, &next, err);
 	if (rc == 0 && got != KS_REPLY_OK) {
-		char *why = n ? ad_string(in[0], "ErrorString") : NULL;
+		char *why = n ? sc_run_ad_string(in[0], "ErrorString") : NULL;
 		rc = ks_err_set(err, KS_EPERM, 0, 0, 0, "%s",
 				why ? why : "refused");
 		free(why);
@@ -230,11 +196,11 @@ static int ask_startd_files(struct sc_run *r, int code, const classad *job,
 	if (reply)
 		*reply = NULL;
 	ks_conn *c = NULL;
-	int rc = send_startd(r, code, job, files, nfiles, &c, err);
+	int rc = sc_run_send_startd(r, code, job, files, nfiles, &c, err);
 	if (rc)
 		return rc;
 	bool more = false;
-	rc = reply_of(c, reply, &more, err);
+	rc = sc_run_reply_of(c, reply, &more, err);
 	if (rc == 0 && conn && more)
 		*conn = c;
 	else
@@ -248,7 +214,7 @@ static int ask_startd(struct sc_run *r, int code, const classad *job,
 	return ask_startd_files(r, code, job, NULL, 0, reply, conn, err);
 }
 
-static void add_run(struct sc_schedd *s, struct sc_run *r)
+void sc_run_add(struct sc_schedd *s, struct sc_run *r)
 {
 	r->serial = ++s->run_serial;
 	if (s->nruns == s->runcap) {
@@ -268,20 +234,7 @@ static void close_act(struct sc_run *r)
 	r->act = NULL;
 }
 
-/* The claim request's connection, if any, closed and no longer
- * watched, and its time limit cancelled. */
-static void close_req(struct sc_run *r)
-{
-	ks_loop_cancel(r->s->d->loop, r->claim_timer);
-	r->claim_timer = 0;
-	if (!r->req)
-		return;
-	ks_loop_unwatch(r->s->d->loop, ks_conn_fd(r->req));
-	ks_conn_close(r->req);
-	r->req = NULL;
-}
-
-static void free_run(struct sc_run *r)
+void sc_run_free(struct sc_run *r)
 {
 	struct sc_schedd *s = r->s;
 	for (size_t i = 0; i < s->nruns; i++)
@@ -290,7 +243,7 @@ static void free_run(struct sc_run *r)
 			break;
 		}
 	close_act(r);
-	close_req(r);
+	sc_claim_close_req(r);
 	ks_loop_cancel(s->d->loop, r->alive_timer);
 	ks_loop_cancel(s->d->loop, r->start_timer);
 	ks_loop_cancel(s->d->loop, r->reconnect_timer);
@@ -307,15 +260,15 @@ static void free_run(struct sc_run *r)
 }
 
 /* A job's ConcurrencyLimits, "" for none (new string). */
-static char *job_limits(const struct sc_job *j)
+char *sc_run_job_limits(const struct sc_job *j)
 {
-	char *v = ad_string(j->ad, "ConcurrencyLimits");
+	char *v = sc_run_ad_string(j->ad, "ConcurrencyLimits");
 	return v ? v : ks_xstrdup("");
 }
 
 /* Ends the claim: the startd is told (unless it is gone) and the run
  * freed. */
-static void release(struct sc_run *r, const char *why)
+void sc_run_release(struct sc_run *r, const char *why)
 {
 	ks_daemon *d = r->s->d;
 	if (r->state != R_GONE) {
@@ -327,7 +280,7 @@ static void release(struct sc_run *r, const char *why)
 	}
 	ks_log_printf(d->log, KS_D_FULLDEBUG, "claim on %s released: %s",
 		      r->slot_name ? r->slot_name : r->startd, why);
-	free_run(r);
+	sc_run_free(r);
 }
 
 /* ---- keep-alive ------------------------------------------------------ */
@@ -436,7 +389,7 @@ static void record_usage(struct sc_schedd *s, struct sc_job *j,
 		sc_job_set_int(s, j, "CumulativeSuspensionTime", susp);
 	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)time(NULL));
 	/* where it ran stays known, as HTCondor keeps it */
-	char *host = ad_string(j->ad, "RemoteHost");
+	char *host = sc_run_ad_string(j->ad, "RemoteHost");
 	if (host)
 		sc_job_set_string(s, j, "LastRemoteHost", host);
 	free(host);
@@ -482,7 +435,6 @@ static void job_exited(struct sc_schedd *s, struct sc_job *j,
 	sc_job_retire(s, j);
 }
 
-static void activate(struct sc_run *r, struct sc_job *j);
 static void forget_claim(struct sc_schedd *s, struct sc_job *j);
 static void never_ran(struct sc_schedd *s, struct sc_job *j,
 		      const char *where);
@@ -520,7 +472,7 @@ static bool job_output(struct sc_run *r, struct sc_job *j, const classad *res,
 		       size_t size, int *sub)
 {
 	struct sc_schedd *s = r->s;
-	char *failure = ad_string(res, "TransferOutputError");
+	char *failure = sc_run_ad_string(res, "TransferOutputError");
 	if (failure) {
 		int64_t e = 0;
 		classad_eval_int(res, "TransferOutputErrno", NULL, &e);
@@ -560,7 +512,7 @@ void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 		    const classad *res, struct sc_run *r,
 		    classad *const *files, size_t nfiles)
 {
-	char *how = ad_string(res, "JobExitReason");
+	char *how = sc_run_ad_string(res, "JobExitReason");
 	if (!how)
 		how = ks_xstrdup(res ? "?" : "lost");
 	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d on %s ended: %s",
@@ -589,7 +541,7 @@ void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 			sc_job_hold(s, j, why, 12, sub);
 		}
 	} else if (strcmp(how, "start failed") == 0) {
-		char *why = ad_string(res, "HoldReason");
+		char *why = sc_run_ad_string(res, "HoldReason");
 		int64_t code = 6, sub = 0;
 		classad_eval_int(res, "HoldReasonCode", NULL, &code);
 		classad_eval_int(res, "HoldReasonSubCode", NULL, &sub);
@@ -599,7 +551,7 @@ void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 	} else if (startd_held(res)) {
 		/* the startd's WANT_HOLD: held instead of evicted, as
 		 * HTCondor's shadow holds it, with no eviction event */
-		char *why = ad_string(res, "HoldReason");
+		char *why = sc_run_ad_string(res, "HoldReason");
 		int64_t code = 21, sub = 0;
 		classad_eval_int(res, "HoldReasonCode", NULL, &code);
 		classad_eval_int(res, "HoldReasonSubCode", NULL, &sub);
@@ -627,14 +579,14 @@ static void reuse_claim(struct sc_schedd *s, void *arg)
 	if (!r || r->job)
 		return;
 	if (r->state == R_GONE || r->release_after || s->d->shutting_down) {
-		release(r, "the job is done");
+		sc_run_release(r, "the job is done");
 		return;
 	}
 	struct sc_job *next = next_job(r);
 	if (next)
-		activate(r, next);
+		sc_run_activate(r, next);
 	else
-		release(r, "no more jobs for it");
+		sc_run_release(r, "no more jobs for it");
 }
 
 static void after_flush(struct sc_run *r, sc_effect_fn fn)
@@ -673,7 +625,7 @@ static void job_news(struct sc_run *r, const classad *u)
 		return;
 	renew_lease(r);
 	int64_t now = (int64_t)time(NULL);
-	char *state = ad_string(u, "JobState");
+	char *state = sc_run_ad_string(u, "JobState");
 	if (state && strcmp(state, "Suspended") == 0 &&
 	    j->status == SC_RUNNING) {
 		int64_t npids = -1;
@@ -771,7 +723,7 @@ static void reconnect_failed(struct sc_run *r, const char *why)
 			sc_event_evicted(s, j, NULL);
 	}
 	sc_queue_flush(s, NULL);
-	release(r, "its job could not be reconnected");
+	sc_run_release(r, "its job could not be reconnected");
 }
 
 static void on_result(void *arg, int fd, unsigned events);
@@ -856,7 +808,7 @@ static bool startd_moved(struct sc_run *r)
 {
 	ks_daemon *d = r->s->d;
 	const char *at = strrchr(r->slot_name, '@');
-	char *machine = ad_string(r->slot, "Machine");
+	char *machine = sc_run_ad_string(r->slot, "Machine");
 	if (!machine && at && at[1])
 		machine = ks_xstrdup(at + 1);
 	if (!machine)
@@ -881,8 +833,8 @@ static bool startd_moved(struct sc_run *r)
 	if (ks_collector_query(d->cfg, NULL, KS_QUERY_STARTD_ADS, q, &ads, &n,
 			       &err) == 0) {
 		for (size_t i = 0; i < n && !named; i++) {
-			char *addr = ad_string(ads[i], "MyAddress");
-			char *name = ad_string(ads[i], "Name");
+			char *addr = sc_run_ad_string(ads[i], "MyAddress");
+			char *name = sc_run_ad_string(ads[i], "Name");
 			if (addr && name && strcmp(name, r->slot_name) == 0) {
 				free(found);
 				found = addr;
@@ -1094,7 +1046,7 @@ static void on_activated(void *arg, int fd, unsigned events)
 	struct sc_job *j = r->job;
 	struct ks_err err = {0};
 	bool more = false;
-	int rc = reply_of(r->act, NULL, &more, &err);
+	int rc = sc_run_reply_of(r->act, NULL, &more, &err);
 	if (rc && rc != KS_EPERM && j) {
 		/* the connection broke after ACTIVATE_CLAIM went: the job
 		 * may have started (its startd killed as it did), so the
@@ -1156,7 +1108,7 @@ static int record_start(struct sc_run *r, struct sc_job *j, struct ks_err *err)
 	return sc_queue_commit(s, err);
 }
 
-static void activate(struct sc_run *r, struct sc_job *j)
+void sc_run_activate(struct sc_run *r, struct sc_job *j)
 {
 	struct sc_schedd *s = r->s;
 	ks_daemon *d = s->d;
@@ -1165,12 +1117,12 @@ static void activate(struct sc_run *r, struct sc_job *j)
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "job %d.%d not started on %s: %s", j->cluster,
 			      j->proc, r->slot_name, err.msg);
-		release(r, "the job's start could not be recorded");
+		sc_run_release(r, "the job's start could not be recorded");
 		return;
 	}
 	r->job = j;
 	j->run = r;
-	classad *job = job_for_startd(s, j, r->slot);
+	classad *job = sc_run_job_for_startd(s, j, r->slot);
 	struct ks_xfer_set files = {0};
 	r->xfer = sc_xfer_wanted(job);
 	if (r->xfer) {
@@ -1198,8 +1150,8 @@ static void activate(struct sc_run *r, struct sc_job *j)
 		}
 	}
 	ks_conn *c = NULL;
-	int rc = send_startd(r, KS_ACTIVATE_CLAIM, job, files.ads, files.n, &c,
-			     &err);
+	int rc = sc_run_send_startd(r, KS_ACTIVATE_CLAIM, job, files.ads,
+				    files.n, &c, &err);
 	r->sent = files.bytes;
 	ks_xfer_set_free(&files);
 	classad_free(job);
@@ -1233,7 +1185,7 @@ static int pick_job(struct sc_job *j, void *arg)
 	if (!same)
 		return 0;
 	if (p->same_limits && p->r->limits) {
-		char *limits = job_limits(j);
+		char *limits = sc_run_job_limits(j);
 		same = strcasecmp(limits, p->r->limits) == 0;
 		free(limits);
 		if (!same)
@@ -1256,141 +1208,6 @@ static struct sc_job *next_job(struct sc_run *r)
 		       &p.same_limits);
 	sc_queue_each(r->s, pick_job, &p);
 	return p.found;
-}
-
-/* The startd's answer to REQUEST_CLAIM: the claim is the run's, and
- * the job is activated on it. */
-static void on_claimed(void *arg, int fd, unsigned events)
-{
-	(void)fd;
-	(void)events;
-	struct sc_run *r = arg;
-	struct sc_schedd *s = r->s;
-	struct sc_job *j = r->job;
-	classad *slot = NULL;
-	struct ks_err err = {0};
-	int rc = reply_of(r->req, &slot, NULL, &err);
-	close_req(r);
-	if (rc) {
-		ks_log_printf(s->d->log, KS_D_ALWAYS,
-			      "cannot claim %s for job %d.%d: %s", r->slot_name,
-			      j ? j->cluster : 0, j ? j->proc : 0, err.msg);
-		r->state = R_GONE;
-		free_run(r);
-		return;
-	}
-	/* a partitionable slot answers with the dynamic slot it made */
-	char *id = ad_string(slot, "ClaimId");
-	char *name = ad_string(slot, "Name");
-	if (id) {
-		free(r->claim_id);
-		r->claim_id = id;
-	}
-	/* those dynamic slots are gone: the claim is the new one's */
-	free(r->dslot_claims);
-	r->dslot_claims = NULL;
-	if (name) {
-		free(r->slot_name);
-		r->slot_name = name;
-	}
-	if (slot) {
-		/* what the claim says of the slot now, over what the
-		 * collector had (the daemon attributes, CondorVersion...) */
-		classad_update(r->slot, slot);
-		classad_free(slot);
-	}
-	r->state = R_IDLE;
-	/* a claim granted to a job that has gone meanwhile is given back */
-	if (!j || j->status != SC_IDLE) {
-		release(r, "its job left while it was claimed");
-		return;
-	}
-	activate(r, j);
-}
-
-/* REQUEST_CLAIM_TIMEOUT is up: the match is dropped, its job looks for
- * another (the startd's waiting claim is released). */
-static void on_claim_timeout(void *arg)
-{
-	struct sc_run *r = arg;
-	struct sc_job *j = r->job;
-	r->claim_timer = 0;
-	ks_log_printf(r->s->d->log, KS_D_ALWAYS,
-		      "Timed out requesting claim %s for job %d.%d after "
-		      "REQUEST_CLAIM_TIMEOUT", r->slot_name, j ? j->cluster : 0,
-		      j ? j->proc : 0);
-	close_req(r);
-	r->job = NULL;
-	if (j)
-		j->run = NULL;
-	release(r, "REQUEST_CLAIM_TIMEOUT");
-}
-
-/* The claim itself, from a zero-delay timer so the negotiator's message
- * is answered first.  The answer is waited for in the loop: a startd
- * preempting a job for this one answers once that job has left, after
- * its retirement and vacate time. */
-static void claim(void *arg)
-{
-	struct sc_run *r = arg;
-	struct sc_schedd *s = r->s;
-	r->start_timer = 0;
-	struct sc_job *j = r->job;
-	if (!j || j->status != SC_IDLE) {
-		r->state = R_GONE;
-		free_run(r);
-		return;
-	}
-	classad *job = job_for_startd(s, j, r->slot);
-	struct ks_err err = {0};
-	ks_conn *c = NULL;
-	int rc = send_startd(r, KS_REQUEST_CLAIM, job, NULL, 0, &c, &err);
-	classad_free(job);
-	if (rc) {
-		ks_log_printf(s->d->log, KS_D_ALWAYS,
-			      "cannot claim %s for job %d.%d: %s",
-			      r->slot_name, j->cluster, j->proc, err.msg);
-		r->state = R_GONE;
-		free_run(r);
-		return;
-	}
-	r->req = c;
-	long secs = ks_daemon_int(s->d, "REQUEST_CLAIM_TIMEOUT", 1800);
-	if (secs > 0)
-		r->claim_timer = ks_loop_timer(s->d->loop, secs * 1000, 0,
-					       on_claim_timeout, r);
-	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_claimed, r);
-	if (ks_conn_pending(c))
-		on_claimed(r, ks_conn_fd(c), KS_EV_IN);
-}
-
-int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
-		 const char *dslot_claims, const classad *slot)
-{
-	if ((long)s->nruns >= s->max_jobs_running)
-		return KS_ERANGE;
-	char *addr = ad_string(slot, "MyAddress");
-	if (!addr)
-		addr = ad_string(slot, "StartdIpAddr");
-	if (!addr)
-		return KS_EINVAL;
-	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
-	r->s = s;
-	r->job = j;
-	j->run = r;
-	r->state = R_CLAIMING;
-	r->claim_id = ks_xstrdup(claim_id);
-	r->dslot_claims = dslot_claims ? ks_xstrdup(dslot_claims) : NULL;
-	r->startd = addr;
-	r->slot_name = ad_string(slot, "Name");
-	if (!r->slot_name)
-		r->slot_name = ks_xstrdup(addr);
-	r->slot = classad_copy(slot);
-	r->submitter = sc_submitter_of(s, j);
-	r->limits = job_limits(j);
-	add_run(s, r);
-	r->start_timer = ks_loop_timer(s->d->loop, 0, 0, claim, r);
-	return 0;
 }
 
 /* Tells the startd to end the job on the claim (forcibly: at once);
@@ -1427,7 +1244,7 @@ static struct sc_job *stop_run(struct sc_run *r, bool force)
 		r->job = NULL;
 		if (j)
 			j->run = NULL;
-		release(r, "the job was stopped while disconnected");
+		sc_run_release(r, "the job was stopped while disconnected");
 		return j;
 	case R_CLAIMING:
 		r->job = NULL;
@@ -1437,15 +1254,16 @@ static struct sc_job *stop_run(struct sc_run *r, bool force)
 		 * given up at the startd; one not asked for yet is dropped
 		 * when claim() finds no job */
 		if (r->req) {
-			close_req(r);
-			release(r, "the job was stopped while it was claimed");
+			sc_claim_close_req(r);
+			sc_run_release(r, "the job was stopped while it was "
+				       "claimed");
 		}
 		return j;
 	default:
 		r->job = NULL;
 		if (j)
 			j->run = NULL;
-		release(r, "the job was stopped");
+		sc_run_release(r, "the job was stopped");
 		return j;
 	}
 }
@@ -1494,14 +1312,14 @@ static struct sc_run *run_of_record(struct sc_schedd *s,
 	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
 	r->s = s;
 	r->state = st;
-	r->claim_id = ad_string(j->ad, "ClaimId");
-	r->startd = ad_string(j->ad, "StartdIpAddr");
-	r->slot_name = ad_string(j->ad, "RemoteHost");
+	r->claim_id = sc_run_ad_string(j->ad, "ClaimId");
+	r->startd = sc_run_ad_string(j->ad, "StartdIpAddr");
+	r->slot_name = sc_run_ad_string(j->ad, "RemoteHost");
 	if (!r->slot_name)
 		r->slot_name = ks_xstrdup(r->startd ? r->startd : "unknown");
 	r->slot = classad_new();
 	r->submitter = sc_submitter_of(s, j);
-	add_run(s, r);
+	sc_run_add(s, r);
 	return r;
 }
 
@@ -1513,10 +1331,11 @@ static void recover_stopped(struct sc_schedd *s, struct sc_job *j)
 {
 	struct sc_run *r = run_of_record(s, j, R_IDLE);
 	if (r->claim_id && r->startd) {
-		release(r, "its job was stopped while the schedd was away");
+		sc_run_release(r, "its job was stopped while the schedd "
+			       "was away");
 	} else {
 		r->state = R_GONE;
-		free_run(r);
+		sc_run_free(r);
 	}
 	forget_claim(s, j);
 	sc_job_delete_attr(s, j, PENDING_ATTR);
@@ -1561,7 +1380,7 @@ static int recover_job(struct sc_job *j, void *arg)
 		forget_claim(s, j);
 		sc_job_delete_attr(s, j, PENDING_ATTR);
 		sc_job_set_status(s, j, SC_IDLE);
-		release(r, "its job was idle again after a restart");
+		sc_run_release(r, "its job was idle again after a restart");
 		return 0;
 	}
 	r->job = j;
@@ -1600,7 +1419,7 @@ void sc_run_shutdown(struct sc_schedd *s, bool fast)
 			 * it (its start and claim are in the store) */
 			r->job = NULL;
 			j->run = NULL;
-			free_run(r);
+			sc_run_free(r);
 			continue;
 		}
 		if (j) {
@@ -1624,7 +1443,7 @@ void sc_run_shutdown(struct sc_schedd *s, bool fast)
 		 * one waits there), one not asked for yet is dropped */
 		if (r->state == R_CLAIMING && !r->req)
 			r->state = R_GONE;
-		release(r, "the schedd is shutting down");
+		sc_run_release(r, "the schedd is shutting down");
 	}
 }
 
@@ -1633,7 +1452,7 @@ void sc_run_free_all(struct sc_schedd *s)
 	while (s->nruns) {
 		struct sc_run *r = s->runs[s->nruns - 1];
 		r->job = NULL;
-		free_run(r);
+		sc_run_free(r);
 	}
 	free(s->runs);
 	s->runs = NULL;

@@ -1,6 +1,6 @@
 /*
  * sc_run.h: running jobs: claims on startds, activation, keep-alives,
- * the job's end (run.c).
+ * the job's end (run.c; the claim itself: claim.c).
  */
 #ifndef SC_RUN_H
 #define SC_RUN_H
