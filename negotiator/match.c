@@ -332,9 +332,7 @@ static double amount_of(ng_matcher *m, const classad *slot, const char *name)
 	return strcasecmp(name, "Cpus") == 0 ? 1 : 0;
 }
 
-/* The resources a partitionable slot hands out: MachineResources less
- * Swap, or Cpus, Memory and Disk. */
-static size_t resources(const classad *slot, struct take *t, size_t max)
+size_t ng_match_resources(const classad *slot, char names[][64], size_t max)
 {
 	char *list = NULL;
 	size_t n = 0;
@@ -345,15 +343,23 @@ static size_t resources(const classad *slot, struct take *t, size_t max)
 		size_t len = strcspn(p, " ,\t");
 		if (!len)
 			break;
-		if (len < sizeof(t[n].name) &&
-		    !(len == 4 && strncasecmp(p, "Swap", 4) == 0)) {
-			memcpy(t[n].name, p, len);
-			t[n].name[len] = '\0';
+		if (len < 64 && !(len == 4 && strncasecmp(p, "Swap", 4) == 0)) {
+			memcpy(names[n], p, len);
+			names[n][len] = '\0';
 			n++;
 		}
 		p += len;
 	}
 	free(list);
+	return n;
+}
+
+static size_t resources(const classad *slot, struct take *t, size_t max)
+{
+	char names[32][64];
+	size_t n = ng_match_resources(slot, names, max < 32 ? max : 32);
+	for (size_t i = 0; i < n; i++)
+		memcpy(t[i].name, names[i], sizeof(t[i].name));
 	return n;
 }
 

@@ -123,6 +123,11 @@ struct ng_cand *ng_match_candidates(ng_matcher *m, const classad *job,
 				    const struct ng_pool *pool,
 				    bool rank_only, size_t *n);
 
+/* The resources a partitionable slot hands out: the names in its
+ * MachineResources less Swap, else Cpus, Memory and Disk; at most max
+ * into names (each shorter than 64).  Returns how many. */
+size_t ng_match_resources(const classad *slot, char names[][64], size_t max);
+
 /* What is left of partitionable slot s once job's share is taken off:
  * a new ad (classad_free()) to take the place of s->ad, and in *cost
  * the slot weight the match uses.  NULL when the slot lacks something

@@ -106,30 +106,6 @@ static void kids_of(const struct kid *k, size_t n, const struct ng_slot *p,
 
 /* ---- the combined ad --------------------------------------------------------- */
 
-/* The resources a partitionable slot hands out: MachineResources less
- * Swap, else Cpus, Memory and Disk (as match.c carves them). */
-static size_t resource_names(const classad *ad, char names[][64], size_t max)
-{
-	char *list = NULL;
-	size_t n = 0;
-	if (!classad_eval_string(ad, "MachineResources", NULL, &list))
-		list = ks_xstrdup("Cpus Memory Disk");
-	for (char *p = list; *p && n < max;) {
-		p += strspn(p, " ,\t");
-		size_t len = strcspn(p, " ,\t");
-		if (!len)
-			break;
-		if (len < 64 && !(len == 4 && strncasecmp(p, "Swap", 4) == 0)) {
-			memcpy(names[n], p, len);
-			names[n][len] = '\0';
-			n++;
-		}
-		p += len;
-	}
-	free(list);
-	return n;
-}
-
 /* A number attribute: false when absent or not a number; *integral
  * cleared when it is not an integer. */
 static bool number_attr(const classad *ad, const char *name, double *out,
@@ -157,7 +133,7 @@ static classad *combined(const struct ng_pool *pool, const struct ng_slot *p,
 {
 	classad *ad = classad_copy(p->ad);
 	char names[32][64];
-	size_t nn = resource_names(p->ad, names, 32);
+	size_t nn = ng_match_resources(p->ad, names, 32);
 	for (size_t r = 0; r < nn; r++) {
 		bool integral = true;
 		double sum;
