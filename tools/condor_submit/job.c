@@ -907,6 +907,10 @@ static classad *make_ad(const struct sub_job_ctx *c, struct ks_err *err)
 	if ((rc = sub_set_forced_submit_attrs(c, ad, err)) ||
 	    (rc = put_attrs(c, ad, &own_req, err)))
 		goto out;
+	/* the job's ids are the schedd's to give: a "+ProcId =" of the
+	 * submit file gives way to them, as HTCondor forces them last */
+	classad_insert_int(ad, "ProcId", c->proc);
+	classad_insert_int(ad, "ClusterId", c->cluster);
 	/* RequireGPUs and Requirements read the job's own attributes too,
 	 * as HTCondor's do */
 	if (!(rc = sub_gpus_require(c, ad, err)))
