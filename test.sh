@@ -29,6 +29,7 @@ for t in build/tests/classad/test_classad_* build/tests/config/test_config \
 	build/tests/store/test_ks_store build/tests/xfer/test_xfer \
 	build/tests/negotiator/test_ng_accountant build/tests/negotiator/test_ng_match \
 	build/tests/negotiator/test_ng_share build/tests/negotiator/test_ng_limits \
+	build/tests/negotiator/test_ng_groups build/tests/negotiator/test_ng_pslot_preempt \
 	build/tests/queue_tools/test_queue_tools \
 	build/tests/daemon/test_loop \
 	build/tests/startd/test_state build/tests/startd/test_layout \
