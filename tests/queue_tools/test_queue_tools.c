@@ -517,6 +517,9 @@ static void hist_args(void **state)
  * output cases run without a configuration, where it is False). */
 static char *q_analyze_with(const char *preemption_req)
 {
+	/* the configuration is the environment's alone, whoever runs the
+	 * test (ctest, or valgrind in test.sh) */
+	setenv("CONDOR_CONFIG", "ONLY_ENV", 1);
 	setenv("_CONDOR_PREEMPTION_REQUIREMENTS", preemption_req, 1);
 	const char *argv[] = {"condor_q", "-jobads", QT_ADS_DIR "/jobs.ads",
 			      "-analyze", "2.0", "-slotads",
