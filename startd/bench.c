@@ -1,14 +1,8 @@
 /* bench.c: the CPU benchmarks (sd_bench.h). */
 #include "sd_bench.h"
+#include "ks_clock.h"
 
 #include <time.h>
-
-static double seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Four independent streams of integer work (add, xor, shift, rotate,
  * compare), as a processor overlaps them in ordinary code: 16 operations
@@ -52,9 +46,9 @@ int64_t sd_bench_mips(int ms)
 	int64_t ops = 0;
 	/* grow the work until it takes the time asked for */
 	for (uint64_t n = 1u << 16; took < budget; n *= 2) {
-		double t0 = seconds();
+		double t0 = ks_clock_s();
 		ops = integer_rounds(n, &sink);
-		took = seconds() - t0;
+		took = ks_clock_s() - t0;
 	}
 	/* the result is kept, so the loop cannot be left out */
 	volatile uint64_t keep = sink;
@@ -68,9 +62,9 @@ int64_t sd_bench_kflops(int ms)
 	double sink = 0;
 	int64_t ops = 0;
 	for (uint64_t n = 64; took < budget; n *= 2) {
-		double t0 = seconds();
+		double t0 = ks_clock_s();
 		ops = float_rounds(n, &sink);
-		took = seconds() - t0;
+		took = ks_clock_s() - t0;
 	}
 	volatile double keep = sink;
 	(void)keep;

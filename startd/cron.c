@@ -152,7 +152,7 @@ static void start_job(struct cron_job *j)
 	sd_cron_out_reset(j);
 	j->state = CRON_RUNNING;
 	j->runs++;
-	j->last_start_ms = ks_loop_now_ms();
+	j->last_start_ms = ks_clock_ms();
 	j->run_load = j->p->job_load;
 	recompute_load(c);
 	/* the process may end, and be reported, before this returns */
@@ -266,7 +266,7 @@ void sd_cron_job_ended(struct cron_job *j, int status)
 			      j->p->name, (int)pid, es);
 	}
 	j->pid = 0;
-	j->last_exit_ms = ks_loop_now_ms();
+	j->last_exit_ms = ks_clock_ms();
 	j->run_load = 0;
 	enum cron_state was = j->state;
 	j->state = CRON_IDLE;
@@ -324,7 +324,7 @@ static void job_reconfig(struct cron_job *j)
 		return;
 	if (p->period_s == j->old_period_s)
 		return;
-	int64_t now = ks_loop_now_ms(), period = p->period_s * 1000;
+	int64_t now = ks_clock_ms(), period = p->period_s * 1000;
 	int64_t last = periodic ? j->last_start_ms : j->last_exit_ms;
 	if (alive(j)) {
 		/* a running Periodic job keeps its cadence, at its new

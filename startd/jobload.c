@@ -17,19 +17,13 @@
 #include "ks_mem.h"
 #include "ks_proc.h"
 #include "sd_startd.h"
+#include "ks_clock.h"
 
 struct proc {
 	pid_t pid, ppid;
 	uint64_t ticks; /* utime + stime */
 	uint64_t vsize_kb, rss_kb;
 };
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Every process: its parent and the CPU time it has used. */
 static struct proc *read_procs(size_t *n)
@@ -120,7 +114,7 @@ static void job_usage(struct sd_slot *s)
 void sd_jobload_measure(ks_daemon *d)
 {
 	struct startd *sd = d->ctx;
-	int64_t now = now_ms();
+	int64_t now = ks_clock_ms();
 	struct proc *ps = NULL;
 	size_t n = 0;
 	bool read = false;

@@ -92,7 +92,7 @@ static bool earlier_starter(long pid, uid_t uid, const char *execute)
  * not end by itself), or OWN_END_MS has passed. */
 static void wait_own_end(const long *found, size_t n)
 {
-	int64_t deadline = ks_loop_now_ms() + OWN_END_MS;
+	int64_t deadline = ks_clock_ms() + OWN_END_MS;
 	for (;;) {
 		bool busy = false;
 		for (size_t i = 0; i < n && !busy; i++) {
@@ -100,7 +100,7 @@ static void wait_own_end(const long *found, size_t n)
 			busy = ks_proc_stat(found[i], &st) == 0 &&
 			       !strchr("ZXTt", st.state);
 		}
-		if (!busy || ks_loop_now_ms() > deadline)
+		if (!busy || ks_clock_ms() > deadline)
 			return;
 		struct timespec pause = {0, 10 * 1000000L};
 		nanosleep(&pause, NULL);

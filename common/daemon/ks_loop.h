@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ks_clock.h" /* timers count on ks_clock_ms() */
+
 typedef struct ks_loop ks_loop;
 
 enum { KS_EV_IN = 1, KS_EV_OUT = 2, KS_EV_ERR = 4 };
@@ -55,8 +57,5 @@ void ks_loop_forget_child(ks_loop *loop, pid_t pid);
 /* Runs until ks_loop_stop(). */
 void ks_loop_run(ks_loop *loop);
 void ks_loop_stop(ks_loop *loop);
-
-/* Milliseconds on the monotonic clock (as timers count). */
-int64_t ks_loop_now_ms(void);
 
 #endif

@@ -20,13 +20,21 @@ struct watch {
 	bool live;
 };
 
+/* A timer lives in a slot of l->slots (reused once it is done) and is
+ * due in the heap l->heap, ordered by when, then by seq (the order the
+ * timers were set in); its id is its slot and the slot's generation, so
+ * that cancelling is a direct look-up and an old id finds nothing. */
 struct timer {
-	uint64_t id;
 	int64_t when;
 	int64_t period;
+	uint64_t seq;
 	ks_timer_fn fn;
 	void *arg;
+	uint32_t gen;
+	uint32_t pos; /* in the heap; NOT_DUE when free */
 };
+
+#define NOT_DUE UINT32_MAX
 
 struct sig {
 	int signo;
@@ -47,9 +55,14 @@ struct ks_loop {
 	 * epoll data carries the fd so a stale event finds no live watch. */
 	struct watch *watches;
 	size_t nwatches;
-	struct timer *timers; /* unsorted: a daemon has a handful */
-	size_t ntimers, captimers;
-	uint64_t next_id;
+	/* the schedd keeps one per claim: thousands */
+	struct timer *slots;
+	uint32_t nslots;
+	uint32_t *free_slots;
+	uint32_t nfree;
+	uint32_t *heap; /* slot numbers */
+	uint32_t nheap;
+	uint64_t seq;
 	int sigfd;
 	sigset_t sigs;
 	struct sig *handlers;
@@ -58,13 +71,6 @@ struct ks_loop {
 	size_t nkids;
 	bool reaping; /* SIGCHLD is ours */
 };
-
-int64_t ks_loop_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 ks_loop *ks_loop_new(void)
 {
@@ -86,7 +92,9 @@ void ks_loop_free(ks_loop *l)
 	if (l->sigfd >= 0)
 		close(l->sigfd);
 	free(l->watches);
-	free(l->timers);
+	free(l->slots);
+	free(l->free_slots);
+	free(l->heap);
 	free(l->handlers);
 	free(l->kids);
 	free(l);
@@ -129,28 +137,100 @@ void ks_loop_unwatch(ks_loop *l, int fd)
 	l->watches[fd].live = false;
 }
 
+static bool earlier(const ks_loop *l, uint32_t a, uint32_t b)
+{
+	const struct timer *x = &l->slots[a], *y = &l->slots[b];
+	return x->when < y->when || (x->when == y->when && x->seq < y->seq);
+}
+
+static void heap_put(ks_loop *l, uint32_t at, uint32_t slot)
+{
+	l->heap[at] = slot;
+	l->slots[slot].pos = at;
+}
+
+static void sift_up(ks_loop *l, uint32_t at)
+{
+	uint32_t slot = l->heap[at];
+	while (at > 0) {
+		uint32_t up = (at - 1) / 2;
+		if (!earlier(l, slot, l->heap[up]))
+			break;
+		heap_put(l, at, l->heap[up]);
+		at = up;
+	}
+	heap_put(l, at, slot);
+}
+
+static void sift_down(ks_loop *l, uint32_t at)
+{
+	uint32_t slot = l->heap[at];
+	for (;;) {
+		uint32_t kid = 2 * at + 1;
+		if (kid >= l->nheap)
+			break;
+		if (kid + 1 < l->nheap && earlier(l, l->heap[kid + 1],
+						  l->heap[kid]))
+			kid++;
+		if (!earlier(l, l->heap[kid], slot))
+			break;
+		heap_put(l, at, l->heap[kid]);
+		at = kid;
+	}
+	heap_put(l, at, slot);
+}
+
+/* Takes the timer in slot out of the heap and frees its slot. */
+static void timer_drop(ks_loop *l, uint32_t slot)
+{
+	uint32_t at = l->slots[slot].pos;
+	l->slots[slot].pos = NOT_DUE;
+	l->slots[slot].gen++;
+	l->free_slots[l->nfree++] = slot;
+	uint32_t last = l->heap[--l->nheap];
+	if (at == l->nheap)
+		return;
+	heap_put(l, at, last);
+	sift_down(l, at);
+	sift_up(l, l->slots[last].pos);
+}
+
 uint64_t ks_loop_timer(ks_loop *l, int64_t delay_ms, int64_t period_ms,
 		       ks_timer_fn fn, void *arg)
 {
-	if (l->ntimers == l->captimers) {
-		l->captimers = l->captimers ? l->captimers * 2 : 8;
-		l->timers = ks_xrealloc(l->timers,
-					l->captimers * sizeof(*l->timers));
+	if (!l->nfree) {
+		uint32_t n = l->nslots ? l->nslots * 2 : 16;
+		l->slots = ks_xrealloc(l->slots, n * sizeof(*l->slots));
+		l->free_slots = ks_xrealloc(l->free_slots,
+					    n * sizeof(*l->free_slots));
+		l->heap = ks_xrealloc(l->heap, n * sizeof(*l->heap));
+		for (uint32_t i = n; i > l->nslots; i--) {
+			l->slots[i - 1] = (struct timer){.pos = NOT_DUE};
+			l->free_slots[l->nfree++] = i - 1;
+		}
+		l->nslots = n;
 	}
-	uint64_t id = ++l->next_id;
-	l->timers[l->ntimers++] = (struct timer){
-		id, ks_loop_now_ms() + (delay_ms > 0 ? delay_ms : 0),
-		period_ms, fn, arg};
-	return id;
+	uint32_t slot = l->free_slots[--l->nfree];
+	struct timer *t = &l->slots[slot];
+	t->when = ks_clock_ms() + (delay_ms > 0 ? delay_ms : 0);
+	t->period = period_ms;
+	t->seq = ++l->seq;
+	t->fn = fn;
+	t->arg = arg;
+	l->heap[l->nheap] = slot;
+	t->pos = l->nheap++;
+	sift_up(l, t->pos);
+	/* never 0: the generation counts from 1 in ids */
+	return ((uint64_t)t->gen + 1) << 32 | slot;
 }
 
 void ks_loop_cancel(ks_loop *l, uint64_t id)
 {
-	for (size_t i = 0; i < l->ntimers; i++)
-		if (l->timers[i].id == id) {
-			l->timers[i] = l->timers[--l->ntimers];
-			return;
-		}
+	uint32_t slot = (uint32_t)id, gen = (uint32_t)(id >> 32);
+	if (id == 0 || slot >= l->nslots || l->slots[slot].pos == NOT_DUE ||
+	    l->slots[slot].gen + 1 != gen)
+		return;
+	timer_drop(l, slot);
 }
 
 static void on_signalfd(void *arg, int fd, unsigned events)
@@ -239,36 +319,35 @@ void ks_loop_stop(ks_loop *l)
 	l->stop = true;
 }
 
-/* Runs the timers that are due; a callback may add or cancel timers, so
- * each round looks the table up again. */
+/* Runs the timers that are due, earliest first; a callback may add or
+ * cancel timers (its own too).  Returns the milliseconds until the next
+ * one, or -1 for none. */
 static int64_t run_timers(ks_loop *l)
 {
-	for (;;) {
-		int64_t now = ks_loop_now_ms();
-		size_t due = l->ntimers;
-		for (size_t i = 0; i < l->ntimers; i++)
-			if (l->timers[i].when <= now &&
-			    (due == l->ntimers ||
-			     l->timers[i].when < l->timers[due].when))
-				due = i;
-		if (due == l->ntimers || l->stop)
-			break;
-		struct timer t = l->timers[due];
-		if (t.period > 0)
-			l->timers[due].when = now + t.period;
-		else
-			l->timers[due] = l->timers[--l->ntimers];
-		t.fn(t.arg);
+	int64_t now = ks_clock_ms();
+	while (l->nheap && !l->stop) {
+		uint32_t slot = l->heap[0];
+		struct timer *t = &l->slots[slot];
+		if (t->when > now) {
+			now = ks_clock_ms();
+			if (t->when > now)
+				break;
+		}
+		ks_timer_fn fn = t->fn;
+		void *arg = t->arg;
+		if (t->period > 0) {
+			t->when = now + t->period;
+			t->seq = ++l->seq;
+			sift_down(l, 0);
+		} else {
+			timer_drop(l, slot);
+		}
+		fn(arg);
 	}
-	int64_t next = -1, now = ks_loop_now_ms();
-	for (size_t i = 0; i < l->ntimers; i++) {
-		int64_t in = l->timers[i].when - now;
-		if (in < 0)
-			in = 0;
-		if (next < 0 || in < next)
-			next = in;
-	}
-	return next;
+	if (!l->nheap)
+		return -1;
+	int64_t in = l->slots[l->heap[0]].when - ks_clock_ms();
+	return in < 0 ? 0 : in;
 }
 
 void ks_loop_run(ks_loop *l)

@@ -768,7 +768,7 @@ static void on_conn(void *arg, int fd, unsigned ev)
 {
 	struct ks_srv_conn *c = arg;
 	(void)fd;
-	c->last_ms = ks_loop_now_ms();
+	c->last_ms = ks_clock_ms();
 	if (!c->tls_checked || c->tls_accepting) {
 		int t = tls_step(c);
 		if (t < 0) {
@@ -833,7 +833,7 @@ static void on_accept(void *arg, int lfd, unsigned ev)
 		c->fd = fd;
 		c->unix_peer = lfd == d->priv->unix_fd;
 		c->tls_checked = c->unix_peer; /* TLS is for other hosts */
-		c->last_ms = ks_loop_now_ms();
+		c->last_ms = ks_clock_ms();
 		if (ss.ss_family == AF_INET)
 			inet_ntop(AF_INET,
 				  &((struct sockaddr_in *)&ss)->sin_addr,
@@ -938,7 +938,7 @@ static void on_udp(void *arg, int fd, unsigned ev)
 static void on_sweep(void *arg)
 {
 	ks_daemon *d = arg;
-	int64_t now = ks_loop_now_ms();
+	int64_t now = ks_clock_ms();
 	/* Lines of ads replaced since (a new MyCurrentTime each update...)
 	 * stay in the parse cache until purged: once a minute. */
 	if (++d->priv->sweeps % 12 == 0) {

@@ -56,7 +56,7 @@ struct ks_conn {
 
 static int64_t deadline(const ks_conn *c)
 {
-	return ks_io_now_ms() + c->timeout_ms;
+	return ks_clock_ms() + c->timeout_ms;
 }
 
 /* After an SSL call returned r: waits for what TLS needs, or fails. */

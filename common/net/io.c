@@ -13,17 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-int64_t ks_io_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int ks_io_wait(int fd, short ev, int64_t deadline)
 {
 	for (;;) {
-		int64_t left = deadline - ks_io_now_ms();
+		int64_t left = deadline - ks_clock_ms();
 		if (left <= 0)
 			return KS_ETIMEDOUT;
 		struct pollfd p = {.fd = fd, .events = ev};

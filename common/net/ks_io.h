@@ -10,13 +10,11 @@
 #include <stdint.h>
 
 #include "ks_addr.h"
+#include "ks_clock.h"
 #include "ks_err.h"
 
-/* Milliseconds on a monotonic clock. */
-int64_t ks_io_now_ms(void);
-
 /* Connects to a (TCP), or to the Unix-domain socket at path when path is
- * not NULL, before deadline (ks_io_now_ms() time).  Returns the socket
+ * not NULL, before deadline (ks_clock_ms() time).  Returns the socket
  * (blocking mode off) or a negative KS_E* code with err filled. */
 int ks_io_connect(const struct ks_addr *a, const char *path, int64_t deadline,
 		  struct ks_err *err);

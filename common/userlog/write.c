@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ks_clock.h"
 #include "ks_mem.h"
 
 /* How long a writer waits for another's lock before writing anyway. */
@@ -146,8 +147,7 @@ static int open_log(const char *path, struct ks_err *err)
  * that keeps its lock, must not stop the daemon from logging. */
 static bool lock_log(int fd)
 {
-	struct timespec start, now;
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	int64_t start = ks_clock_ms();
 	for (;;) {
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 			return true;
@@ -155,10 +155,7 @@ static bool lock_log(int fd)
 			continue;
 		if (errno != EWOULDBLOCK)
 			return false;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		long ms = (long)(now.tv_sec - start.tv_sec) * 1000 +
-			  (now.tv_nsec - start.tv_nsec) / 1000000;
-		if (ms >= LOCK_WAIT_MS)
+		if (ks_clock_ms() - start >= LOCK_WAIT_MS)
 			return false;
 		struct timespec pause = {0, 10 * 1000 * 1000};
 		nanosleep(&pause, NULL);

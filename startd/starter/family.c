@@ -22,6 +22,7 @@
 
 #include "ks_mem.h"
 #include "ks_proc.h"
+#include "ks_clock.h"
 
 /* More descendants than any job has: a walk that finds these many is
  * going round a reused pid. */
@@ -193,13 +194,6 @@ int sr_family_signal(const struct sr_family *f, pid_t pgid, int sig)
 	return sent;
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 bool sr_family_ended(pid_t pid)
 {
 	struct ks_proc_stat st;
@@ -215,7 +209,7 @@ static void pause_ms(long ms)
 
 int sr_family_kill(pid_t root, int wait_ms, size_t *killed)
 {
-	double deadline = mono_ms() + wait_ms;
+	double deadline = (ks_clock_s() * 1e3) + wait_ms;
 	struct sr_family f = {0};
 	*killed = 0;
 	kill(root, SIGSTOP);
@@ -231,13 +225,13 @@ int sr_family_kill(pid_t root, int wait_ms, size_t *killed)
 			}
 		if (first)
 			*killed = alive;
-		if (!alive || mono_ms() > deadline)
+		if (!alive || (ks_clock_s() * 1e3) > deadline)
 			break;
 		pause_ms(5);
 	}
 	sr_family_free(&f);
 	kill(root, SIGKILL);
-	while (!sr_family_ended(root) && mono_ms() <= deadline)
+	while (!sr_family_ended(root) && (ks_clock_s() * 1e3) <= deadline)
 		pause_ms(5);
 	return (int)alive + !sr_family_ended(root);
 }

@@ -111,6 +111,7 @@
 #include "sr_spawn.h"
 #include "sr_user.h"
 #include "ks_xfer.h"
+#include "ks_clock.h"
 
 static const char usage[] =
 	"usage: condor_starter -job FILE -sandbox-root DIR [-machine FILE] "
@@ -162,13 +163,6 @@ struct starter {
 	char *xfer_error; /* the output could not be copied: why */
 	int xfer_errno;
 };
-
-static double mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* A process id, or 0 when text is not one. */
 static pid_t parse_pid(const char *text)
@@ -633,7 +627,7 @@ static void finish(struct starter *s)
 				      "job %s: sandbox %s removed", id,
 				      s->sandbox);
 	}
-	s->o.wall = mono() - s->t0;
+	s->o.wall = ks_clock_s() - s->t0;
 	if (!s->o.end_date)
 		s->o.end_date = (int64_t)time(NULL);
 	if (s->o.how == SR_END_START_FAILED)
@@ -678,7 +672,7 @@ int main(int argc, char **argv)
 	sr_run_signals_init(&set);
 	ensure_std_fds();
 	struct starter s = {0};
-	s.t0 = mono();
+	s.t0 = ks_clock_s();
 	s.o.start_date = (int64_t)time(NULL);
 
 	int a = parse_args(argc, argv, &s.opt, &s.o);

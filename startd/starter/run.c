@@ -19,6 +19,7 @@
 
 #include "sr_family.h"
 #include "sr_job.h"
+#include "ks_clock.h"
 
 #define SAMPLE_FIRST_MS 50
 #define SAMPLE_MAX_MS 1000
@@ -42,13 +43,6 @@ struct watch {
 	double ended;
 	bool done;
 };
-
-static double mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* An empty handler: with one installed, no signal of the set counts as
  * ignored by default and dropped (SIGCHLD, or SIGTSTP in an orphaned
@@ -112,7 +106,7 @@ static void signal_job(struct watch *w, int sig)
 static void resume(struct watch *w, const char *why)
 {
 	signal_job(w, SIGCONT);
-	double now = mono();
+	double now = ks_clock_s();
 	w->o->suspension += (int64_t)(now - w->suspended_at + 0.5);
 	w->suspended = false;
 	ks_log_printf(w->log, KS_D_ALWAYS,
@@ -167,7 +161,7 @@ static void on_signal(struct watch *w, int sig)
 		}
 		signal_job(w, SIGSTOP);
 		w->suspended = true;
-		w->suspended_at = mono();
+		w->suspended_at = ks_clock_s();
 		w->o->suspensions++;
 		ks_log_printf(w->log, KS_D_ALWAYS,
 			      "job %s: suspended (SIGSTOP to its processes)",
@@ -220,7 +214,7 @@ static void reap(struct watch *w)
 		if (p != w->pid || w->done)
 			continue;
 		w->done = true;
-		w->ended = mono();
+		w->ended = ks_clock_s();
 		w->o->status = status;
 		w->o->end_date = (int64_t)time(NULL);
 		if (WIFSIGNALED(status))
@@ -249,7 +243,7 @@ static void wait_signal(const sigset_t *set, int ms, struct watch *w)
  * left or the wait is over. */
 static void kill_leftovers(struct watch *w, const sigset_t *set)
 {
-	double deadline = mono() + LEFTOVER_WAIT_MS / 1000.0;
+	double deadline = ks_clock_s() + LEFTOVER_WAIT_MS / 1000.0;
 	bool told = false;
 	for (;;) {
 		/* As a subreaper the starter inherits every orphan of the job,
@@ -271,7 +265,7 @@ static void kill_leftovers(struct watch *w, const sigset_t *set)
 			told = true;
 		}
 		sr_family_signal(&w->fam, w->pid, SIGKILL);
-		if (mono() > deadline) {
+		if (ks_clock_s() > deadline) {
 			ks_log_printf(w->log, KS_D_ALWAYS,
 				      "job %s: %zu process(es) would not die "
 				      "within %d s; giving up on them", w->id,
@@ -293,14 +287,14 @@ void sr_run_watch(ks_log *log, const char *id, pid_t pid, int kill_sig,
 {
 	struct watch w = {.log = log, .id = id, .pid = pid,
 			  .kill_sig = kill_sig, .startd = startd, .o = o,
-			  .started = mono()};
+			  .started = ks_clock_s()};
 	int interval = SAMPLE_FIRST_MS;
 	double next = w.started;
 	for (;;) {
 		reap(&w);
 		if (w.done)
 			break;
-		double now = mono();
+		double now = ks_clock_s();
 		if (now >= next) {
 			sample(&w);
 			next = now + interval / 1000.0;

@@ -42,7 +42,7 @@ static void on_update(void *arg, bool update_collector)
 {
 	struct h *h = arg;
 	if (h->updates < 64)
-		h->when[h->updates] = ks_loop_now_ms();
+		h->when[h->updates] = ks_clock_ms();
 	h->updates++;
 	h->asked += update_collector;
 }
@@ -168,14 +168,14 @@ static void poll_cond(void *arg)
 	struct waiter *w = arg;
 	if (w->fn(w->h, w->arg))
 		w->met = true;
-	if (w->met || ks_loop_now_ms() >= w->deadline)
+	if (w->met || ks_clock_ms() >= w->deadline)
 		ks_loop_stop(w->h->loop);
 }
 
 /* Runs the loop until fn holds or timeout_ms have passed. */
 static bool wait_for(struct h *h, cond_fn fn, const void *arg, int timeout_ms)
 {
-	struct waiter w = {h, fn, arg, ks_loop_now_ms() + timeout_ms, false};
+	struct waiter w = {h, fn, arg, ks_clock_ms() + timeout_ms, false};
 	uint64_t t = ks_loop_timer(h->loop, 0, 5, poll_cond, &w);
 	ks_loop_run(h->loop);
 	ks_loop_cancel(h->loop, t);
@@ -565,9 +565,9 @@ static void test_wait_for_exit_at_once(void **state)
 		 "STARTD_CRON_again_ARGS = count @D@/again\n"
 		 "STARTD_CRON_again_MODE = WaitForExit\n"
 		 "STARTD_CRON_again_PERIOD = 0\n");
-	int64_t t0 = ks_loop_now_ms();
+	int64_t t0 = ks_clock_ms();
 	assert_true(wait_lines(h, "again", NULL, 5, 5000));
-	assert_true(ks_loop_now_ms() - t0 < 3000);
+	assert_true(ks_clock_ms() - t0 < 3000);
 	classad *ad = slot_ad(h, 1, NULL);
 	int64_t runs = 0;
 	assert_true(classad_eval_int(ad, "Runs", NULL, &runs));
@@ -659,9 +659,9 @@ static void test_kill(void **state)
 		 "STARTD_CRON_k_ARGS = term @D@/k\n"
 		 "STARTD_CRON_k_PERIOD = 1\n"
 		 "STARTD_CRON_k_KILL = true\n");
-	int64_t t0 = ks_loop_now_ms();
+	int64_t t0 = ks_clock_ms();
 	assert_true(wait_lines(h, "k", "start", 2, 4000));
-	assert_true(ks_loop_now_ms() - t0 < 1900); /* not at the next period */
+	assert_true(ks_clock_ms() - t0 < 1900); /* not at the next period */
 	assert_int_equal(count_lines(h, "k", "term"), 1);
 }
 
@@ -675,9 +675,9 @@ static void test_kill_escalates(void **state)
 		 "STARTD_CRON_stubborn_PERIOD = 1\n"
 		 "STARTD_CRON_stubborn_KILL = true\n");
 	assert_true(wait_lines(h, "stubborn", "start", 1, 3000));
-	int64_t t0 = ks_loop_now_ms();
+	int64_t t0 = ks_clock_ms();
 	assert_true(wait_lines(h, "stubborn", "start", 2, 5000));
-	int64_t gap = ks_loop_now_ms() - t0;
+	int64_t gap = ks_clock_ms() - t0;
 	if (gap < 1700)
 		fail_msg("restarted after %lld ms", (long long)gap);
 	assert_true(log_has(h, "exit_signal=9"));

@@ -35,6 +35,7 @@
 #include "ks_ulogread.h"
 #include "ks_version.h"
 #include "sdt.h"
+#include "ks_clock.h"
 
 #define ANY (-1) /* a job id part given as "any" */
 
@@ -345,13 +346,6 @@ struct follow {
 	bool broken;     /* a read error or an event too long */
 };
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Feeds the reader everything appended since the last call. */
 static void read_appended(struct follow *f, const struct opts *o)
 {
@@ -402,7 +396,7 @@ static enum outcome next_event(struct follow *f, const struct opts *o,
 			       int64_t timeout_ms,
 			       struct ks_ulogread_event *ev)
 {
-	int64_t until = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+	int64_t until = timeout_ms > 0 ? ks_clock_ms() + timeout_ms : 0;
 	for (;;) {
 		struct ks_err err = {0};
 		int rc = ks_ulogread_next(f->r, ev, &err);
@@ -422,7 +416,7 @@ static enum outcome next_event(struct follow *f, const struct opts *o,
 			return OUT_NONE;
 		int64_t left = -1;
 		if (timeout_ms > 0) {
-			left = until - now_ms();
+			left = until - ks_clock_ms();
 			if (left <= 0)
 				return OUT_NONE;
 		}
@@ -495,7 +489,7 @@ int main(int argc, char **argv)
 	}
 	f.r = ks_ulogread_new();
 
-	int64_t deadline = o.has_wait ? now_ms() + (int64_t)o.wait_secs * 1000
+	int64_t deadline = o.has_wait ? ks_clock_ms() + (int64_t)o.wait_secs * 1000
 				      : 0;
 	struct job_set table = {0};
 	long submitted = 0, ended = 0, special = 0;
@@ -504,7 +498,7 @@ int main(int argc, char **argv)
 	while (status < 0) {
 		int64_t timeout = -1;
 		if (!o.dont_wait && o.has_wait) {
-			int64_t left = deadline - now_ms();
+			int64_t left = deadline - ks_clock_ms();
 			if (left <= 0) {
 				printf("Time expired.\n");
 				status = 1;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "wq.h"
+#include "ks_clock.h"
 
 #define ALT_SCREEN_ENTER "\033[?1049h\033[H"
 #define ALT_SCREEN_EXIT "\033[?1049l"
@@ -108,21 +109,11 @@ static void erase(const char *prev)
  * true when a key was pressed. */
 static bool pause_for(double secs, const struct keys *k)
 {
-	struct timespec now, until;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	double whole = floor(secs);
-	until.tv_sec = now.tv_sec + (time_t)whole;
-	until.tv_nsec = now.tv_nsec + (long)((secs - whole) * 1e9);
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	double until = ks_clock_s() + secs;
 	for (;;) {
 		if (got_signal)
 			return false;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		double left = (double)(until.tv_sec - now.tv_sec) +
-			      (double)(until.tv_nsec - now.tv_nsec) / 1e9;
+		double left = until - ks_clock_s();
 		if (left <= 0)
 			return false;
 		int ms = left > 1e6 ? 1000000000 : (int)ceil(left * 1000);
