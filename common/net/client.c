@@ -25,6 +25,7 @@
 #include "ks_commands.h"
 #include "ks_io.h"
 #include "ks_daemon_name.h"
+#include "ks_handshake.h"
 #include "ks_mem.h"
 #include "ks_tokauth.h"
 #include "ks_tls.h"
@@ -317,132 +318,41 @@ static char *local_socket(const ks_config *cfg, const struct ks_addr *a)
 static char *ad_string(const classad *ad, const char *name)
 {
 	char *s = NULL;
-	if (ad && classad_eval_string(ad, name, NULL, &s))
-		return s;
-	return NULL;
+	return ad && classad_eval_string(ad, name, NULL, &s) ? s : NULL;
 }
 
-/* One step of the handshake: send, then read the answer. */
-static int exchange(ks_conn *c, int code, classad *out, int *rcode,
-		    classad **in, struct ks_err *err)
-{
-	classad **ads = NULL;
-	size_t n = 0;
-	int rc = ks_conn_send(c, code, &out, 1, false, err);
-	if (rc == 0)
-		rc = ks_conn_recv(c, rcode, &ads, &n, NULL, err);
-	if (rc)
-		return rc;
-	*in = n ? classad_ref(ads[0]) : classad_new();
-	ks_ads_free(ads, n);
-	if (*rcode == KS_REPLY_DENIED || *rcode == KS_REPLY_ERROR) {
-		char *why = ad_string(*in, "ErrorString");
-		rc = ks_err_set(err, KS_EAUTH, 0, 0, 0,
-				"%s refused the connection: %s", c->peer,
-				why ? why : "no reason given");
-		free(why);
-		classad_free(*in);
-		*in = NULL;
-	}
-	return rc;
-}
-
-static bool method_listed(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = list; *p;) {
-		p += strspn(p, ", \t");
-		size_t len = strcspn(p, ", \t");
-		if (len == n && strncasecmp(p, name, n) == 0)
-			return true;
-		p += len;
-	}
-	return false;
-}
-
+/* Drives the handshake's steps over the blocking connection. */
 static int handshake(ks_conn *c, const ks_config *cfg, bool unix_peer,
 		     struct ks_err *err)
 {
-	unsigned char nonce[16], sig[32];
-	char cn[33], *head = NULL;
-	if (ks_auth_random(nonce, sizeof(nonce)))
-		return ks_err_set(err, KS_EIO, 0, 0, 0, "no random numbers");
-	ks_auth_hex(nonce, sizeof(nonce), cn);
-	classad *hello = classad_new();
-	classad_insert_int(hello, "Version", KS_WIRE_VERSION);
-	classad_insert_string(hello, "ClientNonce", cn);
-	char *methods = ks_config_get(cfg, "SEC_CLIENT_AUTHENTICATION_METHODS",
-				      NULL);
-	if (!methods)
-		methods = ks_config_get(cfg,
-					"SEC_DEFAULT_AUTHENTICATION_METHODS",
-					NULL);
-	classad_insert_string(hello, "AuthMethods",
-			      methods ? methods : "FS,TOKEN");
-	bool want_token = !methods || method_listed(methods, "TOKEN") ||
-			  method_listed(methods, "IDTOKENS");
-	free(methods);
-	if (!unix_peer && want_token &&
-	    ks_tokauth_client(cfg, &head, sig) == 0)
-		classad_insert_string(hello, "TokenHead", head);
-	int code;
-	classad *in = NULL;
-	int rc = exchange(c, KS_HS_HELLO, hello, &code, &in, err);
-	classad_free(hello);
-	if (rc == 0 && code == KS_HS_CHALLENGE && head) {
-		char *sn0 = ad_string(in, "ServerNonce");
-		/* the proofs cover the TLS channel too, when there is one */
-		char *sn = ks_tls_bind_nonce(c->ssl, sn0);
-		free(sn0);
-		classad_free(in);
-		in = NULL;
-		unsigned char mac[32];
-		char hex[65];
-		ks_auth_mac(sig, 32, "client", cn, sn ? sn : "", mac);
-		ks_auth_hex(mac, 32, hex);
-		classad *proof = classad_new();
-		classad_insert_string(proof, "Proof", hex);
-		rc = exchange(c, KS_HS_PROOF, proof, &code, &in, err);
-		classad_free(proof);
+	struct ks_hs_client h;
+	classad *out = NULL;
+	int out_code = KS_HS_HELLO;
+	int rc = ks_hs_client_begin(&h, cfg, unix_peer, c->peer, &out, err);
+	while (rc == 0 && out) {
+		int code = 0;
+		classad **ads = NULL;
+		size_t n = 0;
+		rc = ks_conn_send(c, out_code, &out, 1, 0, err);
+		classad_free(out);
+		out = NULL;
+		if (rc == 0)
+			rc = ks_conn_recv(c, &code, &ads, &n, NULL, err);
 		if (rc == 0) {
-			char *sp = ad_string(in, "ServerProof");
-			ks_auth_mac(sig, 32, "server", cn, sn ? sn : "", mac);
-			ks_auth_hex(mac, 32, hex);
-			if (!sp || strcmp(sp, hex) != 0)
-				rc = ks_err_set(err, KS_EAUTH, 0, 0, 0,
-						"%s did not prove it knows the "
-						"pool signing key", c->peer);
-			free(sp);
+			rc = ks_hs_client_step(&h, c->ssl, code,
+					       n ? ads[0] : NULL, &out_code,
+					       &out, err);
+			rc = rc > 0 ? 0 : rc;
 		}
-		free(sn);
+		ks_ads_free(ads, n);
 	}
-	free(head);
-	if (rc == 0 && code != KS_HS_DONE)
-		rc = ks_err_set(err, KS_EPROTO, 0, 0, 0,
-				"%s answered the handshake with code %d",
-				c->peer, code);
 	if (rc == 0) {
-		c->identity = ad_string(in, "Identity");
-		/* The session for signed datagrams: its key comes in the answer
-		 * over a Unix-domain socket (private to the host), and is
-		 * derived from the token's secret otherwise. */
-		char *sid = ad_string(in, "SessionId");
-		char *skey = ad_string(in, "SessionKey");
-		if (sid && strlen(sid) == KS_WIRE_SESSION_ID) {
-			if (skey && ks_auth_unhex(skey, c->key, 32) == 0)
-				strcpy(c->session, sid);
-			else if (!skey && head) {
-				ks_auth_mac(sig, 32, "session", cn, sid, c->key);
-				strcpy(c->session, sid);
-			}
-		}
-		if (skey)
-			OPENSSL_cleanse(skey, strlen(skey));
-		free(sid);
-		free(skey);
+		c->identity = h.identity;
+		h.identity = NULL;
+		memcpy(c->session, h.session, sizeof(c->session));
+		memcpy(c->key, h.key, sizeof(c->key));
 	}
-	OPENSSL_cleanse(sig, sizeof(sig));
-	classad_free(in);
+	ks_hs_client_clear(&h);
 	return rc;
 }
 
@@ -553,186 +463,6 @@ int ks_conn_send_raw(ks_conn *c, const char *msgs, size_t len,
 	return rc;
 }
 
-/* The address in the collector's address file, if the file names the
- * collector the user meant (same port, or any when the port is 0). */
-static char *address_file(const ks_config *cfg, const struct ks_addr *want)
-{
-	char *path = ks_config_get(cfg, "COLLECTOR_ADDRESS_FILE", NULL);
-	if (!path)
-		return NULL;
-	struct ks_addr a;
-	char *got = ks_addr_read_file(path, &a);
-	free(path);
-	if (got && want->port != 0 && want->port != a.port) {
-		free(got);
-		got = NULL;
-	}
-	return got;
-}
-
-int ks_collector_addr(const ks_config *cfg, const char *pool, char **addr,
-		      struct ks_err *err)
-{
-	*addr = NULL;
-	char *host = pool ? ks_xstrdup(pool)
-			  : ks_config_get(cfg, "COLLECTOR_HOST", NULL);
-	if (!host)
-		return ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
-				  "COLLECTOR_HOST is not defined in the "
-				  "configuration; set it, or give -pool");
-	/* COLLECTOR_HOST may list several collectors; the first is asked. */
-	host[strcspn(host, ", \t")] = '\0';
-	struct ks_addr a;
-	int rc = ks_addr_parse(host, KS_DEFAULT_PORT, &a, err);
-	if (rc) {
-		free(host);
-		return rc;
-	}
-	char *found = ks_addr_is_local(a.host) || a.port == 0
-			      ? address_file(cfg, &a) : NULL;
-	if (!found && a.port == 0) {
-		rc = ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
-				"the collector %s chooses its port at start-up "
-				"and has not written COLLECTOR_ADDRESS_FILE: "
-				"is it running?", host);
-		free(host);
-		return rc;
-	}
-	*addr = found ? found : host;
-	if (found)
-		free(host);
-	return 0;
-}
-
-struct query_each {
-	int code;
-	char *why; /* the ErrorString of an error reply */
-	ks_wire_record_fn each;
-	void *arg;
-};
-
-static int query_record(const struct ks_wire_record *rec, void *arg)
-{
-	struct query_each *q = arg;
-	if (q->code >= 0)
-		return q->each(rec, q->arg);
-	classad *ad = q->why ? NULL : ks_wire_record_parse(rec, NULL, NULL);
-	if (ad)
-		q->why = ad_string(ad, "ErrorString");
-	classad_free(ad);
-	return 0;
-}
-
-int ks_collector_query_each(const ks_config *cfg, const char *pool,
-			    int command, const classad *query,
-			    ks_wire_record_fn each, void *arg,
-			    struct ks_err *err)
-{
-	char *addr = NULL;
-	ks_conn *c = NULL;
-	int rc = ks_collector_addr(cfg, pool, &addr, err);
-	if (rc == 0)
-		rc = ks_conn_open(cfg, addr, 0, &c, err);
-	classad *q = (classad *)query;
-	if (rc == 0)
-		rc = ks_conn_send(c, command, &q, 1, false, err);
-	struct query_each st = {.each = each, .arg = arg};
-	bool more = rc == 0;
-	while (more && rc == 0) {
-		rc = ks_conn_recv_records(c, &st.code, &more, query_record, &st,
-					  err);
-		if (rc == 0 && st.code < 0)
-			rc = ks_err_set(err, st.code == KS_REPLY_DENIED
-						     ? KS_EPERM
-						     : KS_EPROTO,
-					0, 0, 0, "the collector at %s refused "
-					"the query: %s", addr,
-					st.why ? st.why : "no reason given");
-	}
-	free(st.why);
-	ks_conn_close(c);
-	free(addr);
-	return rc;
-}
-
-struct query_all {
-	classad_cache *cache;
-	struct ks_err *err;
-	classad **ads;
-	size_t n, cap;
-};
-
-static int keep_ad(const struct ks_wire_record *rec, void *arg)
-{
-	struct query_all *a = arg;
-	classad *ad = ks_wire_record_parse(rec, a->cache, a->err);
-	if (!ad)
-		return KS_EPARSE;
-	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
-		a->ads = ks_xrealloc(a->ads, a->cap * sizeof(*a->ads));
-	}
-	a->ads[a->n++] = ad;
-	return 0;
-}
-
-int ks_collector_query(const ks_config *cfg, const char *pool, int command,
-		       const classad *query, classad ***ads, size_t *n,
-		       struct ks_err *err)
-{
-	struct ks_err perr = {0};
-	struct query_all a = {.cache = classad_cache_new(), .err = &perr};
-	int rc = ks_collector_query_each(cfg, pool, command, query, keep_ad,
-					 &a, err);
-	if (rc == KS_ECANCELED) { /* an ad did not parse: its message */
-		rc = perr.code;
-		if (err)
-			*err = perr;
-	}
-	classad_cache_free(a.cache);
-	if (rc) {
-		ks_ads_free(a.ads, a.n);
-		a.ads = NULL;
-		a.n = 0;
-	}
-	*ads = a.ads;
-	*n = a.n;
-	return rc;
-}
-
-char *ks_negotiator_addr(const ks_config *cfg, const char *pool,
-			 const char *name, struct ks_err *err)
-{
-	classad *q = classad_new();
-	classad_insert_string(q, "MyType", "Query");
-	classad_insert_string(q, "TargetType", "Negotiator");
-	if (name) {
-		struct classad_buf b = {0};
-		classad_buf_add(&b, "Name == ", 8);
-		classad_quote_string_buf(&b, name, strlen(name));
-		classad_insert_text(q, "Requirements", b.data, NULL);
-		free(b.data);
-	} else {
-		classad_insert_bool(q, "Requirements", true);
-	}
-	classad **ads = NULL;
-	size_t n = 0;
-	char *addr = NULL;
-	int rc = ks_collector_query(cfg, pool, KS_QUERY_NEGOTIATOR_ADS, q,
-				    &ads, &n, err);
-	classad_free(q);
-	for (size_t i = 0; rc == 0 && i < n && !addr; i++)
-		if (!classad_eval_string(ads[i], "NegotiatorIpAddr", NULL,
-					 &addr))
-			classad_eval_string(ads[i], "MyAddress", NULL, &addr);
-	ks_ads_free(ads, n);
-	if (!addr && rc == 0)
-		ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
-			   "no negotiator%s%s in the collector",
-			   name ? " named " : "", name ? name : "");
-	return addr;
-}
-
 int ks_conn_reschedule(ks_conn *c, struct ks_err *err)
 {
 	int code = 0;
@@ -750,53 +480,5 @@ int ks_conn_reschedule(ks_conn *c, struct ks_err *err)
 		free(why);
 	}
 	ks_ads_free(in, n);
-	return rc;
-}
-
-int ks_schedd_addr(const ks_config *cfg, const char *name, const char *pool,
-		   char **addr, char **found_name, struct ks_err *err)
-{
-	*addr = NULL;
-	if (found_name)
-		*found_name = NULL;
-	if (!name && !pool) {
-		char *path = ks_config_get(cfg, "SCHEDD_ADDRESS_FILE", NULL);
-		struct ks_addr a;
-		char *got = path ? ks_addr_read_file(path, &a) : NULL;
-		free(path);
-		if (got) {
-			*addr = got;
-			if (found_name)
-				*found_name = ks_daemon_name(cfg, "SCHEDD", NULL);
-			return 0;
-		}
-	}
-	char *want = name ? ks_xstrdup(name) : ks_daemon_name(cfg, "SCHEDD", NULL);
-	classad *q = classad_new();
-	classad_insert_string(q, "MyType", "Query");
-	classad_insert_string(q, "TargetType", "Scheduler");
-	struct classad_buf req = {0};
-	classad_buf_add(&req, "Name == ", 8);
-	classad_quote_string_buf(&req, want, strlen(want));
-	classad_insert_text(q, "Requirements", req.data, NULL);
-	free(req.data);
-	classad **ads = NULL;
-	size_t n = 0;
-	int rc = ks_collector_query(cfg, pool, KS_QUERY_SCHEDD_ADS, q, &ads,
-				    &n, err);
-	classad_free(q);
-	if (rc == 0) {
-		*addr = n ? ad_string(ads[0], "MyAddress") : NULL;
-		if (!*addr)
-			rc = ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
-					"no schedd named %s is known to the "
-					"collector", want);
-	}
-	if (rc == 0 && found_name) {
-		*found_name = want;
-		want = NULL;
-	}
-	ks_ads_free(ads, n);
-	free(want);
 	return rc;
 }

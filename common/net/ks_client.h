@@ -15,6 +15,7 @@
 #include "config.h"
 #include "ks_err.h"
 #include "ks_wire.h"
+#include "ks_pool.h" /* where the pool's daemons are */
 
 typedef struct ks_conn ks_conn;
 
@@ -88,23 +89,6 @@ bool ks_conn_pending(const ks_conn *c);
 /* Frees an array of ads returned by this module (NULL allowed). */
 void ks_ads_free(classad **ads, size_t n);
 
-/* The collector to talk to: pool ("host[:port]" or a sinful string) if not
- * NULL, else COLLECTOR_HOST; a port of 0 (a personal pool) is resolved by
- * reading COLLECTOR_ADDRESS_FILE.  Returns a new string (free()) in
- * *addr. */
-int ks_collector_addr(const ks_config *cfg, const char *pool, char **addr,
-		      struct ks_err *err);
-
-/* The schedd a job tool talks to: with name, the schedd of that Name
- * (asked of the collector of pool, or COLLECTOR_HOST); without, this
- * host's schedd: SCHEDD_ADDRESS_FILE when it is there, else the
- * collector's ad of the schedd named as this host's would be (SCHEDD_NAME
- * or the host name).  Sets *addr (new string) and *found_name (new
- * string, NULL allowed: the schedd's Name) and returns 0, or KS_ENOTFOUND
- * with err filled. */
-int ks_schedd_addr(const ks_config *cfg, const char *name, const char *pool,
-		   char **addr, char **found_name, struct ks_err *err);
-
 /* Asks the schedd at the other end of c for a negotiation cycle soon
  * (RESCHEDULE: it updates its submitter ads and wakes the negotiator),
  * as condor_submit does after queueing jobs and condor_reschedule does
@@ -113,33 +97,5 @@ int ks_schedd_addr(const ks_config *cfg, const char *name, const char *pool,
  * another error reply, both with its ErrorString in err; or the
  * connection's error. */
 int ks_conn_reschedule(ks_conn *c, struct ks_err *err);
-
-/* Sends a query to the collector and collects the whole answer.  command
- * is a QUERY_*_ADS code (ks_commands.h); query is the query ad as
- * HTCondor's tools send it: MyType = "Query", TargetType = "Machine"
- * (or "Scheduler", "Any", ...), Requirements = the constraint (true for
- * none), optionally Projection = "Name Cpus Memory" (space-separated
- * attributes; missing or "" for all) and LimitResults = N.
- * On success *ads is a new array of new ads (ks_ads_free()). */
-int ks_collector_query(const ks_config *cfg, const char *pool, int command,
-		       const classad *query, classad ***ads, size_t *n,
-		       struct ks_err *err);
-
-/* The address of the pool's negotiator (the one named name, when not
- * NULL), from its ad in the collector: its NegotiatorIpAddr, else its
- * MyAddress.  A new string (free()), or NULL with err set (the query
- * failed, or no such negotiator). */
-char *ks_negotiator_addr(const ks_config *cfg, const char *pool,
-			 const char *name, struct ks_err *err);
-
-/* The same query, handing each ad's record to each() as it arrives (to
- * parse with ks_wire_record_parse(), or read as text), so a caller can
- * work while the rest is still on its way and need not hold every ad at
- * once.  each() returns 0 to go on; anything else abandons the query
- * (KS_ECANCELED).  Records that came before a failure have been seen. */
-int ks_collector_query_each(const ks_config *cfg, const char *pool,
-			    int command, const classad *query,
-			    ks_wire_record_fn each, void *arg,
-			    struct ks_err *err);
 
 #endif
