@@ -32,6 +32,7 @@ for t in build/tests/classad/test_classad_* build/tests/config/test_config \
 	build/tests/negotiator/test_ng_groups build/tests/negotiator/test_ng_pslot_preempt \
 	build/tests/queue_tools/test_queue_tools \
 	build/tests/daemon/test_loop \
+	build/tests/daemon/test_call \
 	build/tests/startd/test_state build/tests/startd/test_layout \
 	build/tests/startd/test_starter_args build/tests/startd/test_passwd_files build/tests/startd/test_sr_end \
 	build/tests/tools_startd/test_vacate_drain_args; do

@@ -565,6 +565,7 @@ static void daemon_free(ks_daemon *d)
 {
 	ks_authz_free(d->authz);
 	ks_log_close(d->log);
+	ks_calls_free(d->calls);
 	ks_loop_free(d->loop);
 	ks_config_free(d->cfg);
 	kd_sessions_free(d);
@@ -658,6 +659,7 @@ int ks_daemon_main(int argc, char **argv, const char *subsys,
 				      "created the pool signing key");
 	}
 	d->loop = ks_loop_new();
+	d->calls = ks_calls_new(d->loop);
 	d->owner = ks_auth_username((unsigned)geteuid());
 	d->authz = authz_new(d, d->cfg);
 	d->priv->cache = classad_cache_new();

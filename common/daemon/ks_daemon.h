@@ -28,6 +28,7 @@
 #include "ks_auth.h"
 #include "ks_log.h"
 #include "ks_loop.h"
+#include "ks_call.h"
 
 typedef struct ks_daemon ks_daemon;
 struct ks_srv_conn;
@@ -95,6 +96,7 @@ struct ks_daemon {
 	ks_config *cfg;
 	ks_log *log;
 	ks_loop *loop;
+	ks_calls *calls;      /* its requests to other daemons under way */
 	ks_authz *authz;
 	char *owner;          /* the user the daemon runs as */
 	/* the account it acts as (ks_priv.h): when root started it,

@@ -23,6 +23,7 @@
 
 #include "ks_addr.h"
 #include "ks_commands.h"
+#include "ks_handshake.h"
 #include "ks_mem.h"
 #include "ks_tls.h"
 #include "ks_tokauth.h"
@@ -78,6 +79,7 @@ struct ks_srv_conn {
 	size_t outpos;
 	struct srv_stream *stream; /* a reply still being made, or NULL */
 	struct ks_later *later;    /* a reply promised for later, or NULL */
+	unsigned echo; /* KS_WIRE_ECHO while such a request is dispatched */
 	int64_t last_ms;
 };
 
@@ -157,14 +159,20 @@ static int conn_flush(struct ks_srv_conn *c)
 	return 0;
 }
 
+static void send_flagged(struct ks_srv_conn *c, int code,
+			 classad *const *ads, size_t n, unsigned flags)
+{
+	struct ks_err err;
+	if (ks_wire_encode(&c->out, code, ads, n, flags, false, &err))
+		ks_log_printf(c->d->log, KS_D_ALWAYS, "reply not sent: %s",
+			      err.msg);
+}
+
+/* A reply to the request being dispatched (marked as it was). */
 static void send_msg(struct ks_srv_conn *c, int code, classad *const *ads,
 		     size_t n, bool more)
 {
-	struct ks_err err;
-	if (ks_wire_encode(&c->out, code, ads, n, more ? KS_WIRE_MORE : 0,
-			   false, &err))
-		ks_log_printf(c->d->log, KS_D_ALWAYS, "reply not sent: %s",
-			      err.msg);
+	send_flagged(c, code, ads, n, (more ? KS_WIRE_MORE : 0u) | c->echo);
 }
 
 static void send_reason(struct ks_srv_conn *c, int code, const char *why)
@@ -225,7 +233,7 @@ bool ks_later_reply(ks_later *l, int code, classad *const *ads, size_t n)
 	if (!c)
 		return false;
 	c->later = NULL;
-	send_msg(c, code, ads, n, false);
+	send_flagged(c, code, ads, n, 0);
 	later_flush(c);
 	return true;
 }
@@ -234,7 +242,7 @@ bool ks_later_update(ks_later *l, int code, classad *const *ads, size_t n)
 {
 	if (!l || !l->conn)
 		return false;
-	send_msg(l->conn, code, ads, n, true);
+	send_flagged(l->conn, code, ads, n, KS_WIRE_MORE);
 	later_flush(l->conn);
 	return true;
 }
@@ -482,12 +490,10 @@ static void hs_hello(struct ks_srv_conn *c, const classad *hello)
 static void hs_proof(struct ks_srv_conn *c, const classad *ad)
 {
 	char *proof = ad ? ad_string(ad, "Proof") : NULL;
-	unsigned char mac[32];
 	char want[65];
 	/* the proofs cover the TLS channel too (ks_tls.h) */
 	char *sn = ks_tls_bind_nonce(c->ssl, c->sn);
-	ks_auth_mac(c->sig, 32, "client", c->cn, sn, mac);
-	ks_auth_hex(mac, 32, want);
+	ks_hs_proof(c->sig, "client", c->cn, sn, want);
 	bool ok = proof && strlen(proof) == 64 &&
 		  CRYPTO_memcmp(proof, want, 64) == 0;
 	free(proof);
@@ -502,8 +508,7 @@ static void hs_proof(struct ks_srv_conn *c, const classad *ad)
 		free(sn);
 		return;
 	}
-	ks_auth_mac(c->sig, 32, "server", c->cn, sn, mac);
-	ks_auth_hex(mac, 32, want);
+	ks_hs_proof(c->sig, "server", c->cn, sn, want);
 	free(sn);
 	hs_done(c, c->ssl ? "TOKEN+TLS" : "TOKEN", want);
 }
@@ -591,7 +596,9 @@ static void conn_message(struct ks_srv_conn *c, const struct ks_wire_header *h,
 						     : KS_ANONYMOUS,
 					 c->unix_peer ? "" : c->host, false,
 					 (h->flags & KS_WIRE_PAIRED) != 0, c};
+		c->echo = h->flags & KS_WIRE_ECHO;
 		dispatch(d, &req, c->levels);
+		c->echo = 0;
 	}
 	for (size_t i = 0; i < n; i++)
 		classad_free(ads[i]);

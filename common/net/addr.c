@@ -1,12 +1,17 @@
 /* addr.c: sinful strings (ks_addr.h). */
 #include "ks_addr.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "ks_mem.h"
 
@@ -145,4 +150,57 @@ char *ks_addr_socket_dir(const ks_config *cfg)
 	snprintf(out, n, "%s/daemon_sock", lock);
 	free(lock);
 	return out;
+}
+
+/* Whether host (numeric) is an address of one of this host's interfaces:
+ * a daemon bound to its NETWORK_INTERFACE is still on this host, and its
+ * local clients (a user's condor_submit) are known by their Unix-domain
+ * socket's credentials. */
+static bool own_address(const char *host)
+{
+	unsigned char want[16];
+	int family = AF_INET;
+	if (inet_pton(AF_INET, host, want) != 1) {
+		family = AF_INET6;
+		if (inet_pton(AF_INET6, host, want) != 1)
+			return false;
+	}
+	struct ifaddrs *ifs = NULL;
+	if (getifaddrs(&ifs) != 0)
+		return false;
+	bool found = false;
+	for (struct ifaddrs *i = ifs; i && !found; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != family)
+			continue;
+		if (family == AF_INET)
+			found = memcmp(&((struct sockaddr_in *)i->ifa_addr)
+					       ->sin_addr,
+				       want, 4) == 0;
+		else
+			found = memcmp(&((struct sockaddr_in6 *)i->ifa_addr)
+					       ->sin6_addr,
+				       want, 16) == 0;
+	}
+	freeifaddrs(ifs);
+	return found;
+}
+
+char *ks_addr_local_socket(const ks_config *cfg, const struct ks_addr *a)
+{
+	if (!a->sock[0] ||
+	    (!ks_addr_is_local(a->host) && !own_address(a->host)))
+		return NULL;
+	char *dir = ks_addr_socket_dir(cfg);
+	if (!dir)
+		return NULL;
+	size_t n = strlen(dir) + strlen(a->sock) + 2;
+	char *path = ks_xmalloc(n);
+	snprintf(path, n, "%s/%s", dir, a->sock);
+	free(dir);
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+		free(path);
+		return NULL;
+	}
+	return path;
 }

@@ -109,6 +109,47 @@ int ks_io_connect(const struct ks_addr *a, const char *path, int64_t deadline,
 			  a->port, strerror(e));
 }
 
+int ks_io_connect_start(const struct ks_addr *a, const char *path,
+			struct ks_err *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = 0;
+	int family;
+	if (path) {
+		struct sockaddr_un *un = (struct sockaddr_un *)&ss;
+		if (strlen(path) >= sizeof(un->sun_path))
+			return ks_err_set(err, KS_ECONNECT, 0, 0, 0,
+					  "socket path %s is too long", path);
+		memset(un, 0, sizeof(*un));
+		un->sun_family = AF_UNIX;
+		strcpy(un->sun_path, path);
+		len = sizeof(*un);
+		family = AF_UNIX;
+	} else {
+		struct addrinfo *res = NULL;
+		int rc = resolve(a, SOCK_STREAM, &res, err);
+		if (rc)
+			return rc;
+		memcpy(&ss, res->ai_addr, res->ai_addrlen);
+		len = res->ai_addrlen;
+		family = res->ai_family;
+		freeaddrinfo(res);
+	}
+	int fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&ss, len) != 0 &&
+	    errno != EINPROGRESS) {
+		int e = errno;
+		close(fd);
+		fd = -1;
+		errno = e;
+	}
+	if (fd < 0)
+		return ks_err_set(err, KS_ECONNECT, 0, 0, 0,
+				  "cannot connect to %s: %s",
+				  path ? path : a->host, strerror(errno));
+	return fd;
+}
+
 int ks_io_udp_connect(const struct ks_addr *a, struct ks_err *err)
 {
 	struct addrinfo *res = NULL;

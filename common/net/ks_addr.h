@@ -43,4 +43,9 @@ char *ks_addr_read_file(const char *path, struct ks_addr *a);
  * (free()) or NULL if the configuration names none. */
 char *ks_addr_socket_dir(const ks_config *cfg);
 
+/* The Unix-domain socket of a daemon of this host (its address a names
+ * one, and is of this host: loopback or one of its interfaces), if it
+ * exists in the socket directory.  A new string (free()) or NULL. */
+char *ks_addr_local_socket(const ks_config *cfg, const struct ks_addr *a);
+
 #endif

@@ -19,6 +19,14 @@
 int ks_io_connect(const struct ks_addr *a, const char *path, int64_t deadline,
 		  struct ks_err *err);
 
+/* Starts connecting to a (TCP), or to the Unix-domain socket at path,
+ * without waiting: the socket (non-blocking) is writable once connected,
+ * and SO_ERROR then tells whether it worked.  A host name is resolved
+ * first (which may wait; daemons' addresses are numeric).  Returns the
+ * socket or a negative KS_E* code with err filled. */
+int ks_io_connect_start(const struct ks_addr *a, const char *path,
+			struct ks_err *err);
+
 /* A UDP socket connected to a.  Returns it or a negative KS_E* code. */
 int ks_io_udp_connect(const struct ks_addr *a, struct ks_err *err);
 

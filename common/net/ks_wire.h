@@ -41,6 +41,11 @@
  * ad (a slot's claim id, for the negotiator only), as in HTCondor's
  * protocol. */
 #define KS_WIRE_PAIRED 0x08u
+/* A message sent on a connection whose earlier request is still being
+ * answered (a claim's keep-alive on its activation's connection): the
+ * server marks its reply the same way, so that the client tells it from
+ * the earlier request's replies. */
+#define KS_WIRE_ECHO 0x10u
 #define KS_WIRE_SESSION_ID 32
 #define KS_WIRE_MAC 32
 /* No message may exceed this, compressed or not: a peer that announces

@@ -50,7 +50,7 @@ int ks_wire_header_decode(const unsigned char *p, struct ks_wire_header *h,
 				  "protocol version %u, expected %u",
 				  h->version, KS_WIRE_VERSION);
 	if (h->flags & ~(KS_WIRE_COMPRESSED | KS_WIRE_MORE | KS_WIRE_SIGNED |
-			 KS_WIRE_PAIRED))
+			 KS_WIRE_PAIRED | KS_WIRE_ECHO))
 		return ks_err_set(err, KS_EPROTO, 0, 0, 0,
 				  "unknown message flags 0x%02x", h->flags);
 	if (h->wire_len > KS_WIRE_MAX || h->len > KS_WIRE_MAX)
