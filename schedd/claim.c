@@ -7,6 +7,7 @@
  * REQUEST_CLAIM_TIMEOUT as HTCondor's schedd, for the running job to
  * retire and leave.
  */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "ks_commands.h"
@@ -16,33 +17,24 @@
 #include "sc_run.h"
 #include "sc_run_int.h"
 
-/* The claim request's connection, if any, closed and no longer
- * watched, and its time limit cancelled. */
 void sc_claim_close_req(struct sc_run *r)
 {
-	ks_loop_cancel(r->s->d->loop, r->claim_timer);
-	r->claim_timer = 0;
-	if (!r->req)
-		return;
-	ks_loop_unwatch(r->s->d->loop, ks_conn_fd(r->req));
-	ks_conn_close(r->req);
+	ks_call_cancel(r->req);
 	r->req = NULL;
 }
 
 /* The startd's answer to REQUEST_CLAIM: the claim is the run's, and
  * the job is activated on it. */
-static void on_claimed(void *arg, int fd, unsigned events)
+static void on_claim_reply(void *arg, ks_call *c, const struct ks_call_reply *rep)
 {
-	(void)fd;
-	(void)events;
 	struct sc_run *r = arg;
 	struct sc_schedd *s = r->s;
 	struct sc_job *j = r->job;
-	classad *slot = NULL;
+	/* the answer ends the call: let go of it before the run moves on */
+	r->req = NULL;
+	ks_call_cancel(c);
 	struct ks_err err = {0};
-	int rc = sc_run_reply_of(r->req, &slot, NULL, &err);
-	sc_claim_close_req(r);
-	if (rc) {
+	if (sc_run_reply_ok(rep, &err)) {
 		ks_log_printf(s->d->log, KS_D_ALWAYS,
 			      "cannot claim %s for job %d.%d: %s", r->slot_name,
 			      j ? j->cluster : 0, j ? j->proc : 0, err.msg);
@@ -50,6 +42,7 @@ static void on_claimed(void *arg, int fd, unsigned events)
 		sc_run_free(r);
 		return;
 	}
+	const classad *slot = rep->n ? rep->ads[0] : NULL;
 	/* a partitionable slot answers with the dynamic slot it made */
 	char *id = sc_run_ad_string(slot, "ClaimId");
 	char *name = sc_run_ad_string(slot, "Name");
@@ -64,12 +57,10 @@ static void on_claimed(void *arg, int fd, unsigned events)
 		free(r->slot_name);
 		r->slot_name = name;
 	}
-	if (slot) {
-		/* what the claim says of the slot now, over what the
-		 * collector had (the daemon attributes, CondorVersion...) */
+	/* what the claim says of the slot now, over what the collector had
+	 * (the daemon attributes, CondorVersion...) */
+	if (slot)
 		classad_update(r->slot, slot);
-		classad_free(slot);
-	}
 	r->state = R_IDLE;
 	/* a claim granted to a job that has gone meanwhile is given back */
 	if (!j || j->status != SC_IDLE) {
@@ -79,23 +70,35 @@ static void on_claimed(void *arg, int fd, unsigned events)
 	sc_run_activate(r, j);
 }
 
-/* REQUEST_CLAIM_TIMEOUT is up: the match is dropped, its job looks for
- * another (the startd's waiting claim is released). */
-static void on_claim_timeout(void *arg)
+/* No answer: the startd could not be reached, or REQUEST_CLAIM_TIMEOUT
+ * is up (the match is dropped, its job looks for another, and the
+ * startd's waiting claim is released). */
+static void on_claim_end(void *arg, ks_call *c, int rc, const struct ks_err *err)
 {
+	(void)c;
 	struct sc_run *r = arg;
 	struct sc_job *j = r->job;
-	r->claim_timer = 0;
+	r->req = NULL;
+	if (rc == KS_ETIMEDOUT) {
+		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
+			      "Timed out requesting claim %s for job %d.%d "
+			      "after REQUEST_CLAIM_TIMEOUT", r->slot_name,
+			      j ? j->cluster : 0, j ? j->proc : 0);
+		r->job = NULL;
+		if (j)
+			j->run = NULL;
+		sc_run_release(r, "REQUEST_CLAIM_TIMEOUT");
+		return;
+	}
 	ks_log_printf(r->s->d->log, KS_D_ALWAYS,
-		      "Timed out requesting claim %s for job %d.%d after "
-		      "REQUEST_CLAIM_TIMEOUT", r->slot_name, j ? j->cluster : 0,
-		      j ? j->proc : 0);
-	sc_claim_close_req(r);
-	r->job = NULL;
-	if (j)
-		j->run = NULL;
-	sc_run_release(r, "REQUEST_CLAIM_TIMEOUT");
+		      "cannot claim %s for job %d.%d: %s", r->slot_name,
+		      j ? j->cluster : 0, j ? j->proc : 0,
+		      err ? err->msg : "no answer");
+	r->state = R_GONE;
+	sc_run_free(r);
 }
+
+static const struct ks_call_ops claim_ops = {on_claim_reply, on_claim_end};
 
 /* The claim itself, from a zero-delay timer so the negotiator's message
  * is answered first.  The answer is waited for in the loop: a startd
@@ -113,27 +116,12 @@ static void claim(void *arg)
 		return;
 	}
 	classad *job = sc_run_job_for_startd(s, j, r->slot);
-	struct ks_err err = {0};
-	ks_conn *c = NULL;
-	int rc = sc_run_send_startd(r, KS_REQUEST_CLAIM, job, NULL, 0, &c,
-				    &err);
-	classad_free(job);
-	if (rc) {
-		ks_log_printf(s->d->log, KS_D_ALWAYS,
-			      "cannot claim %s for job %d.%d: %s",
-			      r->slot_name, j->cluster, j->proc, err.msg);
-		r->state = R_GONE;
-		sc_run_free(r);
-		return;
-	}
-	r->req = c;
 	long secs = ks_daemon_int(s->d, "REQUEST_CLAIM_TIMEOUT", 1800);
-	if (secs > 0)
-		r->claim_timer = ks_loop_timer(s->d->loop, secs * 1000, 0,
-					       on_claim_timeout, r);
-	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_claimed, r);
-	if (ks_conn_pending(c))
-		on_claimed(r, ks_conn_fd(c), KS_EV_IN);
+	r->req = sc_run_call(r, KS_REQUEST_CLAIM, job, NULL, 0,
+			     secs > 0 && secs < INT_MAX / 1000 ? (int)secs * 1000
+							      : -1,
+			     &claim_ops);
+	classad_free(job);
 }
 
 int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,

@@ -425,35 +425,52 @@ void sc_cmd_permission(ks_daemon *d, struct ks_request *req)
 
 /* ---- RESCHEDULE ------------------------------------------------------ */
 
+/* The collector's answer: every negotiator of the pool is asked for a
+ * cycle. */
+static void on_negotiators(void *arg, ks_call *c, const struct ks_call_reply *rep)
+{
+	(void)c;
+	ks_daemon *d = arg;
+	for (size_t i = 0; rep->code >= 0 && i < rep->n; i++) {
+		char *addr = NULL;
+		if (!classad_eval_string(rep->ads[i], "MyAddress", NULL, &addr))
+			continue;
+		ks_call_tell(d->calls, d->cfg, d->log, addr, KS_RESCHEDULE, NULL,
+			     0, 5000);
+		free(addr);
+	}
+}
+
+static void on_negotiators_end(void *arg, ks_call *c, int rc,
+			       const struct ks_err *err)
+{
+	(void)c;
+	if (rc)
+		ks_log_printf(((ks_daemon *)arg)->log, KS_D_FULLDEBUG,
+			      "no RESCHEDULE sent: %s", err ? err->msg : "");
+}
+
 void sc_reschedule(struct sc_schedd *s)
 {
+	static const struct ks_call_ops ops = {on_negotiators,
+					       on_negotiators_end};
 	ks_daemon *d = s->d;
+	char *addr = NULL;
+	struct ks_err err = {0};
+	if (ks_collector_addr(d->cfg, NULL, &addr, &err)) {
+		ks_log_printf(d->log, KS_D_FULLDEBUG, "no RESCHEDULE sent: %s",
+			      err.msg);
+		return;
+	}
 	classad *q = classad_new();
 	classad_insert_string(q, "MyType", "Query");
 	classad_insert_string(q, "TargetType", "Negotiator");
 	classad_insert_text(q, "Requirements", "true", NULL);
 	classad_insert_string(q, "Projection", "MyAddress Name");
-	classad **ads = NULL;
-	size_t n = 0;
-	struct ks_err err = {0};
-	if (ks_collector_query(d->cfg, NULL, KS_QUERY_NEGOTIATOR_ADS, q, &ads,
-			       &n, &err) == 0) {
-		for (size_t i = 0; i < n; i++) {
-			char *addr = NULL;
-			ks_conn *c = NULL;
-			if (!classad_eval_string(ads[i], "MyAddress", NULL,
-						 &addr))
-				continue;
-			if (ks_conn_open(d->cfg, addr, 2000, &c, &err) == 0 &&
-			    ks_conn_send(c, KS_RESCHEDULE, NULL, 0, 0, &err) ==
-				    0)
-				ks_conn_flush(c, &err);
-			ks_conn_close(c);
-			free(addr);
-		}
-	}
-	ks_ads_free(ads, n);
+	ks_call_start(d->calls, d->cfg, addr, KS_QUERY_NEGOTIATOR_ADS, &q, 1,
+		      5000, &ops, d);
 	classad_free(q);
+	free(addr);
 }
 
 void sc_cmd_reschedule(ks_daemon *d, struct ks_request *req)

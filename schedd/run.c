@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "ks_client.h"
+#include "ks_call.h"
 #include "ks_commands.h"
 #include "ks_log.h"
 #include "ks_mem.h"
@@ -58,6 +59,9 @@
 /* A startd on loopback answers in microseconds; one that does not
  * answer in this long is treated as gone. */
 #define STARTD_TIMEOUT_MS 5000
+/* An activation is answered once the startd has started the starter,
+ * after taking in the job's input files: a busy one may take longer. */
+#define ACTIVATE_TIMEOUT_MS 60000
 
 /* The run named serial, if it is still there. */
 static struct sc_run *run_by_serial(struct sc_schedd *s, uint64_t serial)
@@ -109,27 +113,17 @@ classad *sc_run_job_for_startd(const struct sc_schedd *s,
 	return ad;
 }
 
-/* Opens a connection to the slot's startd and sends one request: the
- * claim id (and Reconnect when reconnecting), then job and its nfiles
- * files when job is given.  *conn is the open connection, for
- * sc_run_reply_of(). */
-int sc_run_send_startd(struct sc_run *r, int code, const classad *job,
-		       classad *const *files, size_t nfiles, ks_conn **conn,
-		       struct ks_err *err)
+/* What every request about the claim starts with: the claim id, and
+ * (reconnecting) which job. */
+static classad *head_ad(const struct sc_run *r, int code)
 {
-	ks_daemon *d = r->s->d;
-	*conn = NULL;
-	ks_conn *c = NULL;
-	int rc = ks_conn_open(d->cfg, r->startd, STARTD_TIMEOUT_MS, &c, err);
-	if (rc)
-		return rc;
 	classad *head = classad_new();
 	classad_insert_string(head, "ClaimId", r->claim_id);
 	classad_insert_int(head, "AliveInterval", r->s->alive_interval);
 	if (code == KS_REQUEST_CLAIM && r->dslot_claims)
 		classad_insert_string(head, "PreemptDslotClaims",
 				      r->dslot_claims);
-	if (r->state == R_DISCONNECTED) {
+	if (code == KS_ACTIVATE_CLAIM && r->state == R_DISCONNECTED) {
 		classad_insert_bool(head, "Reconnect", true);
 		/* which job: a claim runs one job after another, and the
 		 * startd's may be an earlier one than the schedd's record */
@@ -138,80 +132,50 @@ int sc_run_send_startd(struct sc_run *r, int code, const classad *job,
 			classad_insert_int(head, "ProcId", r->job->proc);
 		}
 	}
+	return head;
+}
+
+ks_call *sc_run_call(struct sc_run *r, int code, const classad *job,
+		     classad *const *files, size_t nfiles, int timeout_ms,
+		     const struct ks_call_ops *ops)
+{
+	ks_daemon *d = r->s->d;
 	classad **ads = ks_xmalloc((2 + nfiles) * sizeof(*ads));
 	size_t nads = 0;
-	ads[nads++] = head;
+	ads[nads++] = head_ad(r, code);
 	if (job) {
 		ads[nads++] = (classad *)job;
 		for (size_t i = 0; i < nfiles; i++)
 			ads[nads++] = files[i];
 	}
-	rc = ks_conn_send(c, code, ads, nads, 0, err);
-	if (rc == 0)
-		rc = ks_conn_flush(c, err);
+	ks_call *c = ks_call_start(d->calls, d->cfg, r->startd, code, ads,
+				   nads, timeout_ms, ops, r);
+	classad_free(ads[0]);
 	free(ads);
+	return c;
+}
+
+int sc_run_reply_ok(const struct ks_call_reply *rep, struct ks_err *err)
+{
+	if (rep->code == KS_REPLY_OK)
+		return 0;
+	char *why = rep->n ? sc_run_ad_string(rep->ads[0], "ErrorString")
+			   : NULL;
+	int rc = ks_err_set(err, KS_EPERM, 0, 0, 0, "%s",
+			    why ? why : "refused");
+	free(why);
+	return rc;
+}
+
+/* Tells the startd code about the claim, without waiting for its answer
+ * (a refusal or a failure goes to the log). */
+static void tell_startd(struct sc_run *r, int code)
+{
+	ks_daemon *d = r->s->d;
+	classad *head = head_ad(r, code);
+	ks_call_tell(d->calls, d->cfg, d->log, r->startd, code, &head, 1,
+		     STARTD_TIMEOUT_MS);
 	classad_free(head);
-	if (rc)
-		ks_conn_close(c);
-	else
-		*conn = c;
-	return rc;
-}
-
-/* The startd's (first) reply on c: 0 for OK, with its first ad in *reply
- * (new) when reply is given and *more when another reply will follow;
- * else the refusal's ErrorString or the connection's error. */
-int sc_run_reply_of(ks_conn *c, classad **reply, bool *more,
-		    struct ks_err *err)
-{
-	if (reply)
-		*reply = NULL;
-	int got = 0;
-	classad **in = NULL;
-	size_t n = 0;
-	bool next = false;
-	int rc = ks_conn_recv(c, &got, &in, &n, &next, err);
-	if (rc == 0 && got != KS_REPLY_OK) {
-		char *why = n ? sc_run_ad_string(in[0], "ErrorString") : NULL;
-		rc = ks_err_set(err, KS_EPERM, 0, 0, 0, "%s",
-				why ? why : "refused");
-		free(why);
-	}
-	if (rc == 0 && reply && n)
-		*reply = classad_ref(in[0]);
-	ks_ads_free(in, n);
-	if (more)
-		*more = rc == 0 && next;
-	return rc;
-}
-
-/* One request and its (first) reply, waited for.  *reply is the first ad
- * of an OK reply (new), or NULL.  conn: the connection stays open for a
- * later reply and is returned in *conn. */
-static int ask_startd_files(struct sc_run *r, int code, const classad *job,
-			    classad *const *files, size_t nfiles,
-			    classad **reply, ks_conn **conn,
-			    struct ks_err *err)
-{
-	if (reply)
-		*reply = NULL;
-	ks_conn *c = NULL;
-	int rc = sc_run_send_startd(r, code, job, files, nfiles, &c, err);
-	if (rc)
-		return rc;
-	bool more = false;
-	rc = sc_run_reply_of(c, reply, &more, err);
-	if (rc == 0 && conn && more)
-		*conn = c;
-	else
-		ks_conn_close(c);
-	return rc;
-}
-
-static int ask_startd(struct sc_run *r, int code, const classad *job,
-		      classad **reply, ks_conn **conn, struct ks_err *err)
-{
-	return ask_startd_files(r, code, job, NULL, 0, reply, conn, err);
 }
 
 void sc_run_add(struct sc_schedd *s, struct sc_run *r)
@@ -224,13 +188,10 @@ void sc_run_add(struct sc_schedd *s, struct sc_run *r)
 	s->runs[s->nruns++] = r;
 }
 
-/* The activation's connection, if any, closed and no longer watched. */
+/* The claim's channel, if any, closed. */
 static void close_act(struct sc_run *r)
 {
-	if (!r->act)
-		return;
-	ks_loop_unwatch(r->s->d->loop, ks_conn_fd(r->act));
-	ks_conn_close(r->act);
+	ks_call_cancel(r->act);
 	r->act = NULL;
 }
 
@@ -271,13 +232,8 @@ char *sc_run_job_limits(const struct sc_job *j)
 void sc_run_release(struct sc_run *r, const char *why)
 {
 	ks_daemon *d = r->s->d;
-	if (r->state != R_GONE) {
-		struct ks_err err = {0};
-		if (ask_startd(r, KS_RELEASE_CLAIM, NULL, NULL, NULL, &err))
-			ks_log_printf(d->log, KS_D_FULLDEBUG,
-				      "RELEASE_CLAIM to %s: %s", r->startd,
-				      err.msg);
-	}
+	if (r->state != R_GONE)
+		tell_startd(r, KS_RELEASE_CLAIM);
 	ks_log_printf(d->log, KS_D_FULLDEBUG, "claim on %s released: %s",
 		      r->slot_name ? r->slot_name : r->startd, why);
 	sc_run_free(r);
@@ -298,29 +254,58 @@ static int alive_seconds(const struct sc_run *r)
 	return iv < 10 ? 10 : iv;
 }
 
-/* The startd was heard from about the running job: its lease starts
- * again (stored, so that a restarted schedd knows what is left of it). */
-static void renew_lease(struct sc_run *r)
+static int64_t job_lease(const struct sc_job *j)
 {
-	if (r->job && r->state == R_ACTIVE)
-		sc_job_set_int(r->s, r->job, "LastJobLeaseRenewal",
-			       (int64_t)time(NULL));
+	int64_t lease = 0;
+	return j && classad_eval_int(j->ad, "JobLeaseDuration", NULL, &lease)
+		       ? lease
+		       : 0;
 }
 
+/* The startd was heard from about the running job: its lease starts
+ * again.  What a restarted schedd knows of it (LastJobLeaseRenewal) is
+ * stored now and then, not at every keep-alive: at most a third of the
+ * lease (and 15 minutes, as HTCondor's shadow updates its queue) old. */
+static void renew_lease(struct sc_run *r)
+{
+	if (!r->job || r->state != R_ACTIVE)
+		return;
+	int64_t now = (int64_t)time(NULL), stored = 0;
+	r->heard = now;
+	int64_t every = job_lease(r->job) / 3;
+	if (every <= 0 || every > 900)
+		every = 900;
+	classad_eval_int(r->job->ad, "LastJobLeaseRenewal", NULL, &stored);
+	if (now - stored >= every)
+		sc_job_set_int(r->s, r->job, "LastJobLeaseRenewal", now);
+}
+
+static void disconnected(struct sc_run *r);
+
+/* The keep-alive rides the claim's channel; its answer renews the
+ * lease.  A startd not heard from for the job's whole lease (stopped,
+ * or its host gone without closing the connection) is disconnected from,
+ * as HTCondor's shadow gives up on a silent starter. */
 static void on_alive(void *arg)
 {
 	struct sc_run *r = arg;
-	struct ks_err err = {0};
-	if (ask_startd(r, KS_ALIVE, NULL, NULL, NULL, &err)) {
+	if (r->state != R_ACTIVE || !r->act)
+		return;
+	int64_t lease = job_lease(r->job);
+	if (r->job && lease > 0 && (int64_t)time(NULL) - r->heard > lease) {
 		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
-			      "ALIVE to %s for %s: %s", r->startd,
-			      r->slot_name ? r->slot_name : "?", err.msg);
+			      "job %d.%d: nothing heard from %s for its whole "
+			      "lease (%lld s)", r->job->cluster, r->job->proc,
+			      r->slot_name, (long long)lease);
+		disconnected(r);
 		return;
 	}
-	if (r->job && r->state == R_ACTIVE) {
-		renew_lease(r);
-		sc_queue_flush(r->s, NULL);
-	}
+	classad *head = head_ad(r, KS_ALIVE);
+	struct ks_err err = {0};
+	if (ks_call_send(r->act, KS_ALIVE, &head, 1, &err))
+		ks_log_printf(r->s->d->log, KS_D_ALWAYS, "ALIVE to %s: %s",
+			      r->startd, err.msg);
+	classad_free(head);
 }
 
 static void arm_alive(struct sc_run *r)
@@ -436,6 +421,7 @@ static void job_exited(struct sc_schedd *s, struct sc_job *j,
 }
 
 static void forget_claim(struct sc_schedd *s, struct sc_job *j);
+static void activation_failed(struct sc_run *r, const char *why);
 static void never_ran(struct sc_schedd *s, struct sc_job *j,
 		      const char *where);
 static void deactivate(struct sc_run *r, bool force);
@@ -674,6 +660,9 @@ static int64_t lease_left(const struct sc_job *j)
 		return -1;
 	if (!classad_eval_int(j->ad, "LastJobLeaseRenewal", NULL, &renewed))
 		classad_eval_int(j->ad, "JobCurrentStartDate", NULL, &renewed);
+	/* (what is stored lags behind what the run has heard) */
+	if (j->run && j->run->heard > renewed)
+		renewed = j->run->heard;
 	int64_t left = lease - ((int64_t)time(NULL) - renewed);
 	return left > 0 ? left : 0;
 }
@@ -715,6 +704,12 @@ static void reconnect_failed(struct sc_run *r, const char *why)
 			      "job %d.%d had not started on %s: idle again",
 			      j->cluster, j->proc, r->slot_name);
 		never_ran(s, j, r->slot_name);
+	} else if (j->status == SC_REMOVED || j->status == SC_HELD) {
+		/* stopped by a command while out of reach: it stays held, or
+		 * leaves the queue, now that its run is over */
+		sc_event_reconnect_failed(s, j, r->slot_name, why);
+		forget_claim(s, j);
+		sc_run_job_end(s, j, r->slot_name, NULL, NULL, NULL, 0);
 	} else {
 		sc_event_reconnect_failed(s, j, r->slot_name, why);
 		forget_claim(s, j);
@@ -726,13 +721,12 @@ static void reconnect_failed(struct sc_run *r, const char *why)
 	sc_run_release(r, "its job could not be reconnected");
 }
 
-static void on_result(void *arg, int fd, unsigned events);
-
-static void reconnected(struct sc_run *r, ks_conn *c)
+/* The reconnection's call answered that the job is there: the call is
+ * the claim's channel from now on. */
+static void reconnected(struct sc_run *r)
 {
 	struct sc_schedd *s = r->s;
 	struct sc_job *j = r->job;
-	r->act = c;
 	r->state = R_ACTIVE;
 	r->attempts = 0;
 	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d reconnected on %s",
@@ -743,13 +737,11 @@ static void reconnected(struct sc_run *r, ks_conn *c)
 	add_int(s, j, "NumJobReconnects", 1);
 	sc_job_delete_attr(s, j, "JobDisconnectedDate");
 	sc_job_delete_attr(s, j, "JobCurrentReconnectAttempt");
+	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)time(NULL));
 	renew_lease(r);
 	sc_event_reconnected(s, j, r->slot_name, r->startd);
 	sc_queue_flush(s, NULL);
 	arm_alive(r);
-	ks_loop_watch(s->d->loop, ks_conn_fd(c), KS_EV_IN, on_result, r);
-	if (ks_conn_pending(c))
-		on_result(r, ks_conn_fd(c), KS_EV_IN);
 }
 
 static void attempt_reconnect(void *arg);
@@ -866,6 +858,8 @@ static bool startd_moved(struct sc_run *r)
 	return moved;
 }
 
+static const struct ks_call_ops act_ops;
+
 static void attempt_reconnect(void *arg)
 {
 	struct sc_run *r = arg;
@@ -876,38 +870,41 @@ static void attempt_reconnect(void *arg)
 	sc_job_set_int(s, j, "JobCurrentReconnectAttempt", r->attempts);
 	add_int(s, j, "TotalJobReconnectAttempts", 1);
 	sc_queue_flush(s, NULL);
-	ks_conn *c = NULL;
-	struct ks_err err = {0};
-	int rc = ask_startd(r, KS_ACTIVATE_CLAIM, NULL, NULL, &c, &err);
-	if (rc == 0 && c) {
-		reconnected(r, c);
-		return;
-	}
-	if (rc == 0 || rc == KS_EPERM) {
-		/* the startd answered: it has no such claim (it was
-		 * restarted), or no job on it (the claim is released), or
-		 * the job ran under the startd before it and was lost */
-		bool claim = rc == KS_EPERM && strstr(err.msg, "claim id");
-		bool lost = rc == KS_EPERM &&
-			    strstr(err.msg, KS_RECONNECT_JOB_LOST);
-		r->state = claim ? R_GONE : R_IDLE;
-		/* a start the schedd did not hear of: it happened */
-		if (lost && start_pending(j))
-			job_started(r, j);
-		reconnect_failed(r, claim  ? "Claim not found at execution machine"
-				    : lost ? "Job lost at execution machine: "
-					     "its starter ended with the "
-					     "startd that ran it"
-					   : "Job not found at execution machine");
-		return;
-	}
+	r->act = sc_run_call(r, KS_ACTIVATE_CLAIM, NULL, NULL, 0,
+			     STARTD_TIMEOUT_MS, &act_ops);
+}
+
+/* The startd's answer to a reconnection that did not find the job
+ * running: it has no such claim (it was restarted), or no job on it (the
+ * claim is released), or the job ran under the startd before it and was
+ * lost. */
+static void reconnect_refused(struct sc_run *r, int rc, const char *why)
+{
+	struct sc_job *j = r->job;
+	bool claim = rc == KS_EPERM && strstr(why, "claim id");
+	bool lost = rc == KS_EPERM && strstr(why, KS_RECONNECT_JOB_LOST);
+	r->state = claim ? R_GONE : R_IDLE;
+	/* a start the schedd did not hear of: it happened */
+	if (lost && start_pending(j))
+		job_started(r, j);
+	reconnect_failed(r, claim  ? "Claim not found at execution machine"
+			    : lost ? "Job lost at execution machine: its "
+				     "starter ended with the startd that ran "
+				     "it"
+				   : "Job not found at execution machine");
+}
+
+/* A reconnection that got no answer: tried again later (at once when the
+ * startd is found to have moved: a restarted one answers at once, and if
+ * it no longer has the claim, the job need not wait out its lease). */
+static void reconnect_unanswered(struct sc_run *r, const char *why)
+{
+	struct sc_schedd *s = r->s;
+	struct sc_job *j = r->job;
 	ks_log_printf(s->d->log, KS_D_ALWAYS,
 		      "job %d.%d: attempt %d to reconnect to %s failed: %s",
-		      j->cluster, j->proc, r->attempts, r->slot_name, err.msg);
+		      j->cluster, j->proc, r->attempts, r->slot_name, why);
 	if (startd_moved(r)) {
-		/* a restarted startd: it answers at once, and if it no
-		 * longer has the claim, the job need not wait out its
-		 * lease */
 		r->reconnect_timer = ks_loop_timer(s->d->loop, 0, 0,
 						   attempt_reconnect, r);
 		return;
@@ -931,51 +928,129 @@ static void disconnected(struct sc_run *r)
 	next_reconnect(r);
 }
 
-static void on_result(void *arg, int fd, unsigned events)
+/* A message from the startd about the running job: news, or its end. */
+static void job_message(struct sc_run *r, const struct ks_call_reply *rep)
 {
-	(void)fd;
-	(void)events;
-	struct sc_run *r = arg;
-	int code = 0;
-	classad **ads = NULL;
-	size_t n = 0;
-	bool more = false;
-	struct ks_err err = {0};
-	int rc = ks_conn_recv(r->act, &code, &ads, &n, &more, &err);
-	if (rc && r->job) {
-		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
-			      "lost the connection to %s running job %d.%d: "
-			      "%s", r->slot_name, r->job->cluster,
-			      r->job->proc, err.msg);
-		if (lease_left(r->job) >= 0) {
-			disconnected(r);
-		} else {
-			/* job_lease_duration = 0: no reconnecting, as
-			 * HTCondor's shadow gives up at once */
-			close_act(r);
-			r->state = R_DISCONNECTED;
-			reconnect_failed(r, "Reconnect is not supported");
-		}
-	} else if (rc || code != KS_REPLY_OK || n < 1) {
+	if (rep->code != KS_REPLY_OK || rep->n < 1) {
 		/* the startd went away with the job: the claim is gone */
 		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
 			      "lost the connection to %s running job %d.%d: "
-			      "%s",
-			      r->slot_name, r->job ? r->job->cluster : -1,
-			      r->job ? r->job->proc : -1,
-			      rc ? err.msg : "no result");
+			      "no result", r->slot_name,
+			      r->job ? r->job->cluster : -1,
+			      r->job ? r->job->proc : -1);
 		r->state = R_GONE;
 		job_ended(r, NULL, NULL, 0);
-	} else if (more) {
-		job_news(r, ads[0]);
-		/* the result may have come in the same read */
-		if (ks_conn_pending(r->act))
-			on_result(r, ks_conn_fd(r->act), KS_EV_IN);
+	} else if (rep->more) {
+		job_news(r, rep->ads[0]);
 	} else {
-		job_ended(r, ads[0], ads + 1, n - 1);
+		job_ended(r, rep->ads[0], rep->ads + 1, rep->n - 1);
 	}
-	ks_ads_free(ads, n);
 }
+
+/* The claim's channel broke while the job ran. */
+static void channel_lost(struct sc_run *r, const char *why)
+{
+	ks_log_printf(r->s->d->log, KS_D_ALWAYS,
+		      "lost the connection to %s running job %d.%d: %s",
+		      r->slot_name, r->job ? r->job->cluster : -1,
+		      r->job ? r->job->proc : -1, why);
+	if (!r->job) {
+		r->state = R_GONE;
+		job_ended(r, NULL, NULL, 0);
+	} else if (lease_left(r->job) >= 0) {
+		disconnected(r);
+	} else {
+		/* job_lease_duration = 0: no reconnecting, as HTCondor's
+		 * shadow gives up at once */
+		r->state = R_DISCONNECTED;
+		reconnect_failed(r, "Reconnect is not supported");
+	}
+}
+
+static void activated(struct sc_run *r, const struct ks_call_reply *rep);
+
+/* Every message on the claim's channel.  The request's last reply ends
+ * the call: it is let go first, as what it brings may reuse or free the
+ * run. */
+static void on_act_reply(void *arg, ks_call *c, const struct ks_call_reply *rep)
+{
+	struct sc_run *r = arg;
+	if (rep->echo) {
+		/* a keep-alive's or a deactivation's answer */
+		if (rep->code == KS_REPLY_OK) {
+			renew_lease(r);
+		} else {
+			struct ks_err err = {0};
+			sc_run_reply_ok(rep, &err);
+			ks_log_printf(r->s->d->log, KS_D_FULLDEBUG,
+				      "%s answered on the claim of %s: %s",
+				      r->startd, r->slot_name, err.msg);
+		}
+		return;
+	}
+	if (!rep->more) {
+		r->act = NULL;
+		ks_call_cancel(c);
+	}
+	struct ks_err err = {0};
+	switch (r->state) {
+	case R_ACTIVATING:
+		activated(r, rep);
+		break;
+	case R_DISCONNECTED:
+		if (sc_run_reply_ok(rep, &err) == 0 && rep->more) {
+			reconnected(r);
+		} else {
+			/* (an OK without more: no job on the claim) */
+			int rc = sc_run_reply_ok(rep, &err);
+			close_act(r);
+			reconnect_refused(r, rc, err.msg);
+		}
+		break;
+	default:
+		job_message(r, rep);
+		break;
+	}
+}
+
+/* The claim's channel ended without the request's last reply. */
+static void on_act_end(void *arg, ks_call *c, int rc, const struct ks_err *err)
+{
+	(void)c;
+	struct sc_run *r = arg;
+	struct sc_job *j = r->job;
+	const char *why = err ? err->msg : "the connection ended";
+	r->act = NULL;
+	switch (r->state) {
+	case R_ACTIVATING:
+		if ((rc == KS_ECONNECT || rc == KS_EAUTH) || !j) {
+			/* the request never reached the startd */
+			activation_failed(r, why);
+			break;
+		}
+		/* the connection broke after ACTIVATE_CLAIM went: the job
+		 * may have started (its startd killed as it did), so the
+		 * start stays pending and the schedd finds out as after a
+		 * restart of its own, by reconnecting */
+		ks_log_printf(r->s->d->log, KS_D_ALWAYS,
+			      "job %d.%d: the connection to %s broke as the job "
+			      "was being started (%s): reconnecting to learn "
+			      "whether it started", j->cluster, j->proc,
+			      r->slot_name, why);
+		r->state = R_DISCONNECTED;
+		r->attempts = 0;
+		next_reconnect(r);
+		break;
+	case R_DISCONNECTED:
+		reconnect_unanswered(r, why);
+		break;
+	default:
+		channel_lost(r, why);
+		break;
+	}
+}
+
+static const struct ks_call_ops act_ops = {on_act_reply, on_act_end};
 
 /* ---- starting -------------------------------------------------------- */
 
@@ -1035,40 +1110,20 @@ static void job_started(struct sc_run *r, struct sc_job *j)
 }
 
 /* The startd's first answer to ACTIVATE_CLAIM: the job has started (its
- * result comes later on the same connection) or could not. */
-static void on_activated(void *arg, int fd, unsigned events)
+ * news and its end come later on the same call) or could not. */
+static void activated(struct sc_run *r, const struct ks_call_reply *rep)
 {
-	(void)fd;
-	(void)events;
-	struct sc_run *r = arg;
 	struct sc_schedd *s = r->s;
-	ks_daemon *d = s->d;
 	struct sc_job *j = r->job;
 	struct ks_err err = {0};
-	bool more = false;
-	int rc = sc_run_reply_of(r->act, NULL, &more, &err);
-	if (rc && rc != KS_EPERM && j) {
-		/* the connection broke after ACTIVATE_CLAIM went: the job
-		 * may have started (its startd killed as it did), so the
-		 * start stays pending and the schedd finds out as after a
-		 * restart of its own, by reconnecting */
-		ks_log_printf(d->log, KS_D_ALWAYS,
-			      "job %d.%d: the connection to %s broke as the job "
-			      "was being started (%s): reconnecting to learn "
-			      "whether it started", j->cluster, j->proc,
-			      r->slot_name, err.msg);
-		close_act(r);
-		r->state = R_DISCONNECTED;
-		r->attempts = 0;
-		next_reconnect(r);
-		return;
-	}
-	if (rc || !more) {
+	int rc = sc_run_reply_ok(rep, &err);
+	if (rc || !rep->more) {
 		activation_failed(r, rc ? err.msg
 					: "the startd gave no result");
 		return;
 	}
 	r->state = R_ACTIVE;
+	r->heard = (int64_t)time(NULL);
 	if (j) {
 		if (r->sent)
 			add_real(s, j, "BytesSent", (double)r->sent);
@@ -1078,13 +1133,9 @@ static void on_activated(void *arg, int fd, unsigned events)
 		sc_queue_flush(s, NULL);
 	}
 	arm_alive(r);
-	ks_loop_unwatch(d->loop, ks_conn_fd(r->act));
-	ks_loop_watch(d->loop, ks_conn_fd(r->act), KS_EV_IN, on_result, r);
 	/* a command stopped it while it was being started */
 	if (r->stop_on_start)
 		deactivate(r, r->stop_force);
-	if (r->act && ks_conn_pending(r->act))
-		on_result(r, ks_conn_fd(r->act), KS_EV_IN);
 }
 
 /* The job's coming start, in the store before the startd hears of it
@@ -1149,23 +1200,14 @@ void sc_run_activate(struct sc_run *r, struct sc_job *j)
 			return;
 		}
 	}
-	ks_conn *c = NULL;
-	int rc = sc_run_send_startd(r, KS_ACTIVATE_CLAIM, job, files.ads,
-				    files.n, &c, &err);
+	/* the startd answers once it has started the starter: meanwhile
+	 * the loop goes on with the other slots' jobs */
+	r->state = R_ACTIVATING;
+	r->act = sc_run_call(r, KS_ACTIVATE_CLAIM, job, files.ads, files.n,
+			     ACTIVATE_TIMEOUT_MS, &act_ops);
 	r->sent = files.bytes;
 	ks_xfer_set_free(&files);
 	classad_free(job);
-	if (rc) {
-		activation_failed(r, err.msg);
-		return;
-	}
-	/* the startd answers once it has started the starter: meanwhile
-	 * the loop goes on with the other slots' jobs */
-	r->act = c;
-	r->state = R_ACTIVATING;
-	ks_loop_watch(d->loop, ks_conn_fd(c), KS_EV_IN, on_activated, r);
-	if (ks_conn_pending(c))
-		on_activated(r, ks_conn_fd(c), KS_EV_IN);
 }
 
 struct pick {
@@ -1210,15 +1252,21 @@ static struct sc_job *next_job(struct sc_run *r)
 	return p.found;
 }
 
-/* Tells the startd to end the job on the claim (forcibly: at once);
- * its end comes back on the activation's connection. */
+/* Tells the startd, on the claim's channel, to end the job on the claim
+ * (forcibly: at once); its end comes back on the same channel. */
 static void deactivate(struct sc_run *r, bool force)
 {
-	struct ks_err err = {0};
 	int code = force ? KS_DEACTIVATE_CLAIM_FORCIBLY : KS_DEACTIVATE_CLAIM;
-	if (ask_startd(r, code, NULL, NULL, NULL, &err))
+	if (!r->act) {
+		tell_startd(r, code);
+		return;
+	}
+	classad *head = head_ad(r, code);
+	struct ks_err err = {0};
+	if (ks_call_send(r->act, code, &head, 1, &err))
 		ks_log_printf(r->s->d->log, KS_D_ALWAYS, "%s to %s: %s",
 			      ks_command_name(code), r->startd, err.msg);
+	classad_free(head);
 }
 
 /* Stops what the run does, for a command: a job started is deactivated

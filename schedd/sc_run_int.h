@@ -7,7 +7,7 @@
 #ifndef SC_RUN_INT_H
 #define SC_RUN_INT_H
 
-#include "ks_client.h"
+#include "ks_call.h"
 #include "sc_schedd.h"
 
 /* R_ACTIVATING: ACTIVATE_CLAIM sent, its first answer not yet come */
@@ -35,9 +35,13 @@ struct sc_run {
 	 * only jobs with the same (CLAIM_RECYCLING_CONSIDER_LIMITS), or the
 	 * negotiator's count of the limits in use would be wrong */
 	char *limits;
-	ks_conn *act; /* ACTIVATE_CLAIM's connection, until the job ends */
-	ks_conn *req; /* REQUEST_CLAIM's, until the startd answers */
-	uint64_t alive_timer, start_timer, reconnect_timer, claim_timer;
+	/* the claim's channel: ACTIVATE_CLAIM's call (or a reconnection's),
+	 * which carries the job's start, news and end from the startd, and
+	 * the keep-alives and deactivations to it, for the job's life */
+	ks_call *act;
+	ks_call *req; /* REQUEST_CLAIM's, until the startd answers */
+	uint64_t alive_timer, start_timer, reconnect_timer;
+	int64_t heard;  /* time() the startd last answered about the job */
 	int attempts;       /* to reconnect, since the last contact */
 	bool born_disconnected; /* found running at the schedd's start */
 	bool release_after; /* the job was stopped: no reuse */
@@ -54,13 +58,14 @@ char *sc_run_ad_string(const classad *ad, const char *name);
 /* The job as the startd gets it with a claim or an activation (new). */
 classad *sc_run_job_for_startd(const struct sc_schedd *s,
 			       const struct sc_job *j, const classad *slot);
-/* One request to the run's startd, sent; its connection in *conn. */
-int sc_run_send_startd(struct sc_run *r, int code, const classad *job,
-		       classad *const *files, size_t nfiles, ks_conn **conn,
-		       struct ks_err *err);
-/* The startd's (first) reply on c (*reply new, when given). */
-int sc_run_reply_of(ks_conn *c, classad **reply, bool *more,
-		    struct ks_err *err);
+/* Starts request code to the run's startd: the claim id (and Reconnect
+ * when reconnecting), then job and its nfiles files when job is given;
+ * ops get r as their argument.  timeout_ms as ks_call_start()'s. */
+ks_call *sc_run_call(struct sc_run *r, int code, const classad *job,
+		     classad *const *files, size_t nfiles, int timeout_ms,
+		     const struct ks_call_ops *ops);
+/* 0 for an OK reply, else KS_EPERM with its ErrorString in err. */
+int sc_run_reply_ok(const struct ks_call_reply *rep, struct ks_err *err);
 /* A new run into the schedd's list (which owns it from then on). */
 void sc_run_add(struct sc_schedd *s, struct sc_run *r);
 /* The run out of the list and freed, its connections and timers too. */
@@ -72,8 +77,7 @@ void sc_run_release(struct sc_run *r, const char *why);
 /* Starts job j on the run's claimed slot (ACTIVATE_CLAIM). */
 void sc_run_activate(struct sc_run *r, struct sc_job *j);
 
-/* claim.c: the claim request's connection, if any, closed and no
- * longer watched, and its time limit cancelled. */
+/* claim.c: the claim request, if one is under way, given up. */
 void sc_claim_close_req(struct sc_run *r);
 
 #endif

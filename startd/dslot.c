@@ -391,7 +391,7 @@ struct sd_slot *sd_dslot_carve(ks_daemon *d, struct sd_slot *p,
 	snprintf(name, sizeof(name), "%.40s_%d", p->spec.name, s->sub);
 	memcpy(s->spec.name, name, strlen(name) + 1);
 	char buf[400];
-	snprintf(buf, sizeof(buf), "%s@%s", s->spec.name, sd->hostname);
+	snprintf(buf, sizeof(buf), "%s@%s", s->spec.name, sd->slot_host);
 	s->name = ks_xstrdup(buf);
 	s->short_name = ks_xstrdup(s->spec.name);
 	s->st = (struct sd_slot_state){.state = SD_UNCLAIMED,

@@ -31,6 +31,8 @@ struct startd {
 				 * slots come and go */
 	size_t nslots;
 	char *hostname;
+	char *slot_host;        /* after the slots' "slotN@": hostname, or the
+				 * startd's name when it is one of several */
 	sd_cron *cron;          /* STARTD_CRON jobs */
 	uint64_t poll_timer;
 	int64_t poll_every;     /* seconds, as the timer runs now */

@@ -498,6 +498,12 @@ static int start(ks_daemon *d, struct ks_err *err)
 {
 	struct startd *sd = d->ctx;
 	sd->hostname = full_hostname();
+	/* one of several startds on the host names its slots after itself
+	 * (slot1@NAME@host), as HTCondor's do, or they would be taken for
+	 * each other's */
+	sd->slot_host = ks_xstrdup(sd_startd_alone(d) || !d->name
+					   ? sd->hostname
+					   : d->name);
 	sd_platform_read(&sd->platform);
 	make_execute(d);
 	/* before the disk is measured, and before any ad is sent: an
@@ -524,7 +530,8 @@ static int start(ks_daemon *d, struct ks_err *err)
 		s->type = specs[i].type;
 		char buf[400];
 		s->short_name = ks_xstrdup(specs[i].name);
-		snprintf(buf, sizeof(buf), "%s@%s", specs[i].name, sd->hostname);
+		snprintf(buf, sizeof(buf), "%s@%s", specs[i].name,
+			 sd->slot_host);
 		s->name = ks_xstrdup(buf);
 		/* every slot begins in Owner, as the manual says */
 		s->st = (struct sd_slot_state){.state = SD_OWNER,
@@ -648,6 +655,7 @@ int main(int argc, char **argv)
 	}
 	free(sd.slots);
 	free(sd.hostname);
+	free(sd.slot_host);
 	sd_accounts_free(&sd.accounts);
 	sd_orphans_free(&sd);
 	sd_machine_clear(&sd.machine);

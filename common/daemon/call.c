@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ks_addr.h"
+#include "ks_commands.h"
 #include "ks_handshake.h"
 #include "ks_io.h"
 #include "ks_mem.h"
@@ -59,6 +60,7 @@ struct ks_call {
 	void *arg;
 	int busy;  /* callbacks of this call under way */
 	bool dead; /* to be freed once they are over */
+	int code;    /* the request's */
 	int fail_rc; /* an end decided before the loop ran */
 	struct ks_err fail_err;
 };
@@ -127,7 +129,7 @@ static void finish(ks_call *c, int rc, const struct ks_err *err)
 	c->dead = true;
 	if (c->ops && c->ops->end) {
 		c->busy++;
-		c->ops->end(c->arg, rc, err);
+		c->ops->end(c->arg, c, rc, err);
 		c->busy--;
 	}
 	if (!c->busy)
@@ -493,6 +495,7 @@ ks_call *ks_call_start(ks_calls *set, const ks_config *cfg, const char *addr,
 	c->arg = arg;
 	c->cache = classad_cache_new();
 	c->st = C_CONNECTING;
+	c->code = code;
 	int rc = start(c, cfg, &c->fail_err);
 	if (rc == 0)
 		rc = ks_wire_encode(&c->held, code, ads, n, 0, c->compress,
@@ -503,7 +506,7 @@ ks_call *ks_call_start(ks_calls *set, const ks_config *cfg, const char *addr,
 		c->timer = ks_loop_timer(set->loop, 0, 0, on_failed_start, c);
 		return c;
 	}
-	ks_call_deadline(c, timeout_ms > 0 ? timeout_ms : 20000);
+	ks_call_deadline(c, timeout_ms == 0 ? 20000 : timeout_ms);
 	return c;
 }
 
@@ -530,4 +533,45 @@ const char *ks_call_identity(const ks_call *c)
 const char *ks_call_peer(const ks_call *c)
 {
 	return c->peer;
+}
+
+int ks_call_code(const ks_call *c)
+{
+	return c->code;
+}
+
+static const char *code_name(int code)
+{
+	const char *name = ks_command_name(code);
+	return name ? name : "request";
+}
+
+static void on_told(void *arg, ks_call *c, const struct ks_call_reply *r)
+{
+	if (r->code >= 0 || r->echo)
+		return;
+	char *why = NULL;
+	if (r->n)
+		classad_eval_string(r->ads[0], "ErrorString", NULL, &why);
+	ks_log_printf(arg, KS_D_ALWAYS, "%s to %s refused: %s",
+		      code_name(c->code), c->peer,
+		      why ? why : "no reason given");
+	free(why);
+}
+
+static void on_told_end(void *arg, ks_call *c, int rc,
+			const struct ks_err *err)
+{
+	if (rc)
+		ks_log_printf(arg, KS_D_ALWAYS, "%s to %s: %s",
+			      code_name(c->code), c->peer,
+			      err ? err->msg : "failed");
+}
+
+void ks_call_tell(ks_calls *set, const ks_config *cfg, ks_log *log,
+		  const char *addr, int code, classad *const *ads, size_t n,
+		  int timeout_ms)
+{
+	static const struct ks_call_ops told = {on_told, on_told_end};
+	ks_call_start(set, cfg, addr, code, ads, n, timeout_ms, &told, log);
 }

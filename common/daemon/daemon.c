@@ -354,9 +354,35 @@ int ks_daemon_reconfig(ks_daemon *d)
 	return 0;
 }
 
+/* The daemon's last requests (a schedd's RELEASE_CLAIMs at shutdown)
+ * go out before it ends: it waits for them, each bounded by its own
+ * deadline, and at most EXIT_WAIT_MS in all. */
+#define EXIT_WAIT_MS 10000
+
+static void exit_when_quiet(void *arg)
+{
+	ks_daemon *d = arg;
+	if (ks_calls_count(d->calls) == 0 ||
+	    ks_clock_ms() >= d->priv->exit_by) {
+		if (ks_calls_count(d->calls))
+			ks_log_printf(d->log, KS_D_ALWAYS,
+				      "exiting with %zu requests to other "
+				      "daemons unanswered",
+				      ks_calls_count(d->calls));
+		ks_loop_stop(d->loop);
+	}
+}
+
 void ks_daemon_exit(ks_daemon *d)
 {
-	ks_loop_stop(d->loop);
+	if (ks_calls_count(d->calls) == 0) {
+		ks_loop_stop(d->loop);
+		return;
+	}
+	if (d->priv->exit_by)
+		return;
+	d->priv->exit_by = ks_clock_ms() + EXIT_WAIT_MS;
+	ks_loop_timer(d->loop, 10, 10, exit_when_quiet, d);
 }
 
 void ks_daemon_shutdown(ks_daemon *d, bool fast)

@@ -20,6 +20,7 @@ struct kd_session {
 struct ks_daemon_priv {
 	struct kd_session *sessions; /* oldest first */
 	size_t nsessions;
+	int64_t exit_by; /* ks_clock_ms() by which to exit, once exiting */
 	int tcp_fd, udp_fd, unix_fd;
 	char *unix_path;
 	struct ks_srv_conn *conns; /* doubly linked */

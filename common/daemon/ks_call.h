@@ -28,6 +28,7 @@
 #include "classad.h"
 #include "config.h"
 #include "ks_err.h"
+#include "ks_log.h"
 #include "ks_loop.h"
 
 /* The calls a daemon has under way: freeing the set cancels them. */
@@ -56,14 +57,16 @@ struct ks_call_ops {
 	/* Each reply (NULL: replies are ignored).  The callback may cancel
 	 * the call, or send on it. */
 	void (*reply)(void *arg, ks_call *c, const struct ks_call_reply *r);
-	/* Once, at the end (NULL allowed); the call is freed after it. */
-	void (*end)(void *arg, int rc, const struct ks_err *err);
+	/* Once, at the end (NULL allowed); the call is freed after it
+	 * (ks_call_peer() and ks_call_code() still answer during it). */
+	void (*end)(void *arg, ks_call *c, int rc, const struct ks_err *err);
 };
 
 /* Starts a call to addr (a sinful string, "host:port" or "host": see
  * ks_conn_open(), whose connection and authentication rules it follows,
  * cfg read now only) with request code and its n ads (copied now).
- * timeout_ms bounds the time until the first reply (<= 0: 20 s); after
+ * timeout_ms bounds the time until the first reply (0: 20 s; below 0:
+ * no bound); after
  * each reply, no deadline applies until ks_call_deadline() sets one.
  * Never NULL; a call that cannot even start ends from the loop soon. */
 ks_call *ks_call_start(ks_calls *set, const ks_config *cfg, const char *addr,
@@ -90,5 +93,15 @@ const char *ks_call_identity(const ks_call *c);
 
 /* The address the call was made to.  Borrowed. */
 const char *ks_call_peer(const ks_call *c);
+
+/* The request's command code. */
+int ks_call_code(const ks_call *c);
+
+/* A request whose answer does not matter to the caller (RELEASE_CLAIM,
+ * RESCHEDULE): sent as ks_call_start() sends it; a refusal or a failure
+ * is written to log (which must outlive the call). */
+void ks_call_tell(ks_calls *set, const ks_config *cfg, ks_log *log,
+		  const char *addr, int code, classad *const *ads, size_t n,
+		  int timeout_ms);
 
 #endif

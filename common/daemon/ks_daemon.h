@@ -219,7 +219,8 @@ int ks_daemon_reconfig(ks_daemon *d);
 /* Starts shutdown (as SIGTERM / SIGQUIT do). */
 void ks_daemon_shutdown(ks_daemon *d, bool fast);
 
-/* Ends the loop: the daemon exits after invalidating its ad. */
+/* Ends the loop, once its requests to other daemons are answered (10 s
+ * at most): the daemon exits after invalidating its ad. */
 void ks_daemon_exit(ks_daemon *d);
 
 /* Reads an int knob with the daemon's prefixes, or def. */

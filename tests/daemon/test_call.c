@@ -208,8 +208,9 @@ static void on_reply(void *arg, ks_call *c, const struct ks_call_reply *r)
 	}
 }
 
-static void on_end(void *arg, int rc, const struct ks_err *err)
+static void on_end(void *arg, ks_call *c, int rc, const struct ks_err *err)
 {
+	(void)c;
 	struct seen *s = arg;
 	s->ended++;
 	s->rc = rc;
