@@ -17,5 +17,5 @@ add_executable(condor_startd
   ${CMAKE_CURRENT_SOURCE_DIR}/pslot_preempt.c
   ${CMAKE_CURRENT_SOURCE_DIR}/leftovers.c ${CMAKE_CURRENT_SOURCE_DIR}/end.c)
 target_link_libraries(condor_startd PRIVATE sd_layout sd_state sd_hold sd_cron ks_daemon
-                      ks_xfer sr_jobad sr_family sr_file)
+                      ks_xfer ks_jobad sr_family sr_file)
 install(TARGETS condor_startd RUNTIME DESTINATION ${CMAKE_INSTALL_SBINDIR})
