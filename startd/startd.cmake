@@ -9,6 +9,8 @@ target_link_libraries(sd_hold PUBLIC classad_static)
 
 add_executable(condor_startd
   ${CMAKE_CURRENT_SOURCE_DIR}/startd.c ${CMAKE_CURRENT_SOURCE_DIR}/slot.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/engine.c ${CMAKE_CURRENT_SOURCE_DIR}/features.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/benchmarks.c
   ${CMAKE_CURRENT_SOURCE_DIR}/ad.c ${CMAKE_CURRENT_SOURCE_DIR}/sysinfo.c
   ${CMAKE_CURRENT_SOURCE_DIR}/claim.c
   ${CMAKE_CURRENT_SOURCE_DIR}/drain.c ${CMAKE_CURRENT_SOURCE_DIR}/dslot.c
