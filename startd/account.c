@@ -10,7 +10,7 @@
 
 #include "ks_mem.h"
 #include "ks_priv.h"
-#include "sr_user.h"
+#include "ks_jobad.h"
 
 struct sd_account_entry {
 	char *owner; /* "" for a job without one */
@@ -39,14 +39,14 @@ const char *sd_account_spec(struct sd_accounts *a, const char *owner,
 	} else {
 		free(e->spec);
 	}
-	struct sr_user u;
+	struct ks_jobad_user u;
 	struct ks_err err;
-	bool found = !sr_user_pick(*owner ? owner : NULL, &u, &err);
-	e->spec = found ? sr_user_format(&u) : NULL;
+	bool found = !ks_jobad_user_pick(*owner ? owner : NULL, &u, &err);
+	e->spec = found ? ks_jobad_user_format(&u) : NULL;
 	/* an Owner without an account may get one: asked again next time */
-	e->when = found && u.why != SR_USER_UNKNOWN ? now : now - ttl;
+	e->when = found && u.why != KS_JOBAD_USER_UNKNOWN ? now : now - ttl;
 	if (found)
-		sr_user_free(&u);
+		ks_jobad_user_free(&u);
 	return e->spec;
 }
 

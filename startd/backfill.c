@@ -83,12 +83,15 @@ static void set_usable(ks_daemon *d, bool on)
 	}
 }
 
-void sd_backfill_configure(ks_daemon *d)
+/* Reads ENABLE_BACKFILL and the BOINC_ knobs; says which slots may
+ * backfill. */
+static void backfill_configure(ks_daemon *d)
 {
 	set_usable(d, !d->shutting_down && usable(d));
 }
 
-void sd_backfill_stop(ks_daemon *d)
+/* No slot starts backfill any more (the startd is shutting down). */
+static void backfill_stop(ks_daemon *d)
 {
 	set_usable(d, false);
 }
@@ -132,6 +135,9 @@ static void client_child(char **argv, const char *dir, const char *out,
 	_exit(127);
 }
 
+static void backfill_action(ks_daemon *d, struct sd_slot *s,
+			    enum sd_action a);
+
 static void on_client_exit(void *arg, pid_t pid, int status)
 {
 	ks_daemon *d = arg;
@@ -163,7 +169,7 @@ static void on_client_exit(void *arg, pid_t pid, int status)
 		struct sd_slot *s = sd->slots[i];
 		if (s->st.state == SD_BACKFILL && s->st.activity == SD_IDLE &&
 		    s->st.backfill_then == SD_BACKFILL)
-			sd_backfill_action(d, s, SD_A_BACKFILL_START);
+			backfill_action(d, s, SD_A_BACKFILL_START);
 	}
 	sd_reevaluate(d, true);
 	sd_startd_maybe_exit(d);
@@ -226,7 +232,9 @@ static int spawn_client(ks_daemon *d)
 	return rc;
 }
 
-void sd_backfill_action(ks_daemon *d, struct sd_slot *s, enum sd_action a)
+/* Starts (or joins) or kills (or leaves) the backfill client for slot s;
+ * the slot hears of it through SD_E_BACKFILL_STARTED and _EXIT. */
+static void backfill_action(ks_daemon *d, struct sd_slot *s, enum sd_action a)
 {
 	struct startd *sd = d->ctx;
 	if (a == SD_A_BACKFILL_START) {
@@ -258,3 +266,20 @@ void sd_backfill_action(ks_daemon *d, struct sd_slot *s, enum sd_action a)
 		sd_event(d, s, SD_E_BACKFILL_EXIT);
 	}
 }
+
+static void backfill_after_step(ks_daemon *d, struct sd_slot *s,
+				const struct sd_step *st,
+				const struct sd_slot_state *was)
+{
+	(void)was;
+	if (st->action == SD_A_BACKFILL_START ||
+	    st->action == SD_A_BACKFILL_KILL)
+		backfill_action(d, s, st->action);
+}
+
+const struct sd_feature sd_backfill_feature = {
+	.name = "backfill",
+	.configure = backfill_configure,
+	.after_step = backfill_after_step,
+	.shutdown = backfill_stop,
+};

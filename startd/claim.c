@@ -601,7 +601,7 @@ static void tell_claimer(struct sd_claim *c, const char *state, int npids)
 /* The job's memory for its claimer, as HTCondor's starter updates its
  * shadow: first STARTER_INITIAL_UPDATE_INTERVAL after the start, then
  * every STARTER_UPDATE_INTERVAL while the image grows. */
-void sd_claim_report_usage(ks_daemon *d)
+static void sd_claim_report_usage(ks_daemon *d)
 {
 	struct startd *sd = d->ctx;
 	int64_t now = sd_now();
@@ -627,7 +627,12 @@ void sd_claim_report_usage(ks_daemon *d)
 	}
 }
 
-void sd_claim_hold(ks_daemon *d, struct sd_slot *s)
+/* At a transition where HTCondor asks WANT_HOLD (sd_hold_asked()),
+ * before its kill order: when WANT_HOLD is true for the job, the hold
+ * (sd_hold.h) goes to the slot's hold file (sd_end_path(.., "hold")),
+ * which its starter reads into the job's result, and the job is then
+ * held rather than evicted.  Once per job: the first hold stands. */
+static void sd_claim_hold(ks_daemon *d, struct sd_slot *s)
 {
 	struct sd_claim *c = &s->claim;
 	if (!c->starter || c->held)
@@ -817,8 +822,9 @@ int64_t sd_claim_vacate_time(ks_daemon *d, const struct sd_slot *s,
 	return secs < 0 ? 0 : secs;
 }
 
-void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
-		     const classad *ad, struct sd_timers *t)
+/* The claim's timers, for the policy: retirement and vacate time. */
+static void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
+			    const classad *ad, struct sd_timers *t)
 {
 	const struct sd_claim *c = &s->claim;
 	int64_t now = sd_now();
@@ -832,7 +838,8 @@ void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
 	t->vacate_over = s->st.activity == SD_VACATING && c->vacate_over;
 }
 
-void sd_claim_check_leases(ks_daemon *d)
+/* Ends claims whose lease has run out (on the polling timer). */
+static void sd_claim_check_leases(ks_daemon *d)
 {
 	struct startd *sd = d->ctx;
 	int64_t now = sd_now();
@@ -860,6 +867,26 @@ void sd_claim_check_leases(ks_daemon *d)
 		sd_event(d, s, SD_E_LEASE_EXPIRED);
 	}
 }
+
+/* After a step: WANT_HOLD is asked before the kill order, which the hold
+ * goes with; then the step's action for the claim's job, if it has one
+ * (sd_claim_action() leaves the others alone). */
+static void claim_after_step(ks_daemon *d, struct sd_slot *s,
+			     const struct sd_step *st,
+			     const struct sd_slot_state *was)
+{
+	if (sd_hold_asked(was, st))
+		sd_claim_hold(d, s);
+	sd_claim_action(d, s, st->action);
+}
+
+const struct sd_feature sd_claim_feature = {
+	.name = "claims",
+	.timers = sd_claim_timers,
+	.after_step = claim_after_step,
+	.poll = sd_claim_check_leases,
+	.polled = sd_claim_report_usage,
+};
 
 /* Who a claim is for, from its job: as HTCondor's, the claimer's
  * user@domain (RemoteUser; the bare name failing that), its owner, whom

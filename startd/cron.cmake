@@ -8,4 +8,4 @@ add_library(sd_cron STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/cron_proc.c
   ${CMAKE_CURRENT_SOURCE_DIR}/cron_publish.c)
 target_include_directories(sd_cron PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(sd_cron PUBLIC ks_daemon PRIVATE sr_jobad)
+target_link_libraries(sd_cron PUBLIC ks_daemon PRIVATE ks_jobad)

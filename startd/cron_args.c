@@ -1,7 +1,7 @@
 /*
  * cron_args.c: a cron job's ARGS and ENV, split the way HTCondor splits
  * them (condor_arglist, env), by the starter's parser of the same
- * syntaxes (sr_args.h): a value that starts with a double quote is the
+ * syntaxes (ks_jobad.h): a value that starts with a double quote is the
  * "new" syntax, anything else the old one.
  */
 #include "cron_int.h"
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ks_mem.h"
-#include "sr_args.h"
+#include "ks_jobad.h"
 
 size_t sd_cron_vec_len(char *const *v)
 {
@@ -41,21 +41,21 @@ int sd_cron_split_args(const char *s, char ***v, char *err, size_t errlen)
 {
 	if (!s)
 		return 0;
-	struct sr_strv out = {0};
+	struct ks_jobad_strv out = {0};
 	struct ks_err e = {0};
 	int rc = 0;
-	if (sr_args_is_v2_quoted(s)) {
+	if (ks_jobad_args_is_v2_quoted(s)) {
 		char *raw = NULL;
-		rc = sr_args_unquote_v2(s, &raw, &e);
+		rc = ks_jobad_args_unquote_v2(s, &raw, &e);
 		if (rc == 0)
-			rc = sr_args_parse_v2(raw, &out, &e);
+			rc = ks_jobad_args_parse_v2(raw, &out, &e);
 		free(raw);
 	} else {
-		sr_args_parse_v1(s, &out);
+		ks_jobad_args_parse_v1(s, &out);
 	}
 	for (size_t i = 0; rc == 0 && i < out.n; i++)
 		vec_push(v, ks_xstrdup(out.v[i]));
-	sr_strv_free(&out);
+	ks_jobad_strv_free(&out);
 	if (rc)
 		snprintf(err, errlen, "%s", e.msg);
 	return rc ? -1 : 0;
@@ -81,9 +81,9 @@ int sd_cron_split_env(const char *s, char ***v, char *err, size_t errlen)
 {
 	if (!s || !*s)
 		return 0;
-	struct sr_env env = {0};
+	struct ks_jobad_env env = {0};
 	struct ks_err e = {0};
-	int rc = sr_env_merge_v1_or_v2_quoted(&env, s, &e);
+	int rc = ks_jobad_env_merge_v1_or_v2_quoted(&env, s, &e);
 	for (size_t i = 0; rc == 0 && i < env.kv.n; i++) {
 		const char *entry = env.kv.v[i];
 		const char *eq = strchr(entry, '=');
@@ -93,7 +93,7 @@ int sd_cron_split_env(const char *s, char ***v, char *err, size_t errlen)
 		sd_cron_env_set(v, name, eq + 1);
 		free(name);
 	}
-	sr_env_free(&env);
+	ks_jobad_env_free(&env);
 	if (rc)
 		snprintf(err, errlen, "%s", e.msg);
 	return rc ? -1 : 0;

@@ -156,7 +156,10 @@ void sd_cmd_cancel_drain(ks_daemon *d, struct ks_request *req)
 	sd_reevaluate(d, true);
 }
 
-bool sd_drain_round(ks_daemon *d)
+/* At the start of a policy pass: slots free to drain go to Drained;
+ * when every slot is drained, Drained/Idle (and the end, for a request
+ * that resumes on completion). */
+static bool drain_pass(ks_daemon *d)
 {
 	struct startd *sd = d->ctx;
 	if (!sd->drain.on)
@@ -201,7 +204,10 @@ static int64_t free_since(const struct sd_drain *dr, const struct sd_slot *s)
 	return 0;
 }
 
-void sd_drain_note(ks_daemon *d, struct sd_slot *s, const struct sd_step *st)
+/* Before slot s takes step st: counts the time it was free while
+ * draining, and the run of a job draining evicts. */
+static void drain_note(ks_daemon *d, struct sd_slot *s,
+		       const struct sd_step *st)
 {
 	struct startd *sd = d->ctx;
 	struct sd_drain *dr = &sd->drain;
@@ -229,7 +235,9 @@ void sd_drain_note(ks_daemon *d, struct sd_slot *s, const struct sd_step *st)
 	}
 }
 
-void sd_drain_stats(ks_daemon *d)
+/* Brings the statistics of draining up to date (on the polling timer,
+ * as HTCondor's startd does). */
+static void drain_stats(ks_daemon *d)
 {
 	struct startd *sd = d->ctx;
 	struct sd_drain *dr = &sd->drain;
@@ -328,3 +336,10 @@ void sd_drain_clear(ks_daemon *d)
 	sd->drain.start = NULL;
 	sd->drain.on = false;
 }
+
+const struct sd_feature sd_drain_feature = {
+	.name = "drain",
+	.pass = drain_pass,
+	.before_step = drain_note,
+	.poll = drain_stats,
+};

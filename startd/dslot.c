@@ -433,7 +433,10 @@ static struct sd_slot *parent_of(struct startd *sd, const struct sd_slot *s)
 	return NULL;
 }
 
-bool sd_dslot_sweep(ks_daemon *d)
+/* Deletes the dynamic slots whose claim has ended, giving their
+ * resources back; true if there were any (and then a claim waiting for
+ * some of them may have its slot: sd_pslot_preempt_resume()). */
+static bool dslot_sweep(ks_daemon *d)
 {
 	struct startd *sd = d->ctx;
 	bool any = false;
@@ -512,3 +515,8 @@ bool sd_dslot_fits(ks_daemon *d, struct sd_slot *p, const classad *job,
 	lend(p, with, n, -1);
 	return ok;
 }
+
+const struct sd_feature sd_dslot_feature = {
+	.name = "dynamic slots",
+	.pass = dslot_sweep,
+};

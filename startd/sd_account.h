@@ -1,7 +1,7 @@
 /*
  * sd_account.h: the accounts jobs run as, looked up once and remembered.
  *
- * Choosing a job's account (sr_user_pick(): its Owner, or nobody) asks
+ * Choosing a job's account (ks_jobad_user_pick(): its Owner, or nobody) asks
  * the password and group databases, and through NSS modules that costs a
  * fresh process more than the rest of its work for a short job.  The
  * startd lives long, so it asks once per Owner and hands the answer to

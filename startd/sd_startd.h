@@ -1,6 +1,8 @@
 /*
  * sd_startd.h: the startd daemon's own state, shared by its files
- * (startd.c: slots, policy rounds, ads; claim.c: claims, starters).
+ * (startd.c: start, reconfig, shutdown, ads; engine.c: the policy engine,
+ * sd_engine.h; claim.c: claims, starters; the other features), and what
+ * the features offer each other.
  */
 #ifndef SD_STARTD_H
 #define SD_STARTD_H
@@ -11,6 +13,7 @@
 
 #include "ks_daemon.h"
 #include "sd_cron.h"
+#include "sd_engine.h"
 #include "sd_account.h"
 #include "sd_layout.h"
 #include "sd_machine.h"
@@ -67,7 +70,7 @@ struct startd {
 		double unclaimed_past;  /* CPU-seconds slots were free while
 					 * draining, in stays that have ended */
 		double unclaimed;       /* that and the current stays, as of
-					 * sd_drain_stats():
+					 * the last poll (drain.c):
 					 * TotalMachineDrainingUnclaimedTime */
 		int64_t expected_badput[2];     /* ExpectedMachine{Graceful,
 						 * Quick}DrainingBadput */
@@ -82,31 +85,17 @@ struct startd {
 	bool keep_ends;
 };
 
-int64_t sd_now(void);
+/* The features in the engine's table (features.c), each defined in its
+ * own file. */
+extern const struct sd_feature sd_dslot_feature;      /* dslot.c */
+extern const struct sd_feature sd_claim_feature;      /* claim.c */
+extern const struct sd_feature sd_drain_feature;      /* drain.c */
+extern const struct sd_feature sd_backfill_feature;   /* backfill.c */
+extern const struct sd_feature sd_benchmarks_feature; /* benchmarks.c */
 
-/* Makes a transition of slot s (sd_slot_apply()) and does what it asks
- * to the slot's job (suspend, kill, end the claim...). */
-void sd_transition(ks_daemon *d, struct sd_slot *s, const struct sd_step *st);
-
-/* The transition an event calls for, if any, made; false if the event
- * means nothing in the slot's state. */
-bool sd_event(ks_daemon *d, struct sd_slot *s, enum sd_event ev);
-
-/* A policy round for every slot, then the collector gets the ads of the
- * slots that changed (sd_slot_changed(), each transition), or with force
- * all of them (for a change that is not one slot's). */
-void sd_reevaluate(ks_daemon *d, bool force);
-
-/* The same for the slots that changed alone (after a transition made
- * for one slot: a claim, a job's start or end). */
-void sd_reevaluate_changed(ks_daemon *d);
-
-/* s's ad (and its partitionable slot's, for a dynamic slot) changed:
- * the next update sends it. */
-void sd_slot_changed(ks_daemon *d, struct sd_slot *s);
-
-/* Every slot's ad changed (a slot came or went: TotalSlots). */
-void sd_all_changed(ks_daemon *d);
+/* benchmarks.c: new output of the BENCHMARKS jobs (their cron's
+ * callback, arg the daemon): the slots' ads change (Mips, KFlops...). */
+void sd_benchmarks_output(void *arg, bool update_collector);
 
 /* Once shutting down and no starter is left, the startd exits. */
 void sd_startd_maybe_exit(ks_daemon *d);
@@ -127,9 +116,6 @@ void sd_leftovers_end(ks_daemon *d);
  * and every preempting one (no slot is claimed yet). */
 void sd_leftovers_claim_ids(ks_daemon *d);
 
-/* The slot's ad as the policy sees it now (new ad). */
-classad *sd_slot_ad_now(ks_daemon *d, const struct sd_slot *s);
-
 /* claim.c */
 /* A fresh claim id for the slot (when it starts, and after each claim). */
 void sd_claim_new_id(ks_daemon *d, struct sd_slot *s);
@@ -144,17 +130,8 @@ void sd_claim_remove_ids(ks_daemon *d, const struct sd_slot *s);
 /* Whether id is the claim id have (never for an empty have), compared in
  * constant time. */
 bool sd_claim_id_is(const char *have, const char *id);
-/* At a transition where HTCondor asks WANT_HOLD (sd_hold_asked()),
- * before its kill order: when WANT_HOLD is true for the job, the hold
- * (sd_hold.h) goes to the slot's hold file (sd_end_path(.., "hold")),
- * which its starter reads into the job's result, and the job is then
- * held rather than evicted.  Once per job: the first hold stands. */
-void sd_claim_hold(ks_daemon *d, struct sd_slot *s);
 /* What a transition asks of the claim's job; see enum sd_action. */
 void sd_claim_action(ks_daemon *d, struct sd_slot *s, enum sd_action a);
-/* The claim's timers, for the policy: retirement and vacate time. */
-void sd_claim_timers(ks_daemon *d, const struct sd_slot *s,
-		     const classad *ad, struct sd_timers *t);
 /* How long the slot's job has, from its soft kill, before its hard kill
  * (HTCondor's evalMaxVacateTime): MachineMaxVacateTime (from ad, the
  * slot's), or the job's JobMaxVacateTime (KillSigTimeout, its older
@@ -169,8 +146,6 @@ int64_t sd_claim_retirement_left(ks_daemon *d, const struct sd_slot *s,
 /* The same at now, INT64_MAX with endless (a peaceful shutdown). */
 int64_t sd_claim_retirement(const struct sd_slot *s, const classad *ad,
 			    int64_t now, bool endless);
-/* Ends claims whose lease has run out (from the policy rounds). */
-void sd_claim_check_leases(ks_daemon *d);
 /* Claim attributes of a claimed slot's ad. */
 void sd_claim_attrs(const struct sd_slot *s, classad *ad);
 
@@ -230,16 +205,6 @@ bool sd_orphan_command(ks_daemon *d, struct ks_request *req);
 void sd_orphans_expire(ks_daemon *d);
 void sd_orphans_free(struct startd *sd);
 
-/* backfill.c */
-/* Reads ENABLE_BACKFILL and the BOINC_ knobs; says which slots may
- * backfill. */
-void sd_backfill_configure(ks_daemon *d);
-/* No slot starts backfill any more (the startd is shutting down). */
-void sd_backfill_stop(ks_daemon *d);
-/* Starts (or joins) or kills (or leaves) the backfill client for slot s;
- * the slot hears of it through SD_E_BACKFILL_STARTED and _EXIT. */
-void sd_backfill_action(ks_daemon *d, struct sd_slot *s, enum sd_action a);
-
 /* preempt.c */
 /* A claimed slot's capability for a better claim: made when the slot is
  * claimed (.startd_preempt_id.<slot>), dropped when its claim ends. */
@@ -271,9 +236,6 @@ struct sd_slot *sd_claim_grant(ks_daemon *d, struct sd_slot *s, classad *job,
 			       const char *client, const char *client_host,
 			       int64_t alive, char *why, size_t size);
 
-/* Tells each running job's claimer of its memory when due (claim.c). */
-void sd_claim_report_usage(ks_daemon *d);
-
 /* jobload.c */
 /* Reads how much CPU each slot's job has used since the last reading
  * (its CondorLoadAvg). */
@@ -292,10 +254,6 @@ void sd_dslot_left_attrs(const struct sd_slot *p, classad *ad);
  * not keep), or NULL with why filled when p has not enough left. */
 struct sd_slot *sd_dslot_carve(ks_daemon *d, struct sd_slot *p,
 			       const classad *job, char *why, size_t size);
-/* Deletes the dynamic slots whose claim has ended, giving their
- * resources back; true if there were any (and then a claim waiting for
- * some of them may have its slot: sd_pslot_preempt_resume()). */
-bool sd_dslot_sweep(ks_daemon *d);
 /* Whether p would have enough for job (its share as sd_dslot_carve()
  * takes it) with the resources of dynamic slots with[0..n) back; why
  * filled when not. */
@@ -324,18 +282,8 @@ void sd_pslot_preempt_resume(ks_daemon *d);
 
 
 /* drain.c */
-/* At the start of a policy round: slots free to drain go to Drained;
- * when every slot is drained, Drained/Idle (and the end, for a request
- * that resumes on completion). */
-bool sd_drain_round(ks_daemon *d);
 /* Draining attributes of a slot ad (START among them, while draining). */
 void sd_drain_attrs(const struct sd_drain *dr, classad *ad);
-/* Before slot s takes step st: counts the time it was free while
- * draining, and the run of a job draining evicts. */
-void sd_drain_note(ks_daemon *d, struct sd_slot *s, const struct sd_step *st);
-/* Brings the statistics of draining up to date (on the polling timer,
- * as HTCondor's startd does). */
-void sd_drain_stats(ks_daemon *d);
 void sd_cmd_drain(ks_daemon *d, struct ks_request *req);
 void sd_cmd_cancel_drain(ks_daemon *d, struct ks_request *req);
 void sd_drain_clear(ks_daemon *d);

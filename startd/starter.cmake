@@ -1,14 +1,8 @@
 # condor_starter: one process per job activation (starter/main.c has the
-# startd's contract).  The job ad and argument/environment syntaxes are a
-# library of their own so that tests/startd can test them directly; the
-# choice of the job's account (user.c) is in it too, for the startd picks
-# it once per Owner for its starters (sd_account.h).
+# startd's contract).  The job ad, its argument/environment syntaxes and
+# the choice of the job's account are common/jobad (ks_jobad.h), which the
+# startd and condor_submit use too.
 set(SR_DIR ${CMAKE_CURRENT_SOURCE_DIR}/starter)
-add_library(sr_jobad STATIC ${SR_DIR}/args.c ${SR_DIR}/job.c
-            ${SR_DIR}/assigned.c ${SR_DIR}/user.c)
-target_include_directories(sr_jobad PUBLIC ${SR_DIR})
-target_link_libraries(sr_jobad PUBLIC ks_config ks_log classad_static
-                      ks_pcre2)
 
 # The job's process family from /proc: the starter watches and signals
 # it, the startd kills what a starter leaves (sr_family.h).
@@ -26,7 +20,7 @@ add_executable(condor_starter
   ${SR_DIR}/main.c ${SR_DIR}/jobenv.c
   ${SR_DIR}/result.c ${SR_DIR}/run.c ${SR_DIR}/sandbox.c
   ${SR_DIR}/spawn.c)
-target_link_libraries(condor_starter PRIVATE sr_jobad sr_family sr_file ks_log
+target_link_libraries(condor_starter PRIVATE ks_jobad sr_family sr_file ks_log
                       ks_config classad_static ks_xfer)
 if(KS_STATIC_STARTER)
   # A static glibc cannot load the system's NSS modules: the starter reads

@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
-#include "sr_assigned.h"
+#include "ks_jobad.h"
 
 extern char **environ;
 
@@ -58,7 +58,7 @@ static bool inherits(const char *list, const char *name)
 	return !any_white || white;
 }
 
-static void inherit_starter_env(const ks_config *cfg, struct sr_env *out)
+static void inherit_starter_env(const ks_config *cfg, struct ks_jobad_env *out)
 {
 	char *list = ks_config_get(cfg, "JOB_INHERITS_STARTER_ENVIRONMENT",
 				   NULL);
@@ -75,7 +75,7 @@ static void inherit_starter_env(const ks_config *cfg, struct sr_env *out)
 			continue;
 		char *name = ks_xstrndup(*e, (size_t)(eq - *e));
 		if (all || inherits(list, name))
-			sr_env_set(out, name, eq + 1);
+			ks_jobad_env_set(out, name, eq + 1);
 		free(name);
 	}
 	free(list);
@@ -87,7 +87,7 @@ static char *base_name(const char *path)
 	return ks_xstrdup(s ? s + 1 : path);
 }
 
-static void set_x509(const struct sr_jobenv_in *in, struct sr_env *out)
+static void set_x509(const struct sr_jobenv_in *in, struct ks_jobad_env *out)
 {
 	const char *proxy = in->job->x509_proxy;
 	if (!proxy || !*proxy)
@@ -101,11 +101,11 @@ static void set_x509(const struct sr_jobenv_in *in, struct sr_env *out)
 		free(p);
 		p = full;
 	}
-	sr_env_set(out, "X509_USER_PROXY", p);
+	ks_jobad_env_set(out, "X509_USER_PROXY", p);
 	free(p);
 }
 
-int sr_jobenv_build(const struct sr_jobenv_in *in, struct sr_env *out,
+int sr_jobenv_build(const struct sr_jobenv_in *in, struct ks_jobad_env *out,
 		    struct ks_err *err)
 {
 	memset(out, 0, sizeof(*out));
@@ -113,7 +113,7 @@ int sr_jobenv_build(const struct sr_jobenv_in *in, struct sr_env *out,
 
 	char *site = ks_config_get(in->cfg, "STARTER_JOB_ENVIRONMENT", NULL);
 	struct ks_err e;
-	if (site && sr_env_merge_v1_or_v2_quoted(out, site, &e)) {
+	if (site && ks_jobad_env_merge_v1_or_v2_quoted(out, site, &e)) {
 		ks_err_set(err, KS_EINVAL, 0, 0, 0,
 			   "STARTER_JOB_ENVIRONMENT (%s): %s", site, e.msg);
 		free(site);
@@ -121,45 +121,45 @@ int sr_jobenv_build(const struct sr_jobenv_in *in, struct sr_env *out,
 	}
 	free(site);
 
-	const struct sr_strv *job = &in->job->env.kv;
+	const struct ks_jobad_strv *job = &in->job->env.kv;
 	for (size_t i = 0; i < job->n; i++) {
 		const char *eq = strchr(job->v[i], '=');
 		if (!eq) {
-			sr_env_set(out, job->v[i], NULL);
+			ks_jobad_env_set(out, job->v[i], NULL);
 			continue;
 		}
 		char *name = ks_xstrndup(job->v[i], (size_t)(eq - job->v[i]));
-		sr_env_set(out, name, eq + 1);
+		ks_jobad_env_set(out, name, eq + 1);
 		free(name);
 	}
 
 	char pid[24];
 	snprintf(pid, sizeof(pid), "%ld", (long)in->starter_pid);
-	sr_env_set(out, "BATCH_SYSTEM", "HTCondor");
-	sr_env_set(out, "_CONDOR_JOB_IWD", in->cwd);
+	ks_jobad_env_set(out, "BATCH_SYSTEM", "HTCondor");
+	ks_jobad_env_set(out, "_CONDOR_JOB_IWD", in->cwd);
 	char *bin = ks_config_get(in->cfg, "BIN", NULL);
 	if (bin && *bin)
-		sr_env_set(out, "_CONDOR_BIN", bin);
+		ks_jobad_env_set(out, "_CONDOR_BIN", bin);
 	free(bin);
 	set_x509(in, out);
-	sr_env_set(out, "CONDOR_STARTER_PID", pid);
-	sr_env_set(out, "_CONDOR_SCRATCH_DIR", in->sandbox);
-	sr_env_set(out, "APPTAINER_CACHEDIR", in->sandbox);
-	sr_env_set(out, "SINGULARITY_CACHEDIR", in->sandbox);
+	ks_jobad_env_set(out, "CONDOR_STARTER_PID", pid);
+	ks_jobad_env_set(out, "_CONDOR_SCRATCH_DIR", in->sandbox);
+	ks_jobad_env_set(out, "APPTAINER_CACHEDIR", in->sandbox);
+	ks_jobad_env_set(out, "SINGULARITY_CACHEDIR", in->sandbox);
 	if (in->slot && *in->slot)
-		sr_env_set(out, "_CONDOR_SLOT", in->slot);
-	sr_env_set(out, "TMPDIR", in->sandbox);
-	sr_env_set(out, "TEMP", in->sandbox);
-	sr_env_set(out, "TMP", in->sandbox);
+		ks_jobad_env_set(out, "_CONDOR_SLOT", in->slot);
+	ks_jobad_env_set(out, "TMPDIR", in->sandbox);
+	ks_jobad_env_set(out, "TEMP", in->sandbox);
+	ks_jobad_env_set(out, "TMP", in->sandbox);
 	if (in->job_ad)
-		sr_env_set(out, "_CONDOR_JOB_AD", in->job_ad);
+		ks_jobad_env_set(out, "_CONDOR_JOB_AD", in->job_ad);
 	if (in->machine_ad)
-		sr_env_set(out, "_CONDOR_MACHINE_AD", in->machine_ad);
-	sr_assigned_env(in->cfg, in->machine, out, in->log);
+		ks_jobad_env_set(out, "_CONDOR_MACHINE_AD", in->machine_ad);
+	ks_jobad_assigned_env(in->cfg, in->machine, out, in->log);
 	bool home = true;
 	ks_config_bool(in->cfg, "STARTER_SETS_HOME_ENV", &home);
 	if (home && in->user->home)
-		sr_env_set(out, "HOME", in->user->home);
-	sr_env_replace_in_values(out, "#CoNdOrScRaTcHdIr#", in->sandbox);
+		ks_jobad_env_set(out, "HOME", in->user->home);
+	ks_jobad_env_replace_in_values(out, "#CoNdOrScRaTcHdIr#", in->sandbox);
 	return 0;
 }

@@ -15,12 +15,13 @@
  *                   account the job runs as, and removes it at the end.
  * -machine FILE     the slot's ad (old syntax); the job gets a copy,
  *                   DIR/dir_<pid>/.machine.ad (_CONDOR_MACHINE_AD), and
- *                   its assigned resources (sr_assigned.h).
+ *                   its assigned resources (ks_jobad.h).
  * -slot NAME        the slot's name, given to the job as _CONDOR_SLOT.
  * -account SPEC     the account to run the job as, already chosen by the
- *                   startd by the rule below (sr_user_format()'s word), so
- *                   that the starter makes no password or group database
- *                   lookups of its own; without it the starter chooses.
+ *                   startd by the rule below (ks_jobad_user_format()'s
+ *                   word), so that the starter makes no password or group
+ *                   database lookups of its own; without it the starter
+ *                   chooses.
  * -startd-pid PID   the startd that started it, its parent (without it,
  *                   the parent it has at its start).  When that process
  *                   is gone (at the start, or at any time while the job
@@ -97,19 +98,17 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "ks_jobad.h"
 #include "ks_log.h"
 #include "ks_mem.h"
 #include "ks_priv.h"
 #include "ks_text.h"
-#include "sr_args.h"
 #include "sr_file.h"
-#include "sr_job.h"
 #include "sr_jobenv.h"
 #include "sr_result.h"
 #include "sr_run.h"
 #include "sr_sandbox.h"
 #include "sr_spawn.h"
-#include "sr_user.h"
 #include "ks_xfer.h"
 #include "ks_clock.h"
 
@@ -145,8 +144,8 @@ struct starter {
 	pid_t startd; /* its parent, which it does not outlive */
 	ks_config *cfg;
 	ks_log *log;
-	struct sr_job job;
-	struct sr_user user;
+	struct ks_jobad job;
+	struct ks_jobad_user user;
 	char *sandbox;
 	char *job_ad_copy;
 	classad *machine;
@@ -154,8 +153,8 @@ struct starter {
 	char *cwd;
 	char *exe;
 	char *in, *out, *err;
-	struct sr_strv argv;
-	struct sr_env env;
+	struct ks_jobad_strv argv;
+	struct ks_jobad_env env;
 	struct sr_outcome o;
 	double t0; /* monotonic seconds at start */
 	struct seen *seen;
@@ -457,9 +456,9 @@ static int prepare(struct starter *s)
 {
 	struct ks_err err;
 	const char *id = s->job.id;
-	if (s->opt.account ? sr_user_parse(s->opt.account, s->job.owner,
-					   &s->user, &err)
-			   : sr_user_pick(s->job.owner, &s->user, &err)) {
+	if (s->opt.account ? ks_jobad_user_parse(s->opt.account, s->job.owner,
+						 &s->user, &err)
+			   : ks_jobad_user_pick(s->job.owner, &s->user, &err)) {
 		sr_outcome_fail(&s->o, SR_HOLD_USER_ACCOUNT, 0, "%s", err.msg);
 		return -1;
 	}
@@ -488,8 +487,8 @@ static int prepare(struct starter *s)
 	char *text = NULL;
 	size_t len = 0;
 	if (s->opt.machine &&
-	    (!(s->machine = sr_ad_load(s->opt.machine, "slot ad", &text, &len,
-				       &err)) ||
+	    (!(s->machine = ks_jobad_ad_load(s->opt.machine, "slot ad", &text,
+					     &len, &err)) ||
 	     sr_sandbox_write_ad(s->sandbox, ".machine.ad", text, len, root,
 				 s->user.uid, s->user.gid, &s->machine_ad_copy,
 				 &err))) {
@@ -521,10 +520,10 @@ static int prepare(struct starter *s)
 				err.msg);
 		return -1;
 	}
-	sr_strv_add(&s->argv, s->exe, strlen(s->exe));
+	ks_jobad_strv_add(&s->argv, s->exe, strlen(s->exe));
 	for (size_t i = 0; i < s->job.args.n; i++)
-		sr_strv_add(&s->argv, s->job.args.v[i],
-			    strlen(s->job.args.v[i]));
+		ks_jobad_strv_add(&s->argv, s->job.args.v[i],
+				  strlen(s->job.args.v[i]));
 	if (s->job.kill_sig_note)
 		ks_log_printf(s->log, KS_D_ALWAYS, "job %s: %s", id,
 			      s->job.kill_sig_note);
@@ -570,7 +569,7 @@ static int renice(struct starter *s, const char *id)
 static void run_job(struct starter *s, const sigset_t *set)
 {
 	const char *id = s->job.id;
-	char *args = sr_args_join_v2(&s->argv, 1);
+	char *args = ks_jobad_args_join_v2(&s->argv, 1);
 	ks_log_printf(s->log, KS_D_ALWAYS,
 		      "job %s: executing %s with arguments [%s] in %s "
 		      "(In %s, Out %s, Err %s)", id, s->exe, args, s->cwd,
@@ -637,8 +636,8 @@ static void finish(struct starter *s)
 
 static void starter_free(struct starter *s)
 {
-	sr_job_free(&s->job);
-	sr_user_free(&s->user);
+	ks_jobad_free(&s->job);
+	ks_jobad_user_free(&s->user);
 	free(s->sandbox);
 	free(s->job_ad_copy);
 	free(s->machine_ad_copy);
@@ -648,8 +647,8 @@ static void starter_free(struct starter *s)
 	free(s->in);
 	free(s->out);
 	free(s->err);
-	sr_strv_free(&s->argv);
-	sr_env_free(&s->env);
+	ks_jobad_strv_free(&s->argv);
+	ks_jobad_env_free(&s->env);
 	sr_outcome_free(&s->o);
 	for (size_t i = 0; i < s->nseen; i++)
 		free(s->seen[i].name);
@@ -694,7 +693,7 @@ int main(int argc, char **argv)
 			      (long)getpid(), s.opt.job, s.opt.root,
 			      s.opt.slot ? ", slot " : "",
 			      s.opt.slot ? s.opt.slot : "");
-		int rc = sr_job_load(s.opt.job, &s.job, &err);
+		int rc = ks_jobad_load(s.opt.job, &s.job, &err);
 		if (rc)
 			sr_outcome_fail(&s.o, SR_HOLD_CREATE_PROCESS, 0, "%s",
 					err.msg);

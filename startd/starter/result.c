@@ -82,7 +82,7 @@ static void exit_attrs(classad *ad, const struct sr_outcome *o)
 	} else if (o->how == SR_END_KILLED) {
 		const char *name = o->kill == SR_KILL_HARD
 					   ? "SIGKILL"
-					   : sr_signal_name(o->kill_sig);
+					   : ks_jobad_signal_name(o->kill_sig);
 		char num[16];
 		snprintf(num, sizeof(num), "signal %d", o->kill_sig);
 		snprintf(text, sizeof(text),
@@ -98,7 +98,7 @@ static void exit_attrs(classad *ad, const struct sr_outcome *o)
 		classad_insert_string(ad, "ExitReason", text);
 }
 
-classad *sr_result_ad(const struct sr_job *job, const struct sr_outcome *o,
+classad *sr_result_ad(const struct ks_jobad *job, const struct sr_outcome *o,
 		      const char *memory_metric)
 {
 	classad *ad = classad_new();

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "sr_family.h"
-#include "sr_job.h"
 #include "ks_clock.h"
+#include "ks_jobad.h"
 
 #define SAMPLE_FIRST_MS 50
 #define SAMPLE_MAX_MS 1000
@@ -74,7 +74,7 @@ void sr_run_signals_init(sigset_t *set)
 /* A signal's name for the log; KillSig may be a number without one. */
 static const char *sig_text(int sig, char buf[16])
 {
-	const char *name = sr_signal_name(sig);
+	const char *name = ks_jobad_signal_name(sig);
 	if (name)
 		return name;
 	snprintf(buf, 16, "signal %d", sig);

@@ -90,7 +90,7 @@ static _Noreturn void child(const struct sr_spawn *s, int fd, pid_t parent)
 	if (s->nice > 0)
 		setpriority(PRIO_PROCESS, 0,
 			    getpriority(PRIO_PROCESS, 0) + s->nice);
-	if (sr_user_become(s->user))
+	if (ks_jobad_user_become(s->user))
 		child_fail(fd, STEP_USER);
 	/* If the starter itself is killed outright, nothing is left to
 	 * kill the job: take its main process down with it.  Set after the

@@ -22,15 +22,13 @@
 
 #include "config.h"
 #include "ks_err.h"
+#include "ks_jobad.h"
 #include "ks_log.h"
-#include "sr_args.h"
-#include "sr_job.h"
-#include "sr_user.h"
 
 struct sr_jobenv_in {
 	const ks_config *cfg;
-	const struct sr_job *job;
-	const struct sr_user *user;
+	const struct ks_jobad *job;
+	const struct ks_jobad_user *user;
 	const char *sandbox;
 	const char *cwd;       /* where the job runs */
 	const char *slot;      /* NULL if not given */
@@ -41,9 +39,9 @@ struct sr_jobenv_in {
 	pid_t starter_pid;
 };
 
-/* Fills out (zeroed first; free with sr_env_free()).  Returns 0, or
+/* Fills out (zeroed first; free with ks_jobad_env_free()).  Returns 0, or
  * KS_EINVAL with err filled when STARTER_JOB_ENVIRONMENT does not parse. */
-int sr_jobenv_build(const struct sr_jobenv_in *in, struct sr_env *out,
+int sr_jobenv_build(const struct sr_jobenv_in *in, struct ks_jobad_env *out,
 		    struct ks_err *err);
 
 #endif

@@ -45,7 +45,7 @@
 
 #include "classad.h"
 #include "ks_err.h"
-#include "sr_job.h"
+#include "ks_jobad.h"
 
 enum sr_end {
 	SR_END_START_FAILED,
@@ -112,7 +112,7 @@ void sr_outcome_startd_gone(struct sr_outcome *o, pid_t startd,
 /* The result ad for job (whose ad may be missing if it did not load)
  * and outcome o; memory_metric is the MemoryUsage expression (NULL for
  * HTCondor's default).  Returns a new ad; free with classad_free(). */
-classad *sr_result_ad(const struct sr_job *job, const struct sr_outcome *o,
+classad *sr_result_ad(const struct ks_jobad *job, const struct sr_outcome *o,
 		      const char *memory_metric);
 
 /* The startd's order to put the job on hold rather than evict it

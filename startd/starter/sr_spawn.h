@@ -16,7 +16,7 @@
 #include <sys/types.h>
 
 #include "sr_result.h"
-#include "sr_user.h"
+#include "ks_jobad.h"
 
 struct sr_spawn {
 	const char *path;    /* the executable, absolute */
@@ -28,7 +28,7 @@ struct sr_spawn {
 	const char *out;
 	const char *err;
 	bool append;         /* open Out and Err for appending */
-	const struct sr_user *user;
+	const struct ks_jobad_user *user;
 	int nice;            /* added to the job's niceness (0..19) */
 };
 

@@ -1,28 +1,28 @@
 /*
  * fuzz_starter_args.c: a libFuzzer target for the starter's argument and
- * environment syntaxes (startd/starter/sr_args.h) and its job ad reader
- * (sr_job.h).
+ * environment syntaxes (common/jobad/ks_jobad.h) and its job ad reader
+ * (ks_jobad.h).
  *
  * An input starting with 'j' is a job ad file (the rest of it), read by
- * sr_job_load() as the starter reads the one the startd wrote.  The
+ * ks_jobad_load() as the starter reads the one the startd wrote.  The
  * loader only takes a path, so the text goes into an anonymous memory
  * file (memfd) named by /proc/self/fd: nothing is written to disk.
  *
  * Any other input is text for every syntax.  Its first byte is also the
  * ad's EnvDelim for the old environment syntax; the text is all of the
  * input after it.  Checks, each abort()ing on failure:
- *   - Arguments: parse -> sr_args_join_v2 -> parse gives the same list,
+ *   - Arguments: parse -> ks_jobad_args_join_v2 -> parse gives the same list,
  *     and the join is a fixed point; a failure is KS_EPARSE.
  *   - Args: no word is empty or holds white space; words joined by a
  *     blank parse back the same, and so does their new-syntax join.
- *   - sr_args_unquote_v2: quoting the result again ("" for ") and
+ *   - ks_jobad_args_unquote_v2: quoting the result again ("" for ") and
  *     unquoting gives it back; text that is not quoted is refused.
  *   - Environment, Env (';', the EnvDelim byte, or a delimiter the text
  *     starts with) and the quoted-or-bare form: whatever merges has
- *     unique names that sr_env_get() finds; its entries joined in the new
+ *     unique names that ks_jobad_env_get() finds; its entries joined in the new
  *     syntax merge back to the same environment, and, when no entry holds
  *     ';' or a newline or starts with white space, so do they joined by
- *     ';' in the old syntax; sr_env_replace_in_values() leaves no
+ *     ';' in the old syntax; ks_jobad_env_replace_in_values() leaves no
  *     occurrence behind and no name changed.
  *   - The startd cron's ARGS and ENV (startd/cron_args.c), which claim
  *     the same syntaxes (and may wrap these very functions, so that the
@@ -30,14 +30,14 @@
  *     result or both an error.  Text holding "$$" is left out of the ENV
  *     comparison, since the starter keeps $$() entries without '=' and
  *     cron has nothing to set for them.
- *   - sr_signal_number() and sr_signal_name() agree.
+ *   - ks_jobad_signal_number() and ks_jobad_signal_name() agree.
  * An input starting with 'a' is ENVIRONMENT_FOR_AssignedGPUs (up to the
  * first newline) and the slot's AssignedGPUs (the rest), given to
- * sr_assigned_env(): every variable it sets has a name without '=' and
+ * ks_jobad_assigned_env(): every variable it sets has a name without '=' and
  * _CONDOR_AssignedGPUs is the ids as given.
  * An input starting with 'u' is the -account word the startd hands the
- * starter (sr_user_parse()): accepted or KS_EPARSE; accepted, it never
- * means a change to uid 0, and sr_user_format() of it parses back to the
+ * starter (ks_jobad_user_parse()): accepted or KS_EPARSE; accepted, it never
+ * means a change to uid 0, and ks_jobad_user_format() of it parses back to the
  * same account.
  * Nothing may crash, leak or read out of bounds.
  *
@@ -53,10 +53,7 @@
 #include <unistd.h>
 
 #include "cron_int.h"
-#include "sr_args.h"
-#include "sr_assigned.h"
-#include "sr_job.h"
-#include "sr_user.h"
+#include "ks_jobad.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -93,8 +90,8 @@ static void fail(const char *what, const char *text, const char *a,
 
 /* ---- vectors ------------------------------------------------------------- */
 
-static bool same_strv(const struct sr_strv *a, size_t from,
-		      const struct sr_strv *b)
+static bool same_strv(const struct ks_jobad_strv *a, size_t from,
+		      const struct ks_jobad_strv *b)
 {
 	if (a->n - from != b->n)
 		return false;
@@ -106,7 +103,7 @@ static bool same_strv(const struct sr_strv *a, size_t from,
 
 /* The first place two vectors differ, for the report. */
 static void fail_strv(const char *what, const char *text,
-		      const struct sr_strv *a, size_t from,
+		      const struct ks_jobad_strv *a, size_t from,
 		      char *const *b, size_t nb)
 {
 	size_t na = a->n - from, i = 0;
@@ -122,24 +119,24 @@ static void fail_strv(const char *what, const char *text,
 
 /* a[from..] joined in the new syntax parses back the same; the join is a
  * fixed point. */
-static void check_join_v2(const char *text, const struct sr_strv *a,
+static void check_join_v2(const char *text, const struct ks_jobad_strv *a,
 			  size_t from)
 {
-	char *joined = sr_args_join_v2(a, from);
-	struct sr_strv b = {0};
+	char *joined = ks_jobad_args_join_v2(a, from);
+	struct ks_jobad_strv b = {0};
 	struct ks_err err;
-	if (sr_args_parse_v2(joined, &b, &err) != 0)
+	if (ks_jobad_args_parse_v2(joined, &b, &err) != 0)
 		fail("the new-syntax join does not parse", text, joined,
 		     err.msg);
 	if (!same_strv(a, from, &b))
 		fail_strv("parse -> join -> parse changed the arguments",
 			  joined, a, from, b.v, b.n);
-	char *again = sr_args_join_v2(&b, 0);
+	char *again = ks_jobad_args_join_v2(&b, 0);
 	if (strcmp(joined, again) != 0)
 		fail("the new-syntax join is not a fixed point", text, joined,
 		     again);
 	free(again);
-	sr_strv_free(&b);
+	ks_jobad_strv_free(&b);
 	free(joined);
 }
 
@@ -147,9 +144,9 @@ static void check_join_v2(const char *text, const struct sr_strv *a,
 
 static void fuzz_args_v2(const char *text)
 {
-	struct sr_strv a = {0};
+	struct ks_jobad_strv a = {0};
 	struct ks_err err;
-	int rc = sr_args_parse_v2(text, &a, &err);
+	int rc = ks_jobad_args_parse_v2(text, &a, &err);
 	if (rc != 0 && rc != KS_EPARSE)
 		fail("Arguments failed with a code other than KS_EPARSE", text,
 		     err.msg, NULL);
@@ -158,7 +155,7 @@ static void fuzz_args_v2(const char *text)
 		if (a.n > 1)
 			check_join_v2(text, &a, 1); /* without argv[0] */
 	}
-	sr_strv_free(&a);
+	ks_jobad_strv_free(&a);
 }
 
 static bool arg_space(char c)
@@ -168,8 +165,8 @@ static bool arg_space(char c)
 
 static void fuzz_args_v1(const char *text)
 {
-	struct sr_strv a = {0};
-	sr_args_parse_v1(text, &a);
+	struct ks_jobad_strv a = {0};
+	ks_jobad_args_parse_v1(text, &a);
 	size_t len = 1;
 	for (size_t i = 0; i < a.n; i++) {
 		if (!a.v[i][0])
@@ -187,23 +184,23 @@ static void fuzz_args_v1(const char *text)
 			strcat(joined, " ");
 		strcat(joined, a.v[i]);
 	}
-	struct sr_strv b = {0};
-	sr_args_parse_v1(joined, &b);
+	struct ks_jobad_strv b = {0};
+	ks_jobad_args_parse_v1(joined, &b);
 	if (!same_strv(&a, 0, &b))
 		fail_strv("Args -> join -> Args changed the words", text, &a,
 			  0, b.v, b.n);
-	sr_strv_free(&b);
+	ks_jobad_strv_free(&b);
 	free(joined);
 	check_join_v2(text, &a, 0);
-	sr_strv_free(&a);
+	ks_jobad_strv_free(&a);
 }
 
 static void fuzz_unquote(const char *text)
 {
 	char *raw = NULL;
 	struct ks_err err;
-	int rc = sr_args_unquote_v2(text, &raw, &err);
-	if (!sr_args_is_v2_quoted(text)) {
+	int rc = ks_jobad_args_unquote_v2(text, &raw, &err);
+	if (!ks_jobad_args_is_v2_quoted(text)) {
 		if (rc != KS_EPARSE || raw)
 			fail("unquoting text without a double quote did not "
 			     "fail",
@@ -226,7 +223,7 @@ static void fuzz_unquote(const char *text)
 	q[k++] = '"';
 	q[k] = '\0';
 	char *back = NULL;
-	if (sr_args_unquote_v2(q, &back, &err) != 0)
+	if (ks_jobad_args_unquote_v2(q, &back, &err) != 0)
 		fail("quoting again does not unquote", text, q, err.msg);
 	if (strcmp(back, raw) != 0)
 		fail("unquote -> quote -> unquote changed the text", text, raw,
@@ -247,13 +244,13 @@ static char *entry_name(const char *e)
 }
 
 static void fail_env(const char *what, const char *text,
-		     const struct sr_env *a, const struct sr_env *b)
+		     const struct ks_jobad_env *a, const struct ks_jobad_env *b)
 {
 	fail_strv(what, text, &a->kv, 0, b->kv.v, b->kv.n);
 }
 
 /* env was merged from text without an error. */
-static void check_env(const char *text, const struct sr_env *env)
+static void check_env(const char *text, const struct ks_jobad_env *env)
 {
 	for (size_t i = 0; i < env->kv.n; i++) {
 		const char *e = env->kv.v[i];
@@ -268,18 +265,18 @@ static void check_env(const char *text, const struct sr_env *env)
 			free(other);
 		}
 		const char *eq = strchr(e, '=');
-		const char *v = sr_env_get(env, name);
+		const char *v = ks_jobad_env_get(env, name);
 		if (eq ? v != eq + 1 : v != NULL)
-			fail("sr_env_get does not find an entry", text, e,
+			fail("ks_jobad_env_get does not find an entry", text, e,
 			     v ? v : "(null)");
 		free(name);
 	}
 
 	/* new syntax */
-	char *joined = sr_args_join_v2(&env->kv, 0);
-	struct sr_env back = {0};
+	char *joined = ks_jobad_args_join_v2(&env->kv, 0);
+	struct ks_jobad_env back = {0};
 	struct ks_err err;
-	if (sr_env_merge_v2(&back, joined, &err) != 0)
+	if (ks_jobad_env_merge_v2(&back, joined, &err) != 0)
 		fail("the environment joined in the new syntax does not merge",
 		     text, joined, err.msg);
 	if (!same_strv(&env->kv, 0, &back.kv))
@@ -304,8 +301,8 @@ static void check_env(const char *text, const struct sr_env *env)
 				strcat(v1, ";");
 			strcat(v1, env->kv.v[i]);
 		}
-		struct sr_env back1 = {0};
-		if (sr_env_merge_v1(&back1, v1, 0, &err) != 0)
+		struct ks_jobad_env back1 = {0};
+		if (ks_jobad_env_merge_v1(&back1, v1, 0, &err) != 0)
 			fail("the environment joined in the old syntax does "
 			     "not merge",
 			     text, v1, err.msg);
@@ -313,14 +310,14 @@ static void check_env(const char *text, const struct sr_env *env)
 			fail_env("environment -> old syntax -> merge changed "
 				 "it",
 				 v1, env, &back1);
-		sr_env_free(&back1);
+		ks_jobad_env_free(&back1);
 		free(v1);
 	}
 
 	/* the starter's scratch-directory substitution, on the copy */
 	static const char from[] = "#CoNdOrScRaTcHdIr#";
 	size_t n = back.kv.n;
-	sr_env_replace_in_values(&back, from, "/scratch");
+	ks_jobad_env_replace_in_values(&back, from, "/scratch");
 	if (back.kv.n != n)
 		fail("replacing in values changed the entry count", text, NULL,
 		     NULL);
@@ -335,36 +332,36 @@ static void check_env(const char *text, const struct sr_env *env)
 			fail("replacing in values left an occurrence", text, a,
 			     b);
 	}
-	sr_env_free(&back);
+	ks_jobad_env_free(&back);
 }
 
 static void fuzz_env(const char *text, char delim)
 {
 	struct ks_err err;
-	struct sr_env env = {0};
-	int rc = sr_env_merge_v2(&env, text, &err);
+	struct ks_jobad_env env = {0};
+	int rc = ks_jobad_env_merge_v2(&env, text, &err);
 	if (rc == 0)
 		check_env(text, &env);
 	else if (rc != KS_EPARSE)
 		fail("Environment failed with a code other than KS_EPARSE",
 		     text, err.msg, NULL);
-	sr_env_free(&env);
+	ks_jobad_env_free(&env);
 
 	char delims[2] = {0, delim};
 	for (int i = 0; i < 2; i++) {
-		rc = sr_env_merge_v1(&env, text, delims[i], &err);
+		rc = ks_jobad_env_merge_v1(&env, text, delims[i], &err);
 		if (rc == 0)
 			check_env(text, &env);
 		else if (rc != KS_EPARSE)
 			fail("Env failed with a code other than KS_EPARSE",
 			     text, err.msg, NULL);
-		sr_env_free(&env);
+		ks_jobad_env_free(&env);
 	}
 
-	rc = sr_env_merge_v1_or_v2_quoted(&env, text, &err);
+	rc = ks_jobad_env_merge_v1_or_v2_quoted(&env, text, &err);
 	if (rc == 0)
 		check_env(text, &env);
-	sr_env_free(&env);
+	ks_jobad_env_free(&env);
 }
 
 /* ---- the startd cron's copy of the syntaxes ------------------------------ */
@@ -374,59 +371,59 @@ static void compare_cron(const char *text)
 	char cerr[200] = "";
 	char **cv = NULL;
 	int crc = sd_cron_split_args(text, &cv, cerr, sizeof(cerr));
-	struct sr_strv a = {0};
+	struct ks_jobad_strv a = {0};
 	int rc = 0;
-	if (sr_args_is_v2_quoted(text)) {
+	if (ks_jobad_args_is_v2_quoted(text)) {
 		char *raw = NULL;
-		rc = sr_args_unquote_v2(text, &raw, NULL);
+		rc = ks_jobad_args_unquote_v2(text, &raw, NULL);
 		if (!rc)
-			rc = sr_args_parse_v2(raw, &a, NULL);
+			rc = ks_jobad_args_parse_v2(raw, &a, NULL);
 		free(raw);
 	} else {
-		sr_args_parse_v1(text, &a);
+		ks_jobad_args_parse_v1(text, &a);
 	}
 	if (!crc != !rc)
 		fail(crc ? "cron ARGS refuses what the starter takes"
 			 : "cron ARGS takes what the starter refuses",
 		     text, cerr, NULL);
 	if (!rc && (sd_cron_vec_len(cv) != a.n ||
-		    !same_strv(&a, 0, &(struct sr_strv){cv, a.n, a.n})))
+		    !same_strv(&a, 0, &(struct ks_jobad_strv){cv, a.n, a.n})))
 		fail_strv("cron ARGS and the starter split differently", text,
 			  &a, 0, cv, sd_cron_vec_len(cv));
 	sd_cron_vec_free(cv);
-	sr_strv_free(&a);
+	ks_jobad_strv_free(&a);
 
 	if (strstr(text, "$$"))
 		return;
 	char **ce = NULL;
 	crc = sd_cron_split_env(text, &ce, cerr, sizeof(cerr));
-	struct sr_env env = {0};
-	rc = sr_env_merge_v1_or_v2_quoted(&env, text, NULL);
+	struct ks_jobad_env env = {0};
+	rc = ks_jobad_env_merge_v1_or_v2_quoted(&env, text, NULL);
 	if (!crc != !rc)
 		fail(crc ? "cron ENV refuses what the starter takes"
 			 : "cron ENV takes what the starter refuses",
 		     text, cerr, NULL);
 	if (!rc && (sd_cron_vec_len(ce) != env.kv.n ||
 		    !same_strv(&env.kv, 0,
-			       &(struct sr_strv){ce, env.kv.n, env.kv.n})))
+			       &(struct ks_jobad_strv){ce, env.kv.n, env.kv.n})))
 		fail_strv("cron ENV and the starter merge differently", text,
 			  &env.kv, 0, ce, sd_cron_vec_len(ce));
 	sd_cron_vec_free(ce);
-	sr_env_free(&env);
+	ks_jobad_env_free(&env);
 }
 
 /* ---- signals ------------------------------------------------------------- */
 
 static void fuzz_signal(const char *text)
 {
-	int sig = sr_signal_number(text);
+	int sig = ks_jobad_signal_number(text);
 	if (sig == -1)
 		return;
 	if (sig < 1)
-		fail("sr_signal_number gave a number below 1", text, NULL,
+		fail("ks_jobad_signal_number gave a number below 1", text, NULL,
 		     NULL);
-	const char *name = sr_signal_name(sig);
-	if (name && sr_signal_number(name) != sig)
+	const char *name = ks_jobad_signal_name(sig);
+	if (name && ks_jobad_signal_number(name) != sig)
 		fail("a signal's name names another signal", text, name, NULL);
 }
 
@@ -446,20 +443,20 @@ static void fuzz_job(const uint8_t *data, size_t size)
 	}
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	struct sr_job job;
+	struct ks_jobad job;
 	struct ks_err err;
 	ks_err_clear(&err);
-	int rc = off == size ? sr_job_load(path, &job, &err) : KS_EIO;
+	int rc = off == size ? ks_jobad_load(path, &job, &err) : KS_EIO;
 	close(fd);
 	if (off != size)
 		return;
 	if (rc == KS_EIO && job.ad == NULL) {
 		/* /proc not mounted: nothing was read */
-		sr_job_free(&job);
+		ks_jobad_free(&job);
 		return;
 	}
 	if (rc != 0 && rc != KS_EPARSE && rc != KS_EINVAL)
-		fail("sr_job_load failed with an unexpected code", err.msg,
+		fail("ks_jobad_load failed with an unexpected code", err.msg,
 		     NULL, NULL);
 	if (!job.id)
 		fail("a loaded job has no id", NULL, NULL, NULL);
@@ -475,7 +472,7 @@ static void fuzz_job(const uint8_t *data, size_t size)
 		check_join_v2("(job Arguments)", &job.args, 0);
 		check_env("(job Environment)", &job.env);
 	}
-	sr_job_free(&job);
+	ks_jobad_free(&job);
 }
 
 /* ---- entry point --------------------------------------------------------- */
@@ -502,10 +499,10 @@ static void fuzz_assigned(const uint8_t *data, size_t size)
 	classad_insert_string(m, "MachineResources", "Cpus GPUs");
 	classad_insert_int(m, "GPUs", 1);
 	classad_insert_string(m, "AssignedGPUs", ids);
-	struct sr_env env;
+	struct ks_jobad_env env;
 	memset(&env, 0, sizeof(env));
-	sr_assigned_env(cfg, m, &env, NULL);
-	const char *got = sr_env_get(&env, "_CONDOR_AssignedGPUs");
+	ks_jobad_assigned_env(cfg, m, &env, NULL);
+	const char *got = ks_jobad_env_get(&env, "_CONDOR_AssignedGPUs");
 	if (!got || strcmp(got, ids) != 0)
 		fail("_CONDOR_AssignedGPUs is not the ids", ids, got, NULL);
 	for (size_t i = 0; i < env.kv.n; i++) {
@@ -513,7 +510,7 @@ static void fuzz_assigned(const uint8_t *data, size_t size)
 		if (!eq || eq == env.kv.v[i])
 			fail("an entry without a name", env.kv.v[i], NULL, NULL);
 	}
-	sr_env_free(&env);
+	ks_jobad_env_free(&env);
 	classad_free(m);
 	ks_config_free(cfg);
 	free(text);
@@ -524,9 +521,9 @@ static void fuzz_account(const uint8_t *data, size_t size)
 	char *spec = malloc(size + 1);
 	memcpy(spec, data, size);
 	spec[size] = '\0';
-	struct sr_user u, v;
+	struct ks_jobad_user u, v;
 	struct ks_err err;
-	if (sr_user_parse(spec, "owner", &u, &err)) {
+	if (ks_jobad_user_parse(spec, "owner", &u, &err)) {
 		if (err.code != KS_EPARSE)
 			fail("a refused account is not KS_EPARSE", spec, err.msg,
 			     NULL);
@@ -535,20 +532,20 @@ static void fuzz_account(const uint8_t *data, size_t size)
 	}
 	if (u.switch_to && u.uid == 0)
 		fail("an account changes to root", spec, NULL, NULL);
-	char *again = sr_user_format(&u);
-	if (sr_user_parse(again, "owner", &v, &err))
-		fail("sr_user_format() does not parse back", spec, again,
+	char *again = ks_jobad_user_format(&u);
+	if (ks_jobad_user_parse(again, "owner", &v, &err))
+		fail("ks_jobad_user_format() does not parse back", spec, again,
 		     err.msg);
 	if (v.uid != u.uid || v.gid != u.gid || v.ngroups != u.ngroups ||
 	    v.switch_to != u.switch_to || strcmp(v.name, u.name) ||
 	    strcmp(v.home, u.home) ||
 	    (u.ngroups && memcmp(v.groups, u.groups,
 				 sizeof(gid_t) * (size_t)u.ngroups)))
-		fail("the account changed through sr_user_format()", spec,
+		fail("the account changed through ks_jobad_user_format()", spec,
 		     again, NULL);
 	free(again);
-	sr_user_free(&u);
-	sr_user_free(&v);
+	ks_jobad_user_free(&u);
+	ks_jobad_user_free(&v);
 	free(spec);
 }
 

@@ -2,7 +2,7 @@
 # the real condor_starter running small jobs (starter_test.sh; parts that
 # need root are skipped without it).
 add_executable(test_starter_args ${CMAKE_CURRENT_SOURCE_DIR}/test_starter_args.c)
-target_link_libraries(test_starter_args PRIVATE sr_jobad ${CMOCKA_LIB})
+target_link_libraries(test_starter_args PRIVATE ks_jobad ${CMOCKA_LIB})
 add_test(NAME startd_starter_args COMMAND test_starter_args)
 
 add_test(NAME startd_starter
@@ -11,7 +11,7 @@ set_tests_properties(startd_starter PROPERTIES TIMEOUT 180)
 
 # The job's account, as the startd hands it to each starter.
 add_executable(test_starter_user ${CMAKE_CURRENT_SOURCE_DIR}/test_starter_user.c)
-target_link_libraries(test_starter_user PRIVATE sr_jobad ${CMOCKA_LIB})
+target_link_libraries(test_starter_user PRIVATE ks_jobad ${CMOCKA_LIB})
 add_test(NAME startd_starter_user COMMAND test_starter_user)
 
 # The static starter's account lookups from the files (ks_passwd.h), which
@@ -32,5 +32,5 @@ add_test(NAME startd_sr_file COMMAND test_sr_file)
 add_executable(test_sr_end ${CMAKE_CURRENT_SOURCE_DIR}/test_sr_end.c
                ${CMAKE_SOURCE_DIR}/startd/starter/result.c)
 target_include_directories(test_sr_end PRIVATE ${CMAKE_SOURCE_DIR}/startd/starter)
-target_link_libraries(test_sr_end PRIVATE sr_jobad sr_file ${CMOCKA_LIB})
+target_link_libraries(test_sr_end PRIVATE ks_jobad sr_file ${CMOCKA_LIB})
 add_test(NAME startd_sr_end COMMAND test_sr_end)

@@ -1,6 +1,6 @@
 /* test_starter_args.c: the starter's argument and environment syntaxes
- * (startd/starter/sr_args.h), with the HTCondor manual's examples and the
- * errors, signal names for KillSig, and the job ad checks (sr_job.h). */
+ * (common/jobad/ks_jobad.h), with the HTCondor manual's examples and the
+ * errors, signal names for KillSig, and the job ad checks (ks_jobad.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,16 +12,14 @@
 
 #include <cmocka.h>
 
-#include "sr_args.h"
-#include "sr_assigned.h"
-#include "sr_job.h"
+#include "ks_jobad.h"
 
 /* Parses raw (new syntax) and checks it gives exactly the n strings. */
 static void expect_v2(const char *raw, size_t n, ...)
 {
-	struct sr_strv v = {0};
+	struct ks_jobad_strv v = {0};
 	struct ks_err err;
-	if (sr_args_parse_v2(raw, &v, &err))
+	if (ks_jobad_args_parse_v2(raw, &v, &err))
 		fail_msg("parse of [%s] failed: %s", raw, err.msg);
 	assert_int_equal(v.n, n);
 	va_list ap;
@@ -31,7 +29,7 @@ static void expect_v2(const char *raw, size_t n, ...)
 	va_end(ap);
 	if (n)
 		assert_null(v.v[n]);
-	sr_strv_free(&v);
+	ks_jobad_strv_free(&v);
 }
 
 static void test_v2_simple(void **state)
@@ -68,15 +66,15 @@ static void test_v2_manual_example(void **state)
 	(void)state;
 	const char *submit =
 		"\"one \"\"two\"\" 'spacey ''quoted'' argument'\"";
-	assert_true(sr_args_is_v2_quoted(submit));
+	assert_true(ks_jobad_args_is_v2_quoted(submit));
 	char *raw;
-	assert_int_equal(sr_args_unquote_v2(submit, &raw, NULL), 0);
+	assert_int_equal(ks_jobad_args_unquote_v2(submit, &raw, NULL), 0);
 	assert_string_equal(raw, "one \"two\" 'spacey ''quoted'' argument'");
 	expect_v2(raw, 3, "one", "\"two\"", "spacey 'quoted' argument");
 	free(raw);
 
-	assert_int_equal(sr_args_unquote_v2("  \"3 simple arguments\"  ",
-					    &raw, NULL), 0);
+	assert_int_equal(ks_jobad_args_unquote_v2("  \"3 simple arguments\"  ",
+						  &raw, NULL), 0);
 	expect_v2(raw, 3, "3", "simple", "arguments");
 	free(raw);
 }
@@ -84,45 +82,46 @@ static void test_v2_manual_example(void **state)
 static void test_v2_errors(void **state)
 {
 	(void)state;
-	struct sr_strv v = {0};
+	struct ks_jobad_strv v = {0};
 	struct ks_err err;
-	assert_int_equal(sr_args_parse_v2("a 'b c", &v, &err), KS_EPARSE);
+	assert_int_equal(ks_jobad_args_parse_v2("a 'b c", &v, &err), KS_EPARSE);
 	assert_non_null(strstr(err.msg, "unbalanced single quote"));
 	assert_non_null(strstr(err.msg, "offset 2"));
 	assert_int_equal(v.n, 1); /* what came before is kept */
 	assert_string_equal(v.v[0], "a");
-	sr_strv_free(&v);
-	assert_int_equal(sr_args_parse_v2("'it''s", &v, NULL), KS_EPARSE);
-	sr_strv_free(&v);
+	ks_jobad_strv_free(&v);
+	assert_int_equal(ks_jobad_args_parse_v2("'it''s", &v, NULL), KS_EPARSE);
+	ks_jobad_strv_free(&v);
 
 	char *raw = (char *)1;
-	assert_int_equal(sr_args_unquote_v2("\"no end", &raw, &err),
+	assert_int_equal(ks_jobad_args_unquote_v2("\"no end", &raw, &err),
 			 KS_EPARSE);
 	assert_null(raw);
 	assert_non_null(strstr(err.msg, "no closing double quote"));
-	assert_int_equal(sr_args_unquote_v2("\"a\" b", &raw, &err), KS_EPARSE);
+	assert_int_equal(ks_jobad_args_unquote_v2("\"a\" b", &raw,
+						  &err), KS_EPARSE);
 	assert_non_null(strstr(err.msg, "after the closing double quote"));
-	assert_int_equal(sr_args_unquote_v2("a", &raw, &err), KS_EPARSE);
-	assert_false(sr_args_is_v2_quoted("a \"b\""));
-	assert_false(sr_args_is_v2_quoted(NULL));
+	assert_int_equal(ks_jobad_args_unquote_v2("a", &raw, &err), KS_EPARSE);
+	assert_false(ks_jobad_args_is_v2_quoted("a \"b\""));
+	assert_false(ks_jobad_args_is_v2_quoted(NULL));
 }
 
 static void test_v1(void **state)
 {
 	(void)state;
-	struct sr_strv v = {0};
-	sr_args_parse_v1("  a  b\tc\n", &v);
+	struct ks_jobad_strv v = {0};
+	ks_jobad_args_parse_v1("  a  b\tc\n", &v);
 	assert_int_equal(v.n, 3);
 	assert_string_equal(v.v[2], "c");
-	sr_strv_free(&v);
+	ks_jobad_strv_free(&v);
 	/* The old syntax has no quoting at all. */
-	sr_args_parse_v1("'a b' \"c d\"", &v);
+	ks_jobad_args_parse_v1("'a b' \"c d\"", &v);
 	assert_int_equal(v.n, 4);
 	assert_string_equal(v.v[0], "'a");
 	assert_string_equal(v.v[3], "d\"");
-	sr_strv_free(&v);
-	sr_args_parse_v1(NULL, &v);
-	sr_args_parse_v1("", &v);
+	ks_jobad_strv_free(&v);
+	ks_jobad_args_parse_v1(NULL, &v);
+	ks_jobad_args_parse_v1("", &v);
 	assert_int_equal(v.n, 0);
 }
 
@@ -132,28 +131,28 @@ static void test_join_round_trip(void **state)
 	const char *raws[] = {"a b c", "'a b' '' 'it''s' x'y'",
 			      "'tab\there' plain", "''''"};
 	for (size_t i = 0; i < sizeof(raws) / sizeof(raws[0]); i++) {
-		struct sr_strv a = {0}, b = {0};
-		assert_int_equal(sr_args_parse_v2(raws[i], &a, NULL), 0);
-		char *joined = sr_args_join_v2(&a, 0);
-		assert_int_equal(sr_args_parse_v2(joined, &b, NULL), 0);
+		struct ks_jobad_strv a = {0}, b = {0};
+		assert_int_equal(ks_jobad_args_parse_v2(raws[i], &a, NULL), 0);
+		char *joined = ks_jobad_args_join_v2(&a, 0);
+		assert_int_equal(ks_jobad_args_parse_v2(joined, &b, NULL), 0);
 		assert_int_equal(a.n, b.n);
 		for (size_t k = 0; k < a.n; k++)
 			assert_string_equal(a.v[k], b.v[k]);
 		free(joined);
-		sr_strv_free(&a);
-		sr_strv_free(&b);
+		ks_jobad_strv_free(&a);
+		ks_jobad_strv_free(&b);
 	}
-	struct sr_strv a = {0};
-	sr_strv_add(&a, "/bin/echo", 9);
-	sr_strv_add(&a, "x y", 3);
-	sr_strv_add(&a, "", 0);
-	sr_strv_add(&a, "it's", 4);
-	sr_strv_add(&a, "a  b", 4);
+	struct ks_jobad_strv a = {0};
+	ks_jobad_strv_add(&a, "/bin/echo", 9);
+	ks_jobad_strv_add(&a, "x y", 3);
+	ks_jobad_strv_add(&a, "", 0);
+	ks_jobad_strv_add(&a, "it's", 4);
+	ks_jobad_strv_add(&a, "a  b", 4);
 	/* HTCondor's canonical form: only what needs it is quoted */
-	char *j = sr_args_join_v2(&a, 1);
+	char *j = ks_jobad_args_join_v2(&a, 1);
 	assert_string_equal(j, "x' 'y '' it''''s a'  'b");
 	free(j);
-	sr_strv_free(&a);
+	ks_jobad_strv_free(&a);
 }
 
 /* ---- environments ---- */
@@ -163,124 +162,133 @@ static void test_env_v2_manual_example(void **state)
 	(void)state;
 	/* environment = "one=1 two=""2"" three='spacey ''quoted'' value'" */
 	char *raw;
-	assert_int_equal(sr_args_unquote_v2(
-		"\"one=1 two=\"\"2\"\" three='spacey ''quoted'' value'\"",
-		&raw, NULL), 0);
-	struct sr_env env = {0};
-	assert_int_equal(sr_env_merge_v2(&env, raw, NULL), 0);
+	assert_int_equal(ks_jobad_args_unquote_v2("\"one=1 two=\"\"2\"\" three='spacey ''quoted'' value'\"",
+						  &raw, NULL), 0);
+	struct ks_jobad_env env = {0};
+	assert_int_equal(ks_jobad_env_merge_v2(&env, raw, NULL), 0);
 	free(raw);
 	assert_int_equal(env.kv.n, 3);
-	assert_string_equal(sr_env_get(&env, "one"), "1");
-	assert_string_equal(sr_env_get(&env, "two"), "\"2\"");
-	assert_string_equal(sr_env_get(&env, "three"),
+	assert_string_equal(ks_jobad_env_get(&env, "one"), "1");
+	assert_string_equal(ks_jobad_env_get(&env, "two"), "\"2\"");
+	assert_string_equal(ks_jobad_env_get(&env, "three"),
 			    "spacey 'quoted' value");
 	assert_string_equal(env.kv.v[2], "three=spacey 'quoted' value");
 	assert_null(env.kv.v[3]);
-	sr_env_free(&env);
+	ks_jobad_env_free(&env);
 }
 
 static void test_env_v2_entries(void **state)
 {
 	(void)state;
-	struct sr_env env = {0};
+	struct ks_jobad_env env = {0};
 	struct ks_err err;
-	assert_int_equal(sr_env_merge_v2(&env, "A=1 B= C=x=y A=2", &err), 0);
+	assert_int_equal(ks_jobad_env_merge_v2(&env, "A=1 B= C=x=y A=2",
+					       &err), 0);
 	assert_int_equal(env.kv.n, 3);
-	assert_string_equal(sr_env_get(&env, "A"), "2"); /* later wins */
-	assert_string_equal(sr_env_get(&env, "B"), "");
-	assert_string_equal(sr_env_get(&env, "C"), "x=y");
-	assert_null(sr_env_get(&env, "D"));
-	assert_null(sr_env_get(&env, "")); /* no name matches the empty one */
+	assert_string_equal(ks_jobad_env_get(&env, "A"), "2"); /* later wins */
+	assert_string_equal(ks_jobad_env_get(&env, "B"), "");
+	assert_string_equal(ks_jobad_env_get(&env, "C"), "x=y");
+	assert_null(ks_jobad_env_get(&env, "D"));
+	assert_null(ks_jobad_env_get(&env,
+				     "")); /* no name matches the empty one */
 	/* An unexpanded $$() macro stays as it is. */
-	assert_int_equal(sr_env_merge_v2(&env, "$$(OpSys)", &err), 0);
+	assert_int_equal(ks_jobad_env_merge_v2(&env, "$$(OpSys)", &err), 0);
 	assert_string_equal(env.kv.v[3], "$$(OpSys)");
-	assert_null(sr_env_get(&env, "$$(OpSys)"));
+	assert_null(ks_jobad_env_get(&env, "$$(OpSys)"));
 
-	assert_int_equal(sr_env_merge_v2(&env, "E=5 NOVALUE F=6", &err),
+	assert_int_equal(ks_jobad_env_merge_v2(&env, "E=5 NOVALUE F=6", &err),
 			 KS_EPARSE);
 	assert_non_null(strstr(err.msg, "'NOVALUE' has no '='"));
-	assert_string_equal(sr_env_get(&env, "E"), "5");
-	assert_null(sr_env_get(&env, "F"));
-	assert_int_equal(sr_env_merge_v2(&env, "=x", &err), KS_EPARSE);
+	assert_string_equal(ks_jobad_env_get(&env, "E"), "5");
+	assert_null(ks_jobad_env_get(&env, "F"));
+	assert_int_equal(ks_jobad_env_merge_v2(&env, "=x", &err), KS_EPARSE);
 	assert_non_null(strstr(err.msg, "names no variable"));
-	assert_int_equal(sr_env_merge_v2(&env, "G='open", &err), KS_EPARSE);
+	assert_int_equal(ks_jobad_env_merge_v2(&env, "G='open",
+					       &err), KS_EPARSE);
 	assert_non_null(strstr(err.msg, "unbalanced"));
-	sr_env_free(&env);
+	ks_jobad_env_free(&env);
 }
 
 static void test_env_v1(void **state)
 {
 	(void)state;
-	struct sr_env env = {0};
+	struct ks_jobad_env env = {0};
 	struct ks_err err;
-	assert_int_equal(sr_env_merge_v1(&env, "one=1;two=2;three=spacey value",
-					 0, &err), 0);
+	assert_int_equal(ks_jobad_env_merge_v1(&env,
+					       "one=1;two=2;three=spacey value",
+					       0, &err), 0);
 	assert_int_equal(env.kv.n, 3);
-	assert_string_equal(sr_env_get(&env, "three"), "spacey value");
-	sr_env_free(&env);
+	assert_string_equal(ks_jobad_env_get(&env, "three"), "spacey value");
+	ks_jobad_env_free(&env);
 
 	/* Entries lose leading whitespace; newlines separate too; empty
 	 * entries are nothing. */
-	assert_int_equal(sr_env_merge_v1(&env, ";; A=1 ;\n\tB='x'\n;;", 0,
-					 &err), 0);
+	assert_int_equal(ks_jobad_env_merge_v1(&env, ";; A=1 ;\n\tB='x'\n;;", 0,
+					       &err), 0);
 	assert_int_equal(env.kv.n, 2);
-	assert_string_equal(sr_env_get(&env, "A"), "1 ");
-	assert_string_equal(sr_env_get(&env, "B"), "'x'");
-	sr_env_free(&env);
+	assert_string_equal(ks_jobad_env_get(&env, "A"), "1 ");
+	assert_string_equal(ks_jobad_env_get(&env, "B"), "'x'");
+	ks_jobad_env_free(&env);
 
 	/* A text may name its own delimiter by starting with it. */
-	assert_int_equal(sr_env_merge_v1(&env, "|A=1|B=x;y", 0, &err), 0);
-	assert_string_equal(sr_env_get(&env, "A"), "1");
-	assert_string_equal(sr_env_get(&env, "B"), "x;y");
-	sr_env_free(&env);
+	assert_int_equal(ks_jobad_env_merge_v1(&env, "|A=1|B=x;y", 0, &err), 0);
+	assert_string_equal(ks_jobad_env_get(&env, "A"), "1");
+	assert_string_equal(ks_jobad_env_get(&env, "B"), "x;y");
+	ks_jobad_env_free(&env);
 	/* ... or the ad's EnvDelim names it. */
-	assert_int_equal(sr_env_merge_v1(&env, "A=1|B=x;y", '|', &err), 0);
-	assert_string_equal(sr_env_get(&env, "B"), "x;y");
-	sr_env_free(&env);
+	assert_int_equal(ks_jobad_env_merge_v1(&env, "A=1|B=x;y", '|',
+					       &err), 0);
+	assert_string_equal(ks_jobad_env_get(&env, "B"), "x;y");
+	ks_jobad_env_free(&env);
 
-	assert_int_equal(sr_env_merge_v1(&env, "A=1;B", 0, &err), KS_EPARSE);
+	assert_int_equal(ks_jobad_env_merge_v1(&env, "A=1;B", 0,
+					       &err), KS_EPARSE);
 	assert_non_null(strstr(err.msg, "'B' has no '='"));
-	assert_int_equal(sr_env_merge_v1(&env, "", 0, &err), 0);
-	assert_int_equal(sr_env_merge_v1(&env, NULL, 0, &err), 0);
-	sr_env_free(&env);
+	assert_int_equal(ks_jobad_env_merge_v1(&env, "", 0, &err), 0);
+	assert_int_equal(ks_jobad_env_merge_v1(&env, NULL, 0, &err), 0);
+	ks_jobad_env_free(&env);
 }
 
 static void test_env_either(void **state)
 {
 	(void)state;
-	struct sr_env env = {0};
-	assert_int_equal(sr_env_merge_v1_or_v2_quoted(
-		&env, "\"A=1 B='x y'\"", NULL), 0);
-	assert_string_equal(sr_env_get(&env, "B"), "x y");
-	assert_int_equal(sr_env_merge_v1_or_v2_quoted(&env, "C=1;D=x y",
-						      NULL), 0);
-	assert_string_equal(sr_env_get(&env, "D"), "x y");
-	assert_int_equal(sr_env_merge_v1_or_v2_quoted(&env, NULL, NULL), 0);
-	assert_int_equal(sr_env_merge_v1_or_v2_quoted(&env, "\"A=1", NULL),
+	struct ks_jobad_env env = {0};
+	assert_int_equal(ks_jobad_env_merge_v1_or_v2_quoted(&env,
+			"\"A=1 B='x y'\"", NULL), 0);
+	assert_string_equal(ks_jobad_env_get(&env, "B"), "x y");
+	assert_int_equal(ks_jobad_env_merge_v1_or_v2_quoted(&env, "C=1;D=x y",
+			NULL), 0);
+	assert_string_equal(ks_jobad_env_get(&env, "D"), "x y");
+	assert_int_equal(ks_jobad_env_merge_v1_or_v2_quoted(&env, NULL,
+			NULL), 0);
+	assert_int_equal(ks_jobad_env_merge_v1_or_v2_quoted(&env, "\"A=1",
+			NULL),
 			 KS_EPARSE);
 	assert_int_equal(env.kv.n, 4);
-	sr_env_free(&env);
+	ks_jobad_env_free(&env);
 }
 
 static void test_env_set_and_replace(void **state)
 {
 	(void)state;
-	struct sr_env env = {0};
-	assert_int_equal(sr_env_set(&env, "", "x"), KS_EINVAL);
-	assert_int_equal(sr_env_set(&env, "A=B", "x"), KS_EINVAL);
-	assert_int_equal(sr_env_set(&env, "AB", "1"), 0);
-	assert_int_equal(sr_env_set(&env, "A", "2"), 0);
-	assert_string_equal(sr_env_get(&env, "AB"), "1"); /* no prefix mix-up */
-	assert_string_equal(sr_env_get(&env, "A"), "2");
-	assert_int_equal(sr_env_set(&env, "S", "#CoNdOrScRaTcHdIr#/tmp:"
-				    "#CoNdOrScRaTcHdIr#"), 0);
-	assert_int_equal(sr_env_set(&env, "#CoNdOrScRaTcHdIr#", "v"), 0);
-	sr_env_replace_in_values(&env, "#CoNdOrScRaTcHdIr#", "/scratch");
-	assert_string_equal(sr_env_get(&env, "S"), "/scratch/tmp:/scratch");
-	assert_string_equal(sr_env_get(&env, "#CoNdOrScRaTcHdIr#"), "v");
+	struct ks_jobad_env env = {0};
+	assert_int_equal(ks_jobad_env_set(&env, "", "x"), KS_EINVAL);
+	assert_int_equal(ks_jobad_env_set(&env, "A=B", "x"), KS_EINVAL);
+	assert_int_equal(ks_jobad_env_set(&env, "AB", "1"), 0);
+	assert_int_equal(ks_jobad_env_set(&env, "A", "2"), 0);
+	assert_string_equal(ks_jobad_env_get(&env,
+					     "AB"), "1"); /* no prefix mix-up */
+	assert_string_equal(ks_jobad_env_get(&env, "A"), "2");
+	assert_int_equal(ks_jobad_env_set(&env, "S",
+					  "#CoNdOrScRaTcHdIr#/tmp:" "#CoNdOrScRaTcHdIr#"), 0);
+	assert_int_equal(ks_jobad_env_set(&env, "#CoNdOrScRaTcHdIr#", "v"), 0);
+	ks_jobad_env_replace_in_values(&env, "#CoNdOrScRaTcHdIr#", "/scratch");
+	assert_string_equal(ks_jobad_env_get(&env,
+					     "S"), "/scratch/tmp:/scratch");
+	assert_string_equal(ks_jobad_env_get(&env, "#CoNdOrScRaTcHdIr#"), "v");
 	assert_int_equal(env.kv.n, 4);
-	sr_env_free(&env);
-	sr_env_free(NULL);
+	ks_jobad_env_free(&env);
+	ks_jobad_env_free(NULL);
 }
 
 /* ---- KillSig names ---- */
@@ -288,32 +296,32 @@ static void test_env_set_and_replace(void **state)
 static void test_signal_names(void **state)
 {
 	(void)state;
-	assert_int_equal(sr_signal_number("SIGTERM"), 15);
-	assert_int_equal(sr_signal_number("sigint"), 2);
-	assert_int_equal(sr_signal_number("KILL"), 9);
-	assert_int_equal(sr_signal_number("Usr1"), 10);
-	assert_int_equal(sr_signal_number("9"), 9);
-	assert_int_equal(sr_signal_number("SIGFOO"), -1);
-	assert_int_equal(sr_signal_number(""), -1);
-	assert_int_equal(sr_signal_number(NULL), -1);
-	assert_int_equal(sr_signal_number("0"), -1);
-	assert_int_equal(sr_signal_number("99999"), -1);
-	assert_int_equal(sr_signal_number("SIG"), -1);
-	assert_string_equal(sr_signal_name(15), "SIGTERM");
-	assert_null(sr_signal_name(0));
+	assert_int_equal(ks_jobad_signal_number("SIGTERM"), 15);
+	assert_int_equal(ks_jobad_signal_number("sigint"), 2);
+	assert_int_equal(ks_jobad_signal_number("KILL"), 9);
+	assert_int_equal(ks_jobad_signal_number("Usr1"), 10);
+	assert_int_equal(ks_jobad_signal_number("9"), 9);
+	assert_int_equal(ks_jobad_signal_number("SIGFOO"), -1);
+	assert_int_equal(ks_jobad_signal_number(""), -1);
+	assert_int_equal(ks_jobad_signal_number(NULL), -1);
+	assert_int_equal(ks_jobad_signal_number("0"), -1);
+	assert_int_equal(ks_jobad_signal_number("99999"), -1);
+	assert_int_equal(ks_jobad_signal_number("SIG"), -1);
+	assert_string_equal(ks_jobad_signal_name(15), "SIGTERM");
+	assert_null(ks_jobad_signal_name(0));
 }
 
 /* ---- the job ad ---- */
 
-/* Loads an ad given as text; returns sr_job_load()'s code. */
-static int load(const char *text, struct sr_job *job, struct ks_err *err)
+/* Loads an ad given as text; returns ks_jobad_load()'s code. */
+static int load(const char *text, struct ks_jobad *job, struct ks_err *err)
 {
 	char path[] = "/tmp/test_starter_args.XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
-	int rc = sr_job_load(path, job, err);
+	int rc = ks_jobad_load(path, job, err);
 	unlink(path);
 	return rc;
 }
@@ -321,7 +329,7 @@ static int load(const char *text, struct sr_job *job, struct ks_err *err)
 static void test_job_good(void **state)
 {
 	(void)state;
-	struct sr_job job;
+	struct ks_jobad job;
 	struct ks_err err;
 	int rc = load("ClusterId = 7\nProcId = 3\nCmd = \"/bin/echo\"\n"
 		      "Arguments = \"a 'b c'\"\nArgs = \"ignored\"\n"
@@ -337,8 +345,9 @@ static void test_job_good(void **state)
 	assert_string_equal(job.cmd, "/bin/echo");
 	assert_int_equal(job.args.n, 2);
 	assert_string_equal(job.args.v[1], "b c");
-	assert_string_equal(sr_env_get(&job.env, "Y"), "2 3");
-	assert_null(sr_env_get(&job.env, "Z")); /* Environment wins over Env */
+	assert_string_equal(ks_jobad_env_get(&job.env, "Y"), "2 3");
+	assert_null(ks_jobad_env_get(&job.env,
+				     "Z")); /* Environment wins over Env */
 	assert_true(job.shared_fs);
 	assert_string_equal(job.iwd, "/tmp");
 	assert_null(job.in);
@@ -350,13 +359,13 @@ static void test_job_good(void **state)
 	assert_string_equal(job.owner, "alice");
 	assert_int_equal(job.prev_suspension_time, 5);
 	assert_true(job.prev_wall_clock == 2.5);
-	sr_job_free(&job);
+	ks_jobad_free(&job);
 }
 
 static void test_job_old_syntaxes(void **state)
 {
 	(void)state;
-	struct sr_job job;
+	struct ks_jobad job;
 	struct ks_err err;
 	assert_int_equal(load("Cmd = strcat(\"/bin/\", \"echo\")\n"
 			      "Args = \"a  'b\"\nEnv = \"A=1|B=2;3\"\n"
@@ -367,30 +376,30 @@ static void test_job_old_syntaxes(void **state)
 	assert_string_equal(job.id, "?");
 	assert_int_equal(job.args.n, 2);
 	assert_string_equal(job.args.v[1], "'b");
-	assert_string_equal(sr_env_get(&job.env, "B"), "2;3");
+	assert_string_equal(ks_jobad_env_get(&job.env, "B"), "2;3");
 	assert_int_equal(job.kill_sig, 9);
 	assert_true(job.append);
 	assert_false(job.shared_fs);
-	sr_job_free(&job);
+	ks_jobad_free(&job);
 
 	assert_int_equal(load("Cmd = \"x\"\nKillSig = \"SIGFOO\"\n", &job, &err),
 			 0);
 	assert_int_equal(job.kill_sig, 15);
 	assert_non_null(strstr(job.kill_sig_note, "SIGFOO"));
-	sr_job_free(&job);
+	ks_jobad_free(&job);
 }
 
 /* Loads text, expects code, and that the message holds want. */
 static void expect_bad(const char *text, int code, const char *want)
 {
-	struct sr_job job;
+	struct ks_jobad job;
 	struct ks_err err;
 	ks_err_clear(&err);
 	assert_int_equal(load(text, &job, &err), code);
 	if (!strstr(err.msg, want))
 		fail_msg("for [%s] expected \"%s\" in \"%s\"", text, want,
 			 err.msg);
-	sr_job_free(&job);
+	ks_jobad_free(&job);
 }
 
 static void test_job_bad(void **state)
@@ -421,17 +430,17 @@ static void test_job_bad(void **state)
 	expect_bad("Cmd = \"/bin/echo\"\nfoo = (\n", KS_EPARSE,
 		   "not a ClassAd in old syntax: line 2");
 
-	struct sr_job job;
+	struct ks_jobad job;
 	struct ks_err err;
-	assert_int_equal(sr_job_load("/nonexistent/job.ad", &job, &err),
+	assert_int_equal(ks_jobad_load("/nonexistent/job.ad", &job, &err),
 			 KS_EIO);
 	assert_non_null(strstr(err.msg, "/nonexistent/job.ad"));
 	assert_string_equal(job.id, "?");
-	sr_job_free(&job);
+	ks_jobad_free(&job);
 }
 
 static void assigned(const char *knobs, const char *machine_text,
-		     struct sr_env *env)
+		     struct ks_jobad_env *env)
 {
 	ks_config *cfg = ks_config_new("STARTER", NULL);
 	struct ks_err err;
@@ -441,7 +450,7 @@ static void assigned(const char *knobs, const char *machine_text,
 				   CLASSAD_FMT_OLD, NULL, &err);
 	assert_non_null(m);
 	memset(env, 0, sizeof(*env));
-	sr_assigned_env(cfg, m, env, NULL);
+	ks_jobad_assigned_env(cfg, m, env, NULL);
 	classad_free(m);
 	ks_config_free(cfg);
 }
@@ -452,7 +461,7 @@ static void assigned(const char *knobs, const char *machine_text,
 static void test_assigned_env(void **state)
 {
 	(void)state;
-	struct sr_env env;
+	struct ks_jobad_env env;
 	assigned("ENVIRONMENT_FOR_AssignedGPUs = GPU_DEVICE_ORDINAL=/(CUDA|OCL)// "
 		 " CUDA_VISIBLE_DEVICES=/CUDA//\n"
 		 "ENVIRONMENT_FOR_AssignedFPGAs = FPGA_IDS=#dev-(\\d+)#n$1#, "
@@ -462,35 +471,41 @@ static void test_assigned_env(void **state)
 		 "FPGAs = 2\nAssignedFPGAs = \"dev-7, dev-x\"\n"
 		 "Licenses = 1\n",
 		 &env);
-	assert_string_equal(sr_env_get(&env, "_CONDOR_AssignedGPUs"),
+	assert_string_equal(ks_jobad_env_get(&env, "_CONDOR_AssignedGPUs"),
 			    "CUDA0,OCL3");
-	assert_string_equal(sr_env_get(&env, "GPU_DEVICE_ORDINAL"), "0,3");
-	assert_string_equal(sr_env_get(&env, "CUDA_VISIBLE_DEVICES"), "0,OCL3");
-	assert_string_equal(sr_env_get(&env, "FPGA_IDS"), "n7,dev-x");
-	assert_string_equal(sr_env_get(&env, "FPGA_ALL"), "dev-7, dev-x");
-	assert_null(sr_env_get(&env, "_CONDOR_AssignedLicenses"));
-	sr_env_free(&env);
+	assert_string_equal(ks_jobad_env_get(&env,
+					     "GPU_DEVICE_ORDINAL"), "0,3");
+	assert_string_equal(ks_jobad_env_get(&env,
+					     "CUDA_VISIBLE_DEVICES"), "0,OCL3");
+	assert_string_equal(ks_jobad_env_get(&env, "FPGA_IDS"), "n7,dev-x");
+	assert_string_equal(ks_jobad_env_get(&env, "FPGA_ALL"), "dev-7, dev-x");
+	assert_null(ks_jobad_env_get(&env, "_CONDOR_AssignedLicenses"));
+	ks_jobad_env_free(&env);
 
 	/* a slot with GPUs on the machine but none given: 10000 by
 	 * default; a bare CUDA name keeps digits only */
 	assigned("ENVIRONMENT_FOR_AssignedGPUs = CUDA_VISIBLE_DEVICES\n",
 		 "MachineResources = \"Cpus GPUs\"\nGPUs = 0\n", &env);
-	assert_string_equal(sr_env_get(&env, "_CONDOR_AssignedGPUs"), "10000");
-	assert_string_equal(sr_env_get(&env, "CUDA_VISIBLE_DEVICES"), "10000");
-	sr_env_free(&env);
+	assert_string_equal(ks_jobad_env_get(&env,
+					     "_CONDOR_AssignedGPUs"), "10000");
+	assert_string_equal(ks_jobad_env_get(&env,
+					     "CUDA_VISIBLE_DEVICES"), "10000");
+	ks_jobad_env_free(&env);
 	assigned("ENVIRONMENT_FOR_AssignedGPUs = CUDA_VISIBLE_DEVICES\n",
 		 "MachineResources = \"GPUs\"\nAssignedGPUs = \"CUDA1,CUDA2\"\n",
 		 &env);
-	assert_string_equal(sr_env_get(&env, "CUDA_VISIBLE_DEVICES"), "1,2");
-	sr_env_free(&env);
+	assert_string_equal(ks_jobad_env_get(&env,
+					     "CUDA_VISIBLE_DEVICES"), "1,2");
+	ks_jobad_env_free(&env);
 
 	/* a broken pattern sets nothing from that knob */
 	assigned("ENVIRONMENT_FOR_AssignedGPUs = X=/(unclosed//\nENVIRONMENT_VALUE_FOR_UnAssignedGPUs = none\n",
 		 "MachineResources = \"GPUs\"\nAssignedGPUs = \"CUDA1\"\n",
 		 &env);
-	assert_null(sr_env_get(&env, "X"));
-	assert_string_equal(sr_env_get(&env, "_CONDOR_AssignedGPUs"), "CUDA1");
-	sr_env_free(&env);
+	assert_null(ks_jobad_env_get(&env, "X"));
+	assert_string_equal(ks_jobad_env_get(&env,
+					     "_CONDOR_AssignedGPUs"), "CUDA1");
+	ks_jobad_env_free(&env);
 }
 
 int main(void)

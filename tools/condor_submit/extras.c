@@ -18,7 +18,7 @@
 #include "ks_mem.h"
 #include "ks_name.h"
 #include "ks_text.h"
-#include "sr_job.h"
+#include "ks_jobad.h"
 #include "submit.h"
 
 /* ---- values ---------------------------------------------------------- */
@@ -214,8 +214,9 @@ static char *signal_name(char *v, struct ks_err *err)
 	/* the starter's table of names; a name only in full ("SIGTERM",
 	 * which the starter's reading would also take as "TERM") */
 	bool number = v[strspn(v, "0123456789")] == '\0';
-	int n = number || !strncasecmp(v, "SIG", 3) ? sr_signal_number(v) : -1;
-	const char *name = n > 0 ? sr_signal_name(n) : NULL;
+	int n = number || !strncasecmp(v, "SIG", 3) ?
+		ks_jobad_signal_number(v) : -1;
+	const char *name = n > 0 ? ks_jobad_signal_name(n) : NULL;
 	if (!name) {
 		ks_err_set(err, KS_EINVAL, 0, 0, 0, "invalid signal %s", v);
 		free(v);

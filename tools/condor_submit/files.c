@@ -8,7 +8,7 @@
 
 #include "ks_mem.h"
 #include "ks_text.h"
-#include "sr_args.h"
+#include "ks_jobad.h"
 #include "submit.h"
 
 /* ---- more argument lists -------------------------------------------- */
@@ -67,7 +67,7 @@ static int put_more_args(const struct sub_job_ctx *c, classad *ad,
 	const char *v = v2 ? v2 : v1;
 	if (!v)
 		goto out;
-	if (!sr_args_is_v2_quoted(v)) {
+	if (!ks_jobad_args_is_v2_quoted(v)) {
 		if (v2)
 			rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
 					"failed to parse %s: Expecting "

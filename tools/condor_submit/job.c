@@ -12,7 +12,7 @@
 
 #include "ks_mem.h"
 #include "ks_text.h"
-#include "sr_args.h"
+#include "ks_jobad.h"
 #include "submit.h"
 
 /* Whether the name s is the len bytes at name, letter case aside
@@ -181,13 +181,13 @@ static int put_args(const struct sub_job_ctx *c, classad *ad, int universe,
 {
 	char *shell = sub_param(c, "shell", NULL);
 	if (shell) {
-		struct sr_strv words = {0};
-		sr_strv_add(&words, "-c", 2);
-		sr_strv_add(&words, shell, strlen(shell));
-		char *joined = sr_args_join_v2(&words, 0);
+		struct ks_jobad_strv words = {0};
+		ks_jobad_strv_add(&words, "-c", 2);
+		ks_jobad_strv_add(&words, shell, strlen(shell));
+		char *joined = ks_jobad_args_join_v2(&words, 0);
 		classad_insert_string(ad, "Arguments", joined);
 		free(joined);
-		sr_strv_free(&words);
+		ks_jobad_strv_free(&words);
 		free(shell);
 		return 0;
 	}
@@ -205,7 +205,7 @@ static int put_args(const struct sub_job_ctx *c, classad *ad, int universe,
 	const char *v = v2 ? v2 : v1;
 	if (rc)
 		goto out;
-	if (v2 && !sr_args_is_v2_quoted(v2)) {
+	if (v2 && !ks_jobad_args_is_v2_quoted(v2)) {
 		rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
 				"Expecting double-quoted input string (V2 "
 				"format).\nThe full arguments you specified "
@@ -220,14 +220,14 @@ static int put_args(const struct sub_job_ctx *c, classad *ad, int universe,
 		classad_insert_string(ad, "Arguments", "");
 		goto out;
 	}
-	if (!sr_args_is_v2_quoted(v)) {
-		struct sr_strv words = {0};
-		sr_args_parse_v1(v, &words);
+	if (!ks_jobad_args_is_v2_quoted(v)) {
+		struct ks_jobad_strv words = {0};
+		ks_jobad_args_parse_v1(v, &words);
 		if (universe == 10 && !words.n)
 			rc = java_needs_class(err);
 		else
 			classad_insert_string(ad, "Args", v);
-		sr_strv_free(&words);
+		ks_jobad_strv_free(&words);
 		goto out;
 	}
 	char *joined;
@@ -250,14 +250,14 @@ int sub_args_v2(const char *v, char **joined)
 {
 	char *raw = NULL;
 	struct ks_err e;
-	struct sr_strv words = {0};
-	int rc = sr_args_unquote_v2(v, &raw, &e) ||
-			 sr_args_parse_v2(raw, &words, &e)
+	struct ks_jobad_strv words = {0};
+	int rc = ks_jobad_args_unquote_v2(v, &raw, &e) ||
+			 ks_jobad_args_parse_v2(raw, &words, &e)
 		 ? -1
 		 : 0;
-	*joined = !rc && words.n ? sr_args_join_v2(&words, 0) : NULL;
+	*joined = !rc && words.n ? ks_jobad_args_join_v2(&words, 0) : NULL;
 	free(raw);
-	sr_strv_free(&words);
+	ks_jobad_strv_free(&words);
 	return rc;
 }
 
@@ -304,13 +304,13 @@ static int by_env_name(const void *a, const void *b)
  * the order of their names; in the old syntax (Env, and EnvDelim) when
  * the description used "env" with an old-syntax value, else in the new
  * (Environment). */
-static int insert_env(classad *ad, struct sr_env *env, bool old,
+static int insert_env(classad *ad, struct ks_jobad_env *env, bool old,
 		      struct ks_err *err)
 {
 	if (env->kv.n > 1)
 		qsort(env->kv.v, env->kv.n, sizeof(*env->kv.v), by_env_name);
 	if (!old) {
-		char *joined = sr_args_join_v2(&env->kv, 0);
+		char *joined = ks_jobad_args_join_v2(&env->kv, 0);
 		classad_insert_string(ad, "Environment", joined);
 		free(joined);
 		return 0;
@@ -346,9 +346,9 @@ static int put_env(const struct sub_job_ctx *c, classad *ad,
 	char *v2 = sub_param(c, "environment2", NULL);
 	char *getenv_spec = sub_param(c, "getenv", "get_env");
 	char *env_cmd = v1 && !v2 ? sub_param(c, "env", NULL) : NULL;
-	bool old = env_cmd && !sr_args_is_v2_quoted(env_cmd);
+	bool old = env_cmd && !ks_jobad_args_is_v2_quoted(env_cmd);
 	bool allow_v1 = false;
-	struct sr_env env = {0};
+	struct ks_jobad_env env = {0};
 	struct ks_err e;
 	int rc = sub_param_bool(c, "allow_environment_v1", NULL, false,
 				&allow_v1, err);
@@ -362,7 +362,7 @@ static int put_env(const struct sub_job_ctx *c, classad *ad,
 				"also specify\nallow_environment_v1=true.");
 		goto out;
 	}
-	if (v2 && !sr_args_is_v2_quoted(v2)) {
+	if (v2 && !ks_jobad_args_is_v2_quoted(v2)) {
 		rc = ks_err_set(err, KS_EPARSE, 0, 0, 0,
 				"Expecting a double-quoted environment string "
 				"(V2 format).\nThe environment you specified was: "
@@ -370,7 +370,7 @@ static int put_env(const struct sub_job_ctx *c, classad *ad,
 		goto out;
 	}
 	if ((v2 || v1) &&
-	    sr_env_merge_v1_or_v2_quoted(&env, v2 ? v2 : v1, &e)) {
+	    ks_jobad_env_merge_v1_or_v2_quoted(&env, v2 ? v2 : v1, &e)) {
 		rc = ks_err_set(err, KS_EPARSE, 0, 0, 0, "%s", e.msg);
 		goto out;
 	}
@@ -383,15 +383,15 @@ static int put_env(const struct sub_job_ctx *c, classad *ad,
 		const char *eq = strchr(*p, '=');
 		char *name = eq && eq > *p ? ks_xstrndup(*p, (size_t)(eq - *p))
 					   : NULL;
-		if (name && !sr_env_get(&env, name) &&
+		if (name && !ks_jobad_env_get(&env, name) &&
 		    (is_bool || getenv_takes(getenv_spec, *p,
 					     (size_t)(eq - *p))))
-			sr_env_put(&env, *p, NULL);
+			ks_jobad_env_put(&env, *p, NULL);
 		free(name);
 	}
 	rc = insert_env(ad, &env, old, err);
 out:
-	sr_env_free(&env);
+	ks_jobad_env_free(&env);
 	free(v1);
 	free(v2);
 	free(getenv_spec);

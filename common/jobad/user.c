@@ -1,7 +1,7 @@
 /*
- * user.c: choosing and becoming the job's account (sr_user.h).
+ * user.c: choosing and becoming the job's account (ks_jobad.h).
  */
-#include "sr_user.h"
+#include "ks_jobad.h"
 
 #include <errno.h>
 #include <grp.h>
@@ -17,7 +17,7 @@
 
 /* Looks an account up by name (or by uid when name is NULL) into u.
  * Returns 0, or -1 when there is no such account. */
-static int lookup(const char *name, uid_t uid, struct sr_user *u)
+static int lookup(const char *name, uid_t uid, struct ks_jobad_user *u)
 {
 	struct ks_passwd pw;
 	if (name ? ks_passwd_by_name(name, &pw) : ks_passwd_by_uid(uid, &pw))
@@ -30,19 +30,19 @@ static int lookup(const char *name, uid_t uid, struct sr_user *u)
 }
 
 /* The log's explanation when the job does not run as its Owner. */
-static char *note(enum sr_user_why why, const char *owner)
+static char *note(enum ks_jobad_user_why why, const char *owner)
 {
 	const char *fmt;
 	switch (why) {
-	case SR_USER_ROOT:
+	case KS_JOBAD_USER_ROOT:
 		fmt = "the job's Owner %s is root, and jobs never run as "
 		      "root: running it as nobody";
 		break;
-	case SR_USER_UNKNOWN:
+	case KS_JOBAD_USER_UNKNOWN:
 		fmt = "the job's Owner %s has no account on this machine: "
 		      "running it as nobody";
 		break;
-	case SR_USER_NO_OWNER:
+	case KS_JOBAD_USER_NO_OWNER:
 		return ks_xstrdup("the job ad names no Owner: running it as "
 				  "nobody");
 	default:
@@ -56,12 +56,13 @@ static char *note(enum sr_user_why why, const char *owner)
 	return s;
 }
 
-static void load_groups(struct sr_user *u)
+static void load_groups(struct ks_jobad_user *u)
 {
 	u->ngroups = ks_passwd_groups(u->name, u->gid, &u->groups);
 }
 
-int sr_user_pick(const char *owner, struct sr_user *u, struct ks_err *err)
+int ks_jobad_user_pick(const char *owner, struct ks_jobad_user *u,
+		       struct ks_err *err)
 {
 	memset(u, 0, sizeof(*u));
 	/* (the real uid: a startd started by root acts as the condor
@@ -72,12 +73,12 @@ int sr_user_pick(const char *owner, struct sr_user *u, struct ks_err *err)
 					  "the starter's own uid %u has no "
 					  "account (no password entry)",
 					  (unsigned)geteuid());
-		u->why = SR_USER_SELF;
+		u->why = KS_JOBAD_USER_SELF;
 		return 0;
 	}
 	if (owner && *owner && !lookup(owner, 0, u)) {
 		if (u->uid != 0) {
-			u->why = SR_USER_OWNER;
+			u->why = KS_JOBAD_USER_OWNER;
 			u->switch_to = true;
 			load_groups(u);
 			return 0;
@@ -85,12 +86,12 @@ int sr_user_pick(const char *owner, struct sr_user *u, struct ks_err *err)
 		free(u->name);
 		free(u->home);
 		u->name = u->home = NULL;
-		u->why = SR_USER_ROOT;
+		u->why = KS_JOBAD_USER_ROOT;
 	} else {
-		u->why = owner && *owner ? SR_USER_UNKNOWN : SR_USER_NO_OWNER;
+		u->why = owner && *owner ? KS_JOBAD_USER_UNKNOWN : KS_JOBAD_USER_NO_OWNER;
 	}
 	if (lookup("nobody", 0, u) || u->uid == 0) {
-		sr_user_free(u);
+		ks_jobad_user_free(u);
 		return ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
 				  "no account to run the job as: %s, and this "
 				  "machine has no unprivileged \"nobody\" account",
@@ -103,7 +104,7 @@ int sr_user_pick(const char *owner, struct sr_user *u, struct ks_err *err)
 	return 0;
 }
 
-char *sr_user_format(const struct sr_user *u)
+char *ks_jobad_user_format(const struct ks_jobad_user *u)
 {
 	/* 11 bytes a number and its comma */
 	size_t n = 64 + (size_t)u->ngroups * 12 + strlen(u->name) +
@@ -132,13 +133,13 @@ static bool number(const char **p, const char *stops, unsigned long *v)
 	return true;
 }
 
-int sr_user_parse(const char *spec, const char *owner, struct sr_user *u,
-		  struct ks_err *err)
+int ks_jobad_user_parse(const char *spec, const char *owner,
+			struct ks_jobad_user *u, struct ks_err *err)
 {
 	memset(u, 0, sizeof(*u));
 	const char *p = spec;
 	unsigned long why, uid, gid, g;
-	if (!number(&p, ":", &why) || why > SR_USER_NO_OWNER ||
+	if (!number(&p, ":", &why) || why > KS_JOBAD_USER_NO_OWNER ||
 	    !(p++, number(&p, ":", &uid)) || !(p++, number(&p, ":", &gid)))
 		goto bad;
 	p++;
@@ -158,24 +159,24 @@ int sr_user_parse(const char *spec, const char *owner, struct sr_user *u,
 	const char *name = p + 1, *colon = strchr(name, ':');
 	if (!colon || colon == name || !colon[1])
 		goto bad;
-	u->why = (enum sr_user_why)why;
+	u->why = (enum ks_jobad_user_why)why;
 	u->uid = (uid_t)uid;
 	u->gid = (gid_t)gid;
 	u->name = ks_xstrndup(name, (size_t)(colon - name));
 	u->home = ks_xstrdup(colon + 1);
-	u->switch_to = u->why != SR_USER_SELF;
+	u->switch_to = u->why != KS_JOBAD_USER_SELF;
 	if (u->switch_to && u->uid == 0)
 		goto bad; /* jobs never run as root, whoever says so */
 	u->note = note(u->why, owner);
 	return 0;
 bad:
-	sr_user_free(u);
+	ks_jobad_user_free(u);
 	return ks_err_set(err, KS_EPARSE, 0, 0, 0,
 			  "bad -account '%s': expected "
 			  "WHY:UID:GID:GROUPS:NAME:HOME", spec);
 }
 
-int sr_user_become(const struct sr_user *u)
+int ks_jobad_user_become(const struct ks_jobad_user *u)
 {
 	if (!u->switch_to)
 		return 0;
@@ -190,7 +191,7 @@ int sr_user_become(const struct sr_user *u)
 	return 0;
 }
 
-void sr_user_free(struct sr_user *u)
+void ks_jobad_user_free(struct ks_jobad_user *u)
 {
 	if (!u)
 		return;

@@ -1,11 +1,11 @@
 /*
- * args.c: the argument and environment syntaxes of a job ad (sr_args.h).
+ * args.c: the argument and environment syntaxes of a job ad (ks_jobad.h).
  *
  * Inputs are a job's own strings, usually a few hundred bytes; everything
  * is a single pass, and a name lookup in an environment is a linear scan,
  * which is plenty for the few dozen variables a job has.
  */
-#include "sr_args.h"
+#include "ks_jobad.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 
 #include "ks_mem.h"
 
-void sr_strv_add(struct sr_strv *sv, const char *s, size_t len)
+void ks_jobad_strv_add(struct ks_jobad_strv *sv, const char *s, size_t len)
 {
 	/* One spare slot keeps the vector NULL-terminated for execve(). */
 	if (sv->n + 2 > sv->cap) {
@@ -25,7 +25,7 @@ void sr_strv_add(struct sr_strv *sv, const char *s, size_t len)
 	sv->v[sv->n] = NULL;
 }
 
-void sr_strv_free(struct sr_strv *sv)
+void ks_jobad_strv_free(struct ks_jobad_strv *sv)
 {
 	if (!sv)
 		return;
@@ -58,7 +58,8 @@ static bool is_arg_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-int sr_args_parse_v2(const char *raw, struct sr_strv *out, struct ks_err *err)
+int ks_jobad_args_parse_v2(const char *raw, struct ks_jobad_strv *out,
+			   struct ks_err *err)
 {
 	struct buf b = {0};
 	bool in_token = false;
@@ -91,7 +92,7 @@ int sr_args_parse_v2(const char *raw, struct sr_strv *out, struct ks_err *err)
 		} else if (is_arg_space(*s)) {
 			s++;
 			if (in_token) {
-				sr_strv_add(out, b.p ? b.p : "", b.len);
+				ks_jobad_strv_add(out, b.p ? b.p : "", b.len);
 				b.len = 0;
 				in_token = false;
 			}
@@ -101,12 +102,12 @@ int sr_args_parse_v2(const char *raw, struct sr_strv *out, struct ks_err *err)
 		}
 	}
 	if (in_token)
-		sr_strv_add(out, b.p ? b.p : "", b.len);
+		ks_jobad_strv_add(out, b.p ? b.p : "", b.len);
 	free(b.p);
 	return 0;
 }
 
-void sr_args_parse_v1(const char *raw, struct sr_strv *out)
+void ks_jobad_args_parse_v1(const char *raw, struct ks_jobad_strv *out)
 {
 	const char *s = raw ? raw : "";
 	while (*s) {
@@ -116,11 +117,11 @@ void sr_args_parse_v1(const char *raw, struct sr_strv *out)
 		while (*s && !is_arg_space(*s))
 			s++;
 		if (s > start)
-			sr_strv_add(out, start, (size_t)(s - start));
+			ks_jobad_strv_add(out, start, (size_t)(s - start));
 	}
 }
 
-bool sr_args_is_v2_quoted(const char *s)
+bool ks_jobad_args_is_v2_quoted(const char *s)
 {
 	if (!s)
 		return false;
@@ -129,7 +130,7 @@ bool sr_args_is_v2_quoted(const char *s)
 	return *s == '"';
 }
 
-int sr_args_unquote_v2(const char *quoted, char **raw, struct ks_err *err)
+int ks_jobad_args_unquote_v2(const char *quoted, char **raw, struct ks_err *err)
 {
 	*raw = NULL;
 	const char *s = quoted;
@@ -172,7 +173,7 @@ int sr_args_unquote_v2(const char *quoted, char **raw, struct ks_err *err)
 	return 0;
 }
 
-char *sr_args_join_v2(const struct sr_strv *args, size_t from)
+char *ks_jobad_args_join_v2(const struct ks_jobad_strv *args, size_t from)
 {
 	/* HTCondor's canonical form: only the characters that need it are
 	 * quoted, each run of them in one quoted section ("x y" becomes
@@ -213,7 +214,8 @@ char *sr_args_join_v2(const struct sr_strv *args, size_t from)
 /* ---- environments ---------------------------------------------------- */
 
 /* Index of the entry for name (len bytes), or -1. */
-static long env_find(const struct sr_env *env, const char *name, size_t len)
+static long env_find(const struct ks_jobad_env *env, const char *name,
+		     size_t len)
 {
 	for (size_t i = 0; i < env->kv.n; i++) {
 		const char *e = env->kv.v[i];
@@ -223,7 +225,8 @@ static long env_find(const struct sr_env *env, const char *name, size_t len)
 	return -1;
 }
 
-int sr_env_set(struct sr_env *env, const char *name, const char *value)
+int ks_jobad_env_set(struct ks_jobad_env *env, const char *name,
+		     const char *value)
 {
 	size_t nlen = strlen(name);
 	if (!nlen || memchr(name, '=', nlen))
@@ -243,13 +246,13 @@ int sr_env_set(struct sr_env *env, const char *name, const char *value)
 		env->kv.v[i] = e;
 		return 0;
 	}
-	sr_strv_add(&env->kv, "", 0);
+	ks_jobad_strv_add(&env->kv, "", 0);
 	free(env->kv.v[env->kv.n - 1]);
 	env->kv.v[env->kv.n - 1] = e;
 	return 0;
 }
 
-const char *sr_env_get(const struct sr_env *env, const char *name)
+const char *ks_jobad_env_get(const struct ks_jobad_env *env, const char *name)
 {
 	long i = env_find(env, name, strlen(name));
 	if (i < 0)
@@ -258,12 +261,13 @@ const char *sr_env_get(const struct sr_env *env, const char *name)
 	return eq ? eq + 1 : NULL;
 }
 
-int sr_env_put(struct sr_env *env, const char *entry, struct ks_err *err)
+int ks_jobad_env_put(struct ks_jobad_env *env, const char *entry,
+		     struct ks_err *err)
 {
 	const char *eq = strchr(entry, '=');
 	if (!eq && strstr(entry, "$$")) {
 		/* An unexpanded $$() macro travels to the job untouched. */
-		sr_env_set(env, entry, NULL);
+		ks_jobad_env_set(env, entry, NULL);
 		return 0;
 	}
 	if (!eq)
@@ -275,18 +279,19 @@ int sr_env_put(struct sr_env *env, const char *entry, struct ks_err *err)
 				  "environment entry '%s' names no variable "
 				  "before its '='", entry);
 	char *name = ks_xstrndup(entry, (size_t)(eq - entry));
-	sr_env_set(env, name, eq + 1);
+	ks_jobad_env_set(env, name, eq + 1);
 	free(name);
 	return 0;
 }
 
-int sr_env_merge_v2(struct sr_env *env, const char *raw, struct ks_err *err)
+int ks_jobad_env_merge_v2(struct ks_jobad_env *env, const char *raw,
+			  struct ks_err *err)
 {
-	struct sr_strv items = {0};
-	int rc = sr_args_parse_v2(raw, &items, err);
+	struct ks_jobad_strv items = {0};
+	int rc = ks_jobad_args_parse_v2(raw, &items, err);
 	for (size_t i = 0; !rc && i < items.n; i++)
-		rc = sr_env_put(env, items.v[i], err);
-	sr_strv_free(&items);
+		rc = ks_jobad_env_put(env, items.v[i], err);
+	ks_jobad_strv_free(&items);
 	return rc;
 }
 
@@ -297,8 +302,8 @@ static bool is_delim_char(char c)
 	return c && strchr("!#$%&*+,-/:;<>?@^`|~\x1F", c) != NULL;
 }
 
-int sr_env_merge_v1(struct sr_env *env, const char *raw, char delim,
-		    struct ks_err *err)
+int ks_jobad_env_merge_v1(struct ks_jobad_env *env, const char *raw, char delim,
+			  struct ks_err *err)
 {
 	if (!raw || !*raw)
 		return 0;
@@ -323,30 +328,30 @@ int sr_env_merge_v1(struct sr_env *env, const char *raw, char delim,
 		if (*s)
 			s++;
 		if (b.len)
-			rc = sr_env_put(env, b.p, err);
+			rc = ks_jobad_env_put(env, b.p, err);
 	}
 	free(b.p);
 	return rc;
 }
 
-int sr_env_merge_v1_or_v2_quoted(struct sr_env *env, const char *text,
-				 struct ks_err *err)
+int ks_jobad_env_merge_v1_or_v2_quoted(struct ks_jobad_env *env,
+				       const char *text, struct ks_err *err)
 {
 	if (!text)
 		return 0;
-	if (!sr_args_is_v2_quoted(text))
-		return sr_env_merge_v1(env, text, 0, err);
+	if (!ks_jobad_args_is_v2_quoted(text))
+		return ks_jobad_env_merge_v1(env, text, 0, err);
 	char *raw;
-	int rc = sr_args_unquote_v2(text, &raw, err);
+	int rc = ks_jobad_args_unquote_v2(text, &raw, err);
 	if (rc)
 		return rc;
-	rc = sr_env_merge_v2(env, raw, err);
+	rc = ks_jobad_env_merge_v2(env, raw, err);
 	free(raw);
 	return rc;
 }
 
-void sr_env_replace_in_values(struct sr_env *env, const char *from,
-			      const char *to)
+void ks_jobad_env_replace_in_values(struct ks_jobad_env *env, const char *from,
+				    const char *to)
 {
 	size_t flen = strlen(from), tlen = strlen(to);
 	if (!flen)
@@ -370,8 +375,8 @@ void sr_env_replace_in_values(struct sr_env *env, const char *from,
 	}
 }
 
-void sr_env_free(struct sr_env *env)
+void ks_jobad_env_free(struct ks_jobad_env *env)
 {
 	if (env)
-		sr_strv_free(&env->kv);
+		ks_jobad_strv_free(&env->kv);
 }

@@ -1,5 +1,5 @@
 /*
- * job.c: reads and checks the job ad (sr_job.h).
+ * job.c: reads and checks the job ad (ks_jobad.h).
  *
  * Attributes are evaluated, not just looked up, so an ad written by hand
  * with an expression (Cmd = strcat("/bin/", "echo")) works as it would in
@@ -7,7 +7,7 @@
  * attribute, never a silent fallback, because a job that runs with the
  * wrong command or arguments is worse than one that does not start.
  */
-#include "sr_job.h"
+#include "ks_jobad.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -39,7 +39,7 @@ static const struct {
 	{SIGIO, "SIGIO"},       {SIGSYS, "SIGSYS"},
 };
 
-int sr_signal_number(const char *name)
+int ks_jobad_signal_number(const char *name)
 {
 	if (!name || !*name)
 		return -1;
@@ -55,7 +55,7 @@ int sr_signal_number(const char *name)
 	return -1;
 }
 
-const char *sr_signal_name(int sig)
+const char *ks_jobad_signal_name(int sig)
 {
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
 		if (signals[i].num == sig)
@@ -203,7 +203,7 @@ static int get_std_file(const classad *ad, const char *name, char **out,
 	return rc < 0 ? rc : 0;
 }
 
-static void read_kill_sig(const classad *ad, struct sr_job *job)
+static void read_kill_sig(const classad *ad, struct ks_jobad *job)
 {
 	job->kill_sig = SIGTERM;
 	if (!classad_lookup(ad, "KillSig"))
@@ -214,7 +214,7 @@ static void read_kill_sig(const classad *ad, struct sr_job *job)
 	if (v.type == CLASSAD_INTEGER)
 		sig = v.u.i >= 1 && v.u.i < NSIG ? (int)v.u.i : -1;
 	else if (v.type == CLASSAD_STRING)
-		sig = sr_signal_number(classad_value_str(&v, NULL));
+		sig = ks_jobad_signal_number(classad_value_str(&v, NULL));
 	if (sig > 0) {
 		job->kill_sig = sig;
 	} else {
@@ -229,14 +229,14 @@ static void read_kill_sig(const classad *ad, struct sr_job *job)
 	classad_value_clear(&v);
 }
 
-static int read_arguments(const classad *ad, struct sr_job *job,
+static int read_arguments(const classad *ad, struct ks_jobad *job,
 			  struct ks_err *err)
 {
 	char *s;
 	int rc = get_string(ad, "Arguments", &s, err);
 	if (rc == 1) {
 		struct ks_err e;
-		if (sr_args_parse_v2(s, &job->args, &e))
+		if (ks_jobad_args_parse_v2(s, &job->args, &e))
 			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 					"job attribute Arguments: %s", e.msg);
 		free(s);
@@ -246,19 +246,19 @@ static int read_arguments(const classad *ad, struct sr_job *job,
 		return rc;
 	rc = get_string(ad, "Args", &s, err);
 	if (rc == 1)
-		sr_args_parse_v1(s, &job->args);
+		ks_jobad_args_parse_v1(s, &job->args);
 	free(s);
 	return rc < 0 ? rc : 0;
 }
 
-static int read_environment(const classad *ad, struct sr_job *job,
+static int read_environment(const classad *ad, struct ks_jobad *job,
 			    struct ks_err *err)
 {
 	char *s;
 	struct ks_err e;
 	int rc = get_string(ad, "Environment", &s, err);
 	if (rc == 1) {
-		if (sr_env_merge_v2(&job->env, s, &e))
+		if (ks_jobad_env_merge_v2(&job->env, s, &e))
 			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 					"job attribute Environment: %s", e.msg);
 		free(s);
@@ -271,7 +271,8 @@ static int read_environment(const classad *ad, struct sr_job *job,
 		return rc;
 	char *delim = NULL;
 	rc = get_string(ad, "EnvDelim", &delim, err);
-	if (rc >= 0 && sr_env_merge_v1(&job->env, s, delim ? delim[0] : 0, &e))
+	if (rc >= 0 && ks_jobad_env_merge_v1(&job->env, s, delim ? delim[0] : 0,
+					     &e))
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 				"job attribute Env: %s", e.msg);
 	free(delim);
@@ -279,7 +280,7 @@ static int read_environment(const classad *ad, struct sr_job *job,
 	return rc < 0 ? rc : 0;
 }
 
-static void read_id(const classad *ad, struct sr_job *job)
+static void read_id(const classad *ad, struct ks_jobad *job)
 {
 	int64_t cluster = -1, proc = -1;
 	get_int(ad, "ClusterId", &cluster);
@@ -291,7 +292,7 @@ static void read_id(const classad *ad, struct sr_job *job)
 	job->id = ks_xstrdup(buf);
 }
 
-static int read_ad(const classad *ad, struct sr_job *job, struct ks_err *err)
+static int read_ad(const classad *ad, struct ks_jobad *job, struct ks_err *err)
 {
 	int rc = get_string(ad, "Cmd", &job->cmd, err);
 	if (rc < 0)
@@ -336,8 +337,8 @@ static int read_ad(const classad *ad, struct sr_job *job, struct ks_err *err)
 	return 0;
 }
 
-classad *sr_ad_load(const char *path, const char *what, char **text,
-		    size_t *len, struct ks_err *err)
+classad *ks_jobad_ad_load(const char *path, const char *what, char **text,
+			  size_t *len, struct ks_err *err)
 {
 	size_t n = 0;
 	char *t = read_file(path, what, &n, err);
@@ -361,11 +362,12 @@ classad *sr_ad_load(const char *path, const char *what, char **text,
 	return ad;
 }
 
-int sr_job_load(const char *path, struct sr_job *job, struct ks_err *err)
+int ks_jobad_load(const char *path, struct ks_jobad *job, struct ks_err *err)
 {
 	memset(job, 0, sizeof(*job));
 	job->kill_sig = SIGTERM;
-	job->ad = sr_ad_load(path, "job ad", &job->text, &job->text_len, err);
+	job->ad = ks_jobad_ad_load(path, "job ad", &job->text, &job->text_len,
+				   err);
 	if (!job->ad) {
 		job->id = ks_xstrdup("?");
 		return err->code;
@@ -374,7 +376,7 @@ int sr_job_load(const char *path, struct sr_job *job, struct ks_err *err)
 	return read_ad(job->ad, job, err);
 }
 
-void sr_job_free(struct sr_job *job)
+void ks_jobad_free(struct ks_jobad *job)
 {
 	if (!job)
 		return;
@@ -382,8 +384,8 @@ void sr_job_free(struct sr_job *job)
 	free(job->text);
 	free(job->id);
 	free(job->cmd);
-	sr_strv_free(&job->args);
-	sr_env_free(&job->env);
+	ks_jobad_strv_free(&job->args);
+	ks_jobad_env_free(&job->env);
 	free(job->iwd);
 	free(job->in);
 	free(job->out);

@@ -1,6 +1,6 @@
 /* assigned.c: the job's view of its slot's assigned resources
- * (sr_assigned.h). */
-#include "sr_assigned.h"
+ * (ks_jobad.h). */
+#include "ks_jobad.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
@@ -76,7 +76,7 @@ static void replace_all(pcre2_code *re, const char *ids, const char *sub,
 
 /* Sets the variables one ENVIRONMENT_FOR_ value names. */
 static void set_from_protos(const char *proto, const char *ids,
-			    const char *tag, struct sr_env *env, ks_log *log)
+			    const char *tag, struct ks_jobad_env *env, ks_log *log)
 {
 	for (;;) {
 		while (isspace((unsigned char)*proto))
@@ -92,7 +92,7 @@ static void set_from_protos(const char *proto, const char *ids,
 				digits_only(ids, &val);
 			else
 				classad_buf_add(&val, ids, strlen(ids));
-			sr_env_set(env, name, val.data ? val.data : "");
+			ks_jobad_env_set(env, name, val.data ? val.data : "");
 			free(name);
 			free(val.data);
 			return;
@@ -134,7 +134,7 @@ static void set_from_protos(const char *proto, const char *ids,
 			replace_all(re, ids, sub + 1, (size_t)(end - sub - 1),
 				    &val);
 		pcre2_code_free(re);
-		sr_env_set(env, name, val.data ? val.data : "");
+		ks_jobad_env_set(env, name, val.data ? val.data : "");
 		free(name);
 		free(val.data);
 		proto = end + 1;
@@ -143,8 +143,8 @@ static void set_from_protos(const char *proto, const char *ids,
 	}
 }
 
-void sr_assigned_env(const ks_config *cfg, const classad *machine,
-		     struct sr_env *env, ks_log *log)
+void ks_jobad_assigned_env(const ks_config *cfg, const classad *machine,
+			   struct ks_jobad_env *env, ks_log *log)
 {
 	char *tags = machine ? ad_str(machine, "MachineResources") : NULL;
 	for (char *p = tags; p && *p;) {
@@ -171,7 +171,7 @@ void sr_assigned_env(const ks_config *cfg, const classad *machine,
 				set_from_protos(protos, ids, tag, env, log);
 			char var[192];
 			snprintf(var, sizeof(var), "_CONDOR_%s", attr);
-			sr_env_set(env, var, ids);
+			ks_jobad_env_set(env, var, ids);
 		}
 		free(ids);
 		free(protos);
