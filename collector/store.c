@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ks_hash.h"
 #include "ks_mem.h"
 
 /* An ad type, shared by the entries of that type: a query compares
@@ -28,10 +29,7 @@ struct cs_store {
 
 static uint64_t hash(const char *k)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 1099511628211ull;
-	return h;
+	return ks_hash(k, strlen(k));
 }
 
 cs_store *cs_store_new(void)

@@ -12,6 +12,7 @@
 
 #include "ks_client.h"
 #include "ks_commands.h"
+#include "ks_hash.h"
 #include "ks_log.h"
 #include "ks_mem.h"
 #include "ks_wire.h"
@@ -122,10 +123,7 @@ static bool proc_has_significant(const struct sc_autoclusters *a,
 
 static unsigned hash(const char *s)
 {
-	unsigned h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return (unsigned)ks_hash(s, strlen(s));
 }
 
 static int ac_id(struct sc_autoclusters *a, const char *sig)
