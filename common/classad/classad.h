@@ -422,6 +422,10 @@ bool classad_eval_bool(const classad *ad, const char *name,
 		       const classad_env *env, bool *out);
 bool classad_eval_string(const classad *ad, const char *name,
 			 const classad_env *env, char **str);
+/* Attribute name of ad evaluated (without an env) as a string: a new
+ * string (free()), or NULL when ad is NULL or the attribute is missing or
+ * not a string. */
+char *classad_eval_string_dup(const classad *ad, const char *name);
 
 /* ---- matchmaking ----------------------------------------------------- */
 

@@ -11,12 +11,6 @@
 
 #include "ks_mem.h"
 
-static char *ad_str(const classad *ad, const char *name)
-{
-	char *s = NULL;
-	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
-}
-
 /* The digits and commas of ids (HTCondor's rule for the two CUDA names). */
 static void digits_only(const char *ids, struct classad_buf *out)
 {
@@ -146,7 +140,7 @@ static void set_from_protos(const char *proto, const char *ids,
 void sr_assigned_env(const ks_config *cfg, const classad *machine,
 		     struct sr_env *env, ks_log *log)
 {
-	char *tags = machine ? ad_str(machine, "MachineResources") : NULL;
+	char *tags = classad_eval_string_dup(machine, "MachineResources");
 	for (char *p = tags; p && *p;) {
 		p += strspn(p, ", \t");
 		size_t len = strcspn(p, ", \t");
@@ -158,7 +152,7 @@ void sr_assigned_env(const ks_config *cfg, const classad *machine,
 		snprintf(attr, sizeof(attr), "Assigned%s", tag);
 		snprintf(knob, sizeof(knob), "ENVIRONMENT_FOR_%s", attr);
 		char *protos = ks_config_get(cfg, knob, NULL);
-		char *ids = ad_str(machine, attr);
+		char *ids = classad_eval_string_dup(machine, attr);
 		if (!ids && classad_lookup(machine, tag) && protos && *protos) {
 			snprintf(knob, sizeof(knob),
 				 "ENVIRONMENT_VALUE_FOR_Un%s", attr);
