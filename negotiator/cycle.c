@@ -26,6 +26,7 @@
 #include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "negotiator.h"
 #include "pool.h"
 #include "pslot_preempt.h"
@@ -96,14 +97,10 @@ void ng_cycle_stats_clear(struct ng_cycle_stats *s)
 /* Adds name to a "a, b" list once. */
 static void list_add(char **list, const char *name)
 {
-	size_t nlen = strlen(name);
-	for (const char *p = *list; p && *p;) {
-		size_t len = strcspn(p, ",");
+	size_t nlen = strlen(name), pos = 0, len;
+	for (const char *p; (p = ks_list_next(*list, &pos, &len));)
 		if (len == nlen && strncmp(p, name, len) == 0)
 			return;
-		p += len;
-		p += strspn(p, ", ");
-	}
 	size_t old = *list ? strlen(*list) : 0;
 	*list = ks_xrealloc(*list, old + nlen + 3);
 	snprintf(*list + old, nlen + 3, "%s%s", old ? ", " : "", name);

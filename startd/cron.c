@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 /* A WaitForExit job that could not be started waits this long at least:
  * it would fail the same way at once. */
@@ -440,13 +441,9 @@ static void do_config(sd_cron *c, const ks_config *cfg)
 	snprintf(k, n, "%s_JOBLIST", c->prefix);
 	char *list = ks_config_get(cfg, k, NULL);
 	free(k);
-	for (char *s = list; s && *s;) {
-		s += strspn(s, ", \t\r\n");
-		size_t len = strcspn(s, ", \t\r\n");
-		if (!len)
-			break;
+	size_t pos = 0, len;
+	for (const char *s; (s = ks_list_next(list, &pos, &len));) {
 		char *name = ks_xstrndup(s, len);
-		s += len;
 		struct cron_job *j = find_job(c, name);
 		if (j && j->marked) {
 			ks_log_printf(c->log, KS_D_ALWAYS,

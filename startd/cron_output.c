@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 void sd_cron_text_add(struct cron_text *t, const char *s, size_t n,
 		      size_t max)
@@ -115,13 +116,9 @@ static void publish(struct cron_job *j, classad *ad)
 	if (!strcasecmp(c->prefix, "BENCHMARKS"))
 		s = "";
 	bool first = true;
-	while (*s) {
-		s += strspn(s, ", \t\r\n");
-		size_t n = strcspn(s, ", \t\r\n");
-		if (!n)
-			break;
-		char *tok = ks_xstrndup(s, n);
-		s += n;
+	size_t pos = 0, n;
+	for (const char *w; (w = ks_list_next(s, &pos, &n));) {
+		char *tok = ks_xstrndup(w, n);
 		char *colon = strchr(tok, ':');
 		if (first && !colon) {
 			size_t nl = strlen(jname) + n + 2;

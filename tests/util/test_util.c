@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "ks_hash.h"
+#include "ks_text.h"
 
 /* The published FNV-1a 64-bit vectors: another tool computing the same
  * hash must agree. */
@@ -32,11 +33,71 @@ static void test_hash_ci(void **state)
 	assert_true(ks_hash_ci("\xc3\x84", 2) == ks_hash("\xc3\x84", 2));
 }
 
+/* An HTCondor list: items between any run of blanks and commas. */
+static void test_list_next(void **state)
+{
+	(void)state;
+	const char *list = " a,b\t, ,cc\r\n dd ,";
+	const char *want[] = {"a", "b", "cc", "dd"};
+	size_t pos = 0, len, n = 0;
+	for (const char *p; (p = ks_list_next(list, &pos, &len)); n++) {
+		assert_true(n < 4);
+		assert_int_equal(len, strlen(want[n]));
+		assert_memory_equal(p, want[n], len);
+	}
+	assert_int_equal(n, 4);
+	pos = 0;
+	assert_null(ks_list_next(NULL, &pos, &len));
+	assert_null(ks_list_next(" ,, ", &pos, &len));
+}
+
+/* Other separators: ';' splits, a blank no longer does. */
+static void test_list_next_sep(void **state)
+{
+	(void)state;
+	size_t pos = 0, len;
+	const char *p = ks_list_next_sep("x y;;z", ";", &pos, &len);
+	assert_non_null(p);
+	assert_int_equal(len, 3);
+	assert_memory_equal(p, "x y", 3);
+	p = ks_list_next_sep("x y;;z", ";", &pos, &len);
+	assert_non_null(p);
+	assert_int_equal(len, 1);
+	assert_int_equal(*p, 'z');
+	assert_null(ks_list_next_sep("x y;;z", ";", &pos, &len));
+}
+
+/* The cutting form gives the same items, NUL-terminated in place, and
+ * keeps no state of its own: two lists can be walked at once. */
+static void test_list_cut(void **state)
+{
+	(void)state;
+	char a[] = ", one two,three ", b[] = "x";
+	char *ca = a, *cb = b;
+	assert_string_equal(ks_list_cut(&ca), "one");
+	assert_string_equal(ks_list_cut(&cb), "x");
+	assert_string_equal(ks_list_cut(&ca), "two");
+	assert_null(ks_list_cut(&cb));
+	assert_null(cb);
+	assert_null(ks_list_cut(&cb));
+	assert_string_equal(ks_list_cut(&ca), "three");
+	assert_null(ks_list_cut(&ca));
+	char *none = NULL;
+	assert_null(ks_list_cut(&none));
+	char last[] = "end";
+	char *cl = last;
+	assert_string_equal(ks_list_cut(&cl), "end");
+	assert_null(ks_list_cut(&cl));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hash_vectors),
 		cmocka_unit_test(test_hash_ci),
+		cmocka_unit_test(test_list_next),
+		cmocka_unit_test(test_list_next_sep),
+		cmocka_unit_test(test_list_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

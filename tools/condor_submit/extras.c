@@ -271,9 +271,7 @@ static int put_limits(classad *ad, char *v, struct ks_err *err)
 	char **items = NULL;
 	size_t n = 0, cap = 0;
 	int rc = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(v, ", \t\r\n", &save); t;
-	     t = strtok_r(NULL, ", \t\r\n", &save)) {
+	for (char *cur = v, *t; (t = ks_list_cut(&cur));) {
 		if (!is_limit(t)) {
 			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 					"Invalid concurrency limit '%s'", t);
@@ -535,9 +533,7 @@ char *sub_strip_quotes(char *v)
 static void put_joined(classad *ad, const char *attr, char *v)
 {
 	struct classad_buf b = {0};
-	char *save = NULL;
-	for (char *t = strtok_r(v, ", \t\r\n", &save); t;
-	     t = strtok_r(NULL, ", \t\r\n", &save)) {
+	for (char *cur = v, *t; (t = ks_list_cut(&cur));) {
 		if (b.len)
 			classad_buf_add(&b, ",", 1);
 		classad_buf_add(&b, t, strlen(t));
@@ -909,9 +905,7 @@ static int set_services(const struct sub_job_ctx *c, classad *ad,
 		return 0;
 	classad_insert_string(ad, "ContainerServiceNames", list);
 	int rc = 0;
-	char *save = NULL;
-	for (char *s = strtok_r(list, ", \t\r\n", &save); s && !rc;
-	     s = strtok_r(NULL, ", \t\r\n", &save)) {
+	for (char *cur = list, *s; !rc && (s = ks_list_cut(&cur));) {
 		size_t n = strlen(s) + sizeof("_container_port");
 		char *key = ks_xmalloc(n);
 		snprintf(key, n, "%s_container_port", s);
