@@ -285,7 +285,7 @@ void sd_cron_job_ended(struct cron_job *j, int status)
 			      "CronJob: '%s' (pid %d) produced %zu lines of "
 			      "standard error, which follow.\n%s",
 			      j->p->name, (int)pid, j->err_lines,
-			      j->kept_err.s);
+			      j->kept_err.data);
 	j->kept_err.len = 0;
 	j->err_lines = 0;
 	if (j->p->mode == CRON_WAIT_FOR_EXIT)
