@@ -1,12 +1,17 @@
 /* Unit tests of the small shared helpers in common/util. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "ks_assert.h"
 #include "ks_hash.h"
 #include "ks_text.h"
 
@@ -90,6 +95,64 @@ static void test_list_cut(void **state)
 	assert_null(ks_list_cut(&cl));
 }
 
+#ifndef NDEBUG
+/* The impossible, taken: how a child that runs fn ends. */
+static int end_of(void (*fn)(void))
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* the assertion's message is expected, not news */
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(3);
+		fn();
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+}
+#endif
+
+static volatile int never_taken, always_failed;
+
+static void take_never(void)
+{
+	int one = 1;
+	if (NEVER(one == 1))
+		never_taken = 1;
+}
+
+static void fail_always(void)
+{
+	int zero = 0;
+	if (!ALWAYS(zero == 1))
+		always_failed = 1;
+}
+
+/* Unreachable branches: the plain test's value when it holds; an
+ * assertion in a debug build when it does not, the plain test in a
+ * release build. */
+static void test_never_always(void **state)
+{
+	(void)state;
+	int x = 2;
+	assert_true(ALWAYS(x == 2));
+	assert_false(NEVER(x == 3));
+	assert_true(ALWAYS(x));
+	assert_false(NEVER(x - 2));
+#ifdef NDEBUG
+	take_never();
+	fail_always();
+	assert_int_equal(never_taken, 1);
+	assert_int_equal(always_failed, 1);
+#else
+	assert_int_equal(end_of(take_never), SIGABRT);
+	assert_int_equal(end_of(fail_always), SIGABRT);
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +161,7 @@ int main(void)
 		cmocka_unit_test(test_list_next),
 		cmocka_unit_test(test_list_next_sep),
 		cmocka_unit_test(test_list_cut),
+		cmocka_unit_test(test_never_always),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
