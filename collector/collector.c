@@ -62,12 +62,6 @@ static const char *cmd_type(int code)
 	}
 }
 
-static char *ad_str(const classad *ad, const char *name)
-{
-	char *s = NULL;
-	return ad && classad_eval_string(ad, name, NULL, &s) ? s : NULL;
-}
-
 /* Stores ad; its entry, or NULL when it was dropped (logged). */
 static struct cs_entry *put_ad(ks_daemon *d, struct collector *c,
 			       const char *type, classad *ad,
@@ -136,7 +130,7 @@ static void cmd_update(ks_daemon *d, struct ks_request *req)
 	for (size_t i = 0; i < req->n; i += step) {
 		char *mytype = NULL;
 		if (!type) {
-			mytype = ad_str(req->ads[i], "MyType");
+			mytype = classad_eval_string_dup(req->ads[i], "MyType");
 			if (!mytype) {
 				ks_log_printf(d->log, KS_D_ALWAYS,
 					      "generic update without MyType "
@@ -172,7 +166,8 @@ static void cmd_invalidate(ks_daemon *d, struct ks_request *req)
 	size_t removed = 0;
 	for (size_t i = 0; i < req->n; i++) {
 		const classad *q = req->ads[i];
-		char *target = type ? NULL : ad_str(q, "TargetType");
+		char *target =
+			type ? NULL : classad_eval_string_dup(q, "TargetType");
 		const char *t = type ? type : target ? target : "";
 		const classad_expr *r = classad_lookup(q, "Requirements");
 		const char *why;
@@ -271,7 +266,7 @@ static void cmd_query(ks_daemon *d, struct ks_request *req)
 	}
 	const classad *qad = req->ads[0];
 	const char *type = cmd_type(req->code);
-	char *target = type ? NULL : ad_str(qad, "TargetType");
+	char *target = type ? NULL : classad_eval_string_dup(qad, "TargetType");
 	const char *t = type ? type : target ? target : "";
 	const classad_expr *r = classad_lookup(qad, "Requirements");
 	int64_t limit = -1;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ks_hash.h"
 #include "ks_mem.h"
 
 /* An ad type, shared by the entries of that type: a query compares
@@ -28,10 +29,7 @@ struct cs_store {
 
 static uint64_t hash(const char *k)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 1099511628211ull;
-	return h;
+	return ks_hash(k, strlen(k));
 }
 
 cs_store *cs_store_new(void)
@@ -100,18 +98,12 @@ void cs_store_free(cs_store *s)
 	free(s);
 }
 
-static char *str_attr(const classad *ad, const char *name)
-{
-	char *v = NULL;
-	return classad_eval_string(ad, name, NULL, &v) ? v : NULL;
-}
-
 /* The host of an address attribute ("<127.0.0.1:9618?...>"), or NULL. */
 static char *host_of(const classad *ad, const char *attr, const char *old)
 {
-	char *a = str_attr(ad, attr);
+	char *a = classad_eval_string_dup(ad, attr);
 	if (!a)
-		a = str_attr(ad, old);
+		a = classad_eval_string_dup(ad, old);
 	if (!a)
 		return NULL;
 	const char *p = a + (*a == '<');
@@ -124,12 +116,12 @@ static char *host_of(const classad *ad, const char *attr, const char *old)
 char *cs_store_key(const char *type, const classad *ad, const char **why)
 {
 	*why = "it has no Name";
-	char *name = str_attr(ad, "Name"), *extra = NULL;
+	char *name = classad_eval_string_dup(ad, "Name"), *extra = NULL;
 	bool schedd = strcasecmp(type, "Scheduler") == 0 ||
 		      strcasecmp(type, "Submitter") == 0;
 	if (!name && strcasecmp(type, "Machine") == 0) {
 		/* Machine, and the slot's number */
-		char *m = str_attr(ad, "Machine");
+		char *m = classad_eval_string_dup(ad, "Machine");
 		int64_t id;
 		if (m && classad_eval_int(ad, "SlotID", NULL, &id)) {
 			size_t n = strlen(m) + 24;
@@ -141,7 +133,7 @@ char *cs_store_key(const char *type, const classad *ad, const char **why)
 		}
 	} else if (!name && (schedd || strcasecmp(type, "DaemonMaster") == 0 ||
 			     strcasecmp(type, "Collector") == 0)) {
-		name = str_attr(ad, "Machine");
+		name = classad_eval_string_dup(ad, "Machine");
 	}
 	if (!name)
 		return NULL;
@@ -155,9 +147,9 @@ char *cs_store_key(const char *type, const classad *ad, const char **why)
 			return NULL;
 		}
 		free(host);
-		extra = str_attr(ad, "ScheddName");
+		extra = classad_eval_string_dup(ad, "ScheddName");
 	} else if (strcasecmp(type, "Accounting") == 0) {
-		extra = str_attr(ad, "NegotiatorName");
+		extra = classad_eval_string_dup(ad, "NegotiatorName");
 	}
 	size_t n = strlen(type) + strlen(name) + (extra ? strlen(extra) : 0) + 3;
 	char *k = ks_xmalloc(n);

@@ -259,8 +259,7 @@ static void read_list(ks_daemon *d)
 	for (size_t i = 0; i < m->n; i++)
 		m->kids[i].wanted = false;
 	char *list = ks_config_get(d->cfg, "DAEMON_LIST", NULL);
-	for (char *t = list ? strtok(list, " ,\t") : NULL; t;
-	     t = strtok(NULL, " ,\t")) {
+	for (char *cur = list, *t; (t = ks_list_cut(&cur));) {
 		for (char *c = t; *c; c++)
 			*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
 		if (strcmp(t, "MASTER") == 0)

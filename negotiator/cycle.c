@@ -26,6 +26,7 @@
 #include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "negotiator.h"
 #include "pool.h"
 #include "pslot_preempt.h"
@@ -96,14 +97,10 @@ void ng_cycle_stats_clear(struct ng_cycle_stats *s)
 /* Adds name to a "a, b" list once. */
 static void list_add(char **list, const char *name)
 {
-	size_t nlen = strlen(name);
-	for (const char *p = *list; p && *p;) {
-		size_t len = strcspn(p, ",");
+	size_t nlen = strlen(name), pos = 0, len;
+	for (const char *p; (p = ks_list_next(*list, &pos, &len));)
 		if (len == nlen && strncmp(p, name, len) == 0)
 			return;
-		p += len;
-		p += strspn(p, ", ");
-	}
 	size_t old = *list ? strlen(*list) : 0;
 	*list = ks_xrealloc(*list, old + nlen + 3);
 	snprintf(*list + old, nlen + 3, "%s%s", old ? ", " : "", name);
@@ -210,12 +207,6 @@ static int query(struct cycle *c, int command, const char *target,
 	return rc;
 }
 
-static char *str_attr(const classad *ad, const char *name)
-{
-	char *s = NULL;
-	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
-}
-
 /* The submitters worth negotiating with: a name and a schedd address
  * (ScheddIpAddr, else MyAddress), not asking to be skipped. */
 static void take_submitters(struct cycle *c, classad **ads, size_t n)
@@ -223,10 +214,10 @@ static void take_submitters(struct cycle *c, classad **ads, size_t n)
 	c->sub = ks_xcalloc(n ? n : 1, sizeof(*c->sub));
 	c->share = ks_xcalloc(n ? n : 1, sizeof(*c->share));
 	for (size_t i = 0; i < n; i++) {
-		char *name = str_attr(ads[i], "Name");
-		char *addr = str_attr(ads[i], "ScheddIpAddr");
+		char *name = classad_eval_string_dup(ads[i], "Name");
+		char *addr = classad_eval_string_dup(ads[i], "ScheddIpAddr");
 		if (!addr)
-			addr = str_attr(ads[i], "MyAddress");
+			addr = classad_eval_string_dup(ads[i], "MyAddress");
 		bool skip = false;
 		if (!name || !addr) {
 			LOG(c, KS_D_ALWAYS,
@@ -282,7 +273,8 @@ static void accounting(struct cycle *c)
 		if (s->charged)
 			ng_acct_add_usage(ng->acct, s->charged, s->weight);
 		/* a claimed slot advertises its job's limits */
-		char *limits = str_attr(s->ad, "ConcurrencyLimits");
+		char *limits = classad_eval_string_dup(s->ad,
+						       "ConcurrencyLimits");
 		ng_limits_take(c->limits, limits);
 		free(limits);
 	}
@@ -362,7 +354,8 @@ static void inform_startds(struct cycle *c, struct sub *s)
 			bool more;
 			rc = ks_conn_recv(conn, &code, &ads, &n, &more, &err);
 			if (rc == 0 && code != KS_REPLY_OK) {
-				char *why = n ? str_attr(ads[0], "ErrorString")
+				char *why = n ? classad_eval_string_dup(
+							ads[0], "ErrorString")
 					      : NULL;
 				LOG(c, KS_D_ALWAYS,
 				    "      startd %s refused MATCH_INFO: %s",
@@ -546,7 +539,7 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 					   &c->pool, false, cand, &nc);
 	struct ng_pslot_pick pick = {0};
 	c->st->jobs_considered++;
-	char *limits = str_attr(r->ad, "ConcurrencyLimits");
+	char *limits = classad_eval_string_dup(r->ad, "ConcurrencyLimits");
 	size_t pos = 0;
 	bool limited = false;
 	enum req_end end = REQ_FILLED;
@@ -676,7 +669,8 @@ static enum req_end match_request(struct cycle *c, struct sub *s,
 		classad_free(grouped);
 		if (!slot->remote && !by_pslot)
 			c->uused += cost;
-		char *startd = str_attr(slot->ad, "StartdIpAddr");
+		char *startd = classad_eval_string_dup(slot->ad,
+						       "StartdIpAddr");
 		LOG(c, KS_D_MATCH,
 		    "      Matched %lld.%lld %s %s preempting %s %s %s",
 		    (long long)r->cluster, (long long)r->proc, s->name,

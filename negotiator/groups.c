@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 #define ROOT_NAME "<none>"
 /* HTCondor's default GROUP_SORT_EXPR: fullest group (usage / quota)
@@ -227,9 +228,7 @@ ng_groups *ng_groups_new(const ks_config *cfg, ks_log *log)
 	char *list = ks_config_get(cfg, "GROUP_NAMES", NULL);
 	char **names = NULL;
 	size_t nnames = 0;
-	for (char *save = NULL,
-		  *tok = list ? strtok_r(list, ", \t\n", &save) : NULL;
-	     tok; tok = strtok_r(NULL, ", \t\n", &save)) {
+	for (char *cur = list, *tok; (tok = ks_list_cut(&cur));) {
 		if (strcmp(tok, ROOT_NAME) == 0) {
 			LOG(g, KS_D_ALWAYS,
 			    "group quotas: ERROR: group name \"%s\" is "

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 struct ng_matcher {
 	classad_expr *pre, *post, *prank, *preq;
@@ -338,18 +339,13 @@ size_t ng_match_resources(const classad *slot, char names[][64], size_t max)
 	size_t n = 0;
 	if (!classad_eval_string(slot, "MachineResources", NULL, &list))
 		list = ks_xstrdup("Cpus Memory Disk");
-	for (char *p = list; *p && n < max;) {
-		p += strspn(p, " ,\t");
-		size_t len = strcspn(p, " ,\t");
-		if (!len)
-			break;
+	size_t pos = 0, len;
+	for (const char *p; n < max && (p = ks_list_next(list, &pos, &len));)
 		if (len < 64 && !(len == 4 && strncasecmp(p, "Swap", 4) == 0)) {
 			memcpy(names[n], p, len);
 			names[n][len] = '\0';
 			n++;
 		}
-		p += len;
-	}
 	free(list);
 	return n;
 }

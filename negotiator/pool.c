@@ -12,12 +12,6 @@
 
 #include "ks_mem.h"
 
-static char *str_attr(const classad *ad, const char *name)
-{
-	char *s = NULL;
-	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
-}
-
 double ng_pool_weight(const classad *ad)
 {
 	double w = 1;
@@ -29,21 +23,21 @@ double ng_pool_weight(const classad *ad)
 
 char *ng_pool_remote(const classad *ad)
 {
-	char *state = str_attr(ad, "State");
+	char *state = classad_eval_string_dup(ad, "State");
 	bool busy = state && (strcasecmp(state, "Claimed") == 0 ||
 			      strcasecmp(state, "Preempting") == 0);
 	free(state);
 	if (!busy)
 		return NULL;
-	char *who = str_attr(ad, "AccountingGroup");
+	char *who = classad_eval_string_dup(ad, "AccountingGroup");
 	if (!who)
-		who = str_attr(ad, "RemoteUser");
-	return who ? who : str_attr(ad, "RemoteOwner");
+		who = classad_eval_string_dup(ad, "RemoteUser");
+	return who ? who : classad_eval_string_dup(ad, "RemoteOwner");
 }
 
 bool ng_pool_offered(const classad *ad)
 {
-	char *state = str_attr(ad, "State");
+	char *state = classad_eval_string_dup(ad, "State");
 	bool free_slot = !state || strcasecmp(state, "Unclaimed") == 0 ||
 			 strcasecmp(state, "Backfill") == 0;
 	free(state);
@@ -58,9 +52,9 @@ static classad *waiting_claim(classad *ad, const char *charged,
 	*remote = NULL;
 	if (!charged)
 		return classad_ref(ad);
-	*remote = str_attr(ad, "PreemptingAccountingGroup");
+	*remote = classad_eval_string_dup(ad, "PreemptingAccountingGroup");
 	if (!*remote)
-		*remote = str_attr(ad, "PreemptingUser");
+		*remote = classad_eval_string_dup(ad, "PreemptingUser");
 	if (!*remote)
 		*remote = ks_xstrdup(charged);
 	double rank;
@@ -104,7 +98,7 @@ void ng_pool_build(struct ng_pool *p, classad *const *pub, size_t npub,
 	struct pvt_ref *idx = ks_xmalloc((npvt ? npvt : 1) * sizeof(*idx));
 	size_t nidx = 0;
 	for (size_t i = 0; i < npvt; i++) {
-		char *name = str_attr(pvt[i], "Name");
+		char *name = classad_eval_string_dup(pvt[i], "Name");
 		if (name)
 			idx[nidx++] = (struct pvt_ref){name, pvt[i]};
 	}
@@ -114,12 +108,12 @@ void ng_pool_build(struct ng_pool *p, classad *const *pub, size_t npub,
 	for (size_t i = 0; i < npub; i++) {
 		if (!passes(pub[i], o->slot_constraint))
 			continue;
-		char *name = str_attr(pub[i], "Name");
+		char *name = classad_eval_string_dup(pub[i], "Name");
 		if (!name)
 			continue; /* no name, no claim id: not a slot ad */
 		struct ng_slot *s = &p->slot[p->n++];
 		s->name = name;
-		s->addr = str_attr(pub[i], "MyAddress");
+		s->addr = classad_eval_string_dup(pub[i], "MyAddress");
 		s->charged = ng_pool_remote(pub[i]);
 		s->ad = waiting_claim(pub[i], s->charged, &s->remote);
 		bool b = false;
@@ -130,9 +124,11 @@ void ng_pool_build(struct ng_pool *p, classad *const *pub, size_t npub,
 		struct pvt_ref *hit = bsearch(&key, idx, nidx, sizeof(*idx),
 					      by_name);
 		if (hit) {
-			s->claim_id = str_attr(hit->ad, "ClaimId");
+			s->claim_id = classad_eval_string_dup(hit->ad,
+							      "ClaimId");
 			if (!s->claim_id)
-				s->claim_id = str_attr(hit->ad, "Capability");
+				s->claim_id = classad_eval_string_dup(
+					hit->ad, "Capability");
 		}
 		if (!s->claim_id)
 			p->no_claim_id++;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ks_hash.h"
 #include "ks_mem.h"
 
 /* A set of names (copies), case-insensitive as attribute names are; open
@@ -14,16 +15,9 @@ struct names {
 	size_t cap, n;
 };
 
-static unsigned hash_ci(const char *s)
+static size_t hash_ci(const char *s)
 {
-	unsigned h = 2166136261u;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c >= 'A' && c <= 'Z')
-			c = (unsigned char)(c - 'A' + 'a');
-		h = (h ^ c) * 16777619u;
-	}
-	return h;
+	return (size_t)ks_hash_ci(s, strlen(s));
 }
 
 static void add_name(const char *name, void *arg)

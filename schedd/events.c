@@ -13,12 +13,6 @@
 #include "ks_userlog.h"
 #include "sc_events.h"
 
-static char *job_string(const struct sc_job *j, const char *name)
-{
-	char *v = NULL;
-	return classad_eval_string(j->ad, name, NULL, &v) ? v : NULL;
-}
-
 /* HTCondor's 028 event after ev, with the job's attributes that attrs
  * lists, if it lists any. */
 static bool info_event(const struct ks_userlog_event *ev,
@@ -134,9 +128,9 @@ static void emit(struct sc_schedd *s, struct sc_job *j,
 	struct pending *p = ks_xcalloc(1, sizeof(*p));
 	p->cluster = j->cluster;
 	p->proc = j->proc;
-	char *log = job_string(j, "UserLog");
+	char *log = classad_eval_string_dup(j->ad, "UserLog");
 	if (log && *log) {
-		char *iwd = job_string(j, "Iwd");
+		char *iwd = classad_eval_string_dup(j->ad, "Iwd");
 		p->log = ks_path_in(iwd ? iwd : "/", log);
 		free(iwd);
 		p->owner = ks_xstrdup(j->owner);
@@ -147,7 +141,8 @@ static void emit(struct sc_schedd *s, struct sc_job *j,
 		ks_userlog_parse_opts(opts_text, KS_USERLOG_DEFAULT_OPTS,
 				      &p->opts, NULL);
 		free(opts_text);
-		char *attrs = job_string(j, "JobAdInformationAttrs");
+		char *attrs = classad_eval_string_dup(j->ad,
+						      "JobAdInformationAttrs");
 		p->text = format_two(ev, j, attrs, p->opts, &p->len, &err);
 		free(attrs);
 		if (!p->text) {
@@ -194,8 +189,9 @@ void sc_event_submit(struct sc_schedd *s, struct sc_job *j,
 	struct ks_userlog_event ev;
 	init(&ev, KS_USERLOG_SUBMIT, j);
 	ev.submit_host = s->d->sinful;
-	char *notes = job_string(j, "SubmitEventNotes");
-	char *user_notes = job_string(j, "SubmitEventUserNotes");
+	char *notes = classad_eval_string_dup(j->ad, "SubmitEventNotes");
+	char *user_notes = classad_eval_string_dup(j->ad,
+						   "SubmitEventUserNotes");
 	classad *structured = ks_userlog_notes_ad(j->ad);
 	ev.notes = notes;
 	ev.user_notes = user_notes;

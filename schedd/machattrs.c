@@ -108,14 +108,10 @@ void sc_provisioned(struct sc_schedd *s, struct sc_job *j,
 		sc_job_set_string(s, j, "ProvisionedResources", list);
 	else
 		list = ks_xstrdup("Cpus, Disk, Memory");
-	for (char *p = list; *p;) {
-		p += strspn(p, " ,\t");
-		size_t len = strcspn(p, " ,\t");
-		if (!len)
-			break;
+	size_t pos = 0, len;
+	for (const char *p; (p = ks_list_next(list, &pos, &len));) {
 		char name[128], attr[160];
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);
-		p += len;
 		const classad_expr *e = classad_lookup(slot, name);
 		if (!e)
 			continue;

@@ -12,8 +12,10 @@
 
 #include "ks_client.h"
 #include "ks_commands.h"
+#include "ks_hash.h"
 #include "ks_log.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "ks_wire.h"
 #include "sc_cmds.h"
 #include "sc_local.h"
@@ -122,10 +124,7 @@ static bool proc_has_significant(const struct sc_autoclusters *a,
 
 static unsigned hash(const char *s)
 {
-	unsigned h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return (unsigned)ks_hash(s, strlen(s));
 }
 
 static int ac_id(struct sc_autoclusters *a, const char *sig)
@@ -226,16 +225,11 @@ static void autoclusters_for(struct sc_schedd *s, const char *text)
 	sc_queue_each(s, forget_autocluster, NULL);
 	struct sc_autoclusters *a = ks_xcalloc(1, sizeof(*a));
 	a->slot_read_text = ks_xstrdup(text);
-	for (const char *p = text; *p;) {
-		size_t len = strcspn(p, ", ");
-		if (len) {
-			a->slot_read = ks_xrealloc(a->slot_read,
-						   (a->nslot_read + 1) *
-							   sizeof(*a->slot_read));
-			a->slot_read[a->nslot_read++] = ks_xstrndup(p, len);
-		}
-		p += len;
-		p += strspn(p, ", ");
+	size_t pos = 0, len;
+	for (const char *p; (p = ks_list_next(text, &pos, &len));) {
+		a->slot_read = ks_xrealloc(a->slot_read, (a->nslot_read + 1) *
+							       sizeof(*a->slot_read));
+		a->slot_read[a->nslot_read++] = ks_xstrndup(p, len);
 	}
 	s->ac = a;
 }

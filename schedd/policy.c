@@ -11,6 +11,7 @@
 
 #include "ks_log.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "sc_policy.h"
 #include "sc_transform.h"
 
@@ -66,9 +67,7 @@ void sc_policy_reconfig(struct sc_schedd *s)
 	struct sc_policy *p = s->policy;
 	free_reqs(p);
 	char *names = ks_config_get(s->d->cfg, "SUBMIT_REQUIREMENT_NAMES", NULL);
-	char *save = NULL;
-	for (char *n = strtok_r(names ? names : (char[]){""}, " ,\t", &save); n;
-	     n = strtok_r(NULL, " ,\t", &save)) {
+	for (char *cur = names, *n; (n = ks_list_cut(&cur));) {
 		char *text = knob(s, "SUBMIT_REQUIREMENT_%s", n);
 		if (!text) {
 			ks_log_printf(s->d->log, KS_D_ALWAYS,

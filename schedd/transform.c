@@ -154,9 +154,7 @@ struct sc_transforms *sc_transforms_load(struct sc_schedd *s)
 		return NULL;
 	}
 	struct sc_transforms *T = ks_xcalloc(1, sizeof(*T));
-	char *save = NULL;
-	for (char *n = strtok_r(names ? names : (char[]){""}, " ,\t", &save); n;
-	     n = strtok_r(NULL, " ,\t", &save)) {
+	for (char *cur = names, *n; (n = ks_list_cut(&cur));) {
 		char key[300];
 		snprintf(key, sizeof(key), "JOB_TRANSFORM_%s", n);
 		/* raw: $(MY.x) and the transform's macros are its own */
@@ -186,9 +184,7 @@ struct sc_transforms *sc_transforms_load(struct sc_schedd *s)
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s set up as transform rule #%zu", key, T->n);
 	}
-	save = NULL;
-	for (char *n = strtok_r(maps ? maps : (char[]){""}, " ,\t", &save); n;
-	     n = strtok_r(NULL, " ,\t", &save))
+	for (char *cur = maps, *n; (n = ks_list_cut(&cur));)
 		load_map(T, d, n);
 	free(names);
 	free(maps);

@@ -17,12 +17,6 @@
 #include "ks_text.h"
 #include "sc_xfer.h"
 
-static char *job_string(const classad *ad, const char *name)
-{
-	char *v = NULL;
-	return classad_eval_string(ad, name, NULL, &v) ? v : NULL;
-}
-
 static bool is_null_file(const char *f)
 {
 	return !f || !*f || !strcmp(f, "/dev/null");
@@ -36,7 +30,7 @@ static const char *base_name(const char *p)
 
 bool sc_xfer_wanted(const classad *ad)
 {
-	char *stf = job_string(ad, "ShouldTransferFiles");
+	char *stf = classad_eval_string_dup(ad, "ShouldTransferFiles");
 	bool no = stf && !strcasecmp(stf, "NO");
 	free(stf);
 	return !no;
@@ -46,12 +40,12 @@ int sc_xfer_input(struct sc_schedd *s, const struct sc_job *j, classad *ad,
 		  struct ks_xfer_set *set, int *eno, struct ks_err *err)
 {
 	*eno = 0;
-	char *iwd = job_string(ad, "Iwd");
-	char *cmd = job_string(ad, "Cmd");
-	char *in = job_string(ad, "In");
-	char *list = job_string(ad, "TransferInput");
-	char *out = job_string(ad, "Out");
-	char *er = job_string(ad, "Err");
+	char *iwd = classad_eval_string_dup(ad, "Iwd");
+	char *cmd = classad_eval_string_dup(ad, "Cmd");
+	char *in = classad_eval_string_dup(ad, "In");
+	char *list = classad_eval_string_dup(ad, "TransferInput");
+	char *out = classad_eval_string_dup(ad, "Out");
+	char *er = classad_eval_string_dup(ad, "Err");
 	bool exe = true;
 	classad_eval_bool(ad, "TransferExecutable", NULL, &exe);
 	int rc = 0;
@@ -136,10 +130,10 @@ int sc_xfer_output(struct sc_schedd *s, const struct sc_job *j,
 	*eno = 0;
 	if (n == 0)
 		return 0;
-	char *iwd = job_string(j->ad, "Iwd");
-	char *out = job_string(j->ad, "Out");
-	char *er = job_string(j->ad, "Err");
-	char *remaps = job_string(j->ad, "TransferOutputRemaps");
+	char *iwd = classad_eval_string_dup(j->ad, "Iwd");
+	char *out = classad_eval_string_dup(j->ad, "Out");
+	char *er = classad_eval_string_dup(j->ad, "Err");
+	char *remaps = classad_eval_string_dup(j->ad, "TransferOutputRemaps");
 	int rc = 0;
 	if (!iwd || iwd[0] != '/')
 		rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,

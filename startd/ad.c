@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "ks_proc.h"
 #include "sd_startd.h"
 
@@ -25,7 +26,7 @@ static void each_name(const char *list, void (*fn)(const char *name, void *arg),
 	if (!list)
 		return;
 	char *copy = ks_xstrdup(list);
-	for (char *t = strtok(copy, ", \t\n"); t; t = strtok(NULL, ", \t\n"))
+	for (char *cur = copy, *t; (t = ks_list_cut(&cur));)
 		fn(t, arg);
 	free(copy);
 }
@@ -88,14 +89,10 @@ static void add_consumption(const struct sd_host *h, const struct sd_slot *s,
 		return;
 	char *res = NULL;
 	classad_eval_string(ad, "MachineResources", NULL, &res);
-	for (char *p = res; p && *p;) {
-		p += strspn(p, " ,");
-		size_t n = strcspn(p, " ,");
-		if (!n)
-			break;
+	size_t pos = 0, n;
+	for (const char *p; (p = ks_list_next(res, &pos, &n));) {
 		char name[128], knob[160], attr[160], def[400];
 		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		p += n;
 		if (strcasecmp(name, "Swap") == 0)
 			continue;
 		snprintf(knob, sizeof(knob), "CONSUMPTION_%s", name);

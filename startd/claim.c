@@ -113,17 +113,12 @@ static struct sd_slot *slot_of(ks_daemon *d, const char *id)
 	return NULL;
 }
 
-static char *ad_string(const classad *ad, const char *name)
-{
-	char *v = NULL;
-	return ad && classad_eval_string(ad, name, NULL, &v) ? v : NULL;
-}
-
 /* The slot a request names by its ClaimId, or NULL with the refusal
  * sent and logged. */
 static struct sd_slot *claim_of(ks_daemon *d, struct ks_request *req)
 {
-	char *id = req->n ? ad_string(req->ads[0], "ClaimId") : NULL;
+	char *id = req->n ? classad_eval_string_dup(req->ads[0],
+						    "ClaimId") : NULL;
 	struct sd_slot *s = slot_of(d, id);
 	if (!s) {
 		ks_log_printf(d->log, KS_D_ALWAYS,
@@ -203,7 +198,7 @@ static void hold_into_result(ks_daemon *d, struct sd_slot *s)
 	if (!c->held)
 		return;
 	c->held = false;
-	char *how = ad_string(c->result, "JobExitReason");
+	char *how = classad_eval_string_dup(c->result, "JobExitReason");
 	bool made_here = how && strcmp(how, "starter failed") == 0;
 	free(how);
 	char *path = made_here ? sd_end_path(d, s, "hold") : NULL;
@@ -269,7 +264,7 @@ static void end_activation(ks_daemon *d, struct sd_slot *s, int status)
 		bool sent = ks_later_reply(c->later, KS_REPLY_OK, ads, nads);
 		free(ads);
 		c->later = NULL;
-		char *how = ad_string(r, "JobExitReason");
+		char *how = classad_eval_string_dup(r, "JobExitReason");
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: the job has ended (%s); %s", s->short_name,
 			      how ? how : "?",
@@ -449,7 +444,7 @@ static int spawn_starter(ks_daemon *d, struct sd_slot *s,
 		argv[n++] = me;
 		/* the account chosen once per Owner here, not in each
 		 * starter (sd_account.h) */
-		char *owner = ad_string(s->job, "Owner");
+		char *owner = classad_eval_string_dup(s->job, "Owner");
 		int64_t ttl;
 		if (!ks_config_int(d->cfg, "PASSWD_CACHE_REFRESH", &ttl))
 			ttl = 72000;
@@ -902,14 +897,14 @@ struct who_names {
 static void who_attrs(const classad *job, const struct who_names *n,
 		      bool user_always, classad *ad)
 {
-	char *owner = ad_string(job, "Owner");
-	char *user = ad_string(job, "User");
+	char *owner = classad_eval_string_dup(job, "Owner");
+	char *user = classad_eval_string_dup(job, "User");
 	if (user || owner)
 		classad_insert_string(ad, n->owner, user ? user : owner);
 	if (user || owner || user_always)
 		classad_insert_string(ad, n->user,
 				      user ? user : owner ? owner : "");
-	char *group = ad_string(job, "AccountingGroup");
+	char *group = classad_eval_string_dup(job, "AccountingGroup");
 	bool nice = false;
 	classad_eval_bool(job, "NiceUser", NULL, &nice);
 	const char *at = user ? strchr(user, '@') : NULL;
@@ -921,7 +916,7 @@ static void who_attrs(const classad *job, const struct who_names *n,
 		classad_insert_string(ad, n->group, acct);
 	}
 	free(group);
-	char *limits = ad_string(job, "ConcurrencyLimits");
+	char *limits = classad_eval_string_dup(job, "ConcurrencyLimits");
 	if (limits && *limits)
 		classad_insert_string(ad, n->limits, limits);
 	free(limits);
@@ -940,8 +935,8 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
 		"ConcurrencyLimits"};
 	who_attrs(s->job, &current, true, ad);
 	/* the group the negotiator matched it in, from the schedd */
-	char *group = ad_string(s->job, "RemoteGroup");
-	char *neg = ad_string(s->job, "RemoteNegotiatingGroup");
+	char *group = classad_eval_string_dup(s->job, "RemoteGroup");
+	char *neg = classad_eval_string_dup(s->job, "RemoteNegotiatingGroup");
 	bool autoregroup = false;
 	classad_eval_bool(s->job, "RemoteAutoregroup", NULL, &autoregroup);
 	if (group)
@@ -991,7 +986,8 @@ void sd_claim_attrs(const struct sd_slot *s, classad *ad)
  * preempt.c (true), else by the claim itself. */
 static bool for_better_claim(ks_daemon *d, struct ks_request *req)
 {
-	char *id = req->n ? ad_string(req->ads[0], "ClaimId") : NULL;
+	char *id = req->n ? classad_eval_string_dup(req->ads[0],
+						    "ClaimId") : NULL;
 	struct sd_slot *p = sd_preempt_find(d, id);
 	free(id);
 	if (!p)
@@ -1307,7 +1303,8 @@ static void cmd_vacate(ks_daemon *d, struct ks_request *req)
 		    req->code == KS_VACATE_CLAIM_FAST;
 	bool one = req->code == KS_VACATE_CLAIM ||
 		   req->code == KS_VACATE_CLAIM_FAST;
-	char *name = one && req->n ? ad_string(req->ads[0], "Name") : NULL;
+	char *name = one && req->n ? classad_eval_string_dup(req->ads[0],
+							     "Name") : NULL;
 	size_t done = 0;
 	for (size_t i = 0; i < sd->nslots; i++) {
 		struct sd_slot *s = sd->slots[i];

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 /* A WaitForExit job that could not be started waits this long at least:
  * it would fail the same way at once. */
@@ -284,7 +285,7 @@ void sd_cron_job_ended(struct cron_job *j, int status)
 			      "CronJob: '%s' (pid %d) produced %zu lines of "
 			      "standard error, which follow.\n%s",
 			      j->p->name, (int)pid, j->err_lines,
-			      j->kept_err.s);
+			      j->kept_err.data);
 	j->kept_err.len = 0;
 	j->err_lines = 0;
 	if (j->p->mode == CRON_WAIT_FOR_EXIT)
@@ -440,13 +441,9 @@ static void do_config(sd_cron *c, const ks_config *cfg)
 	snprintf(k, n, "%s_JOBLIST", c->prefix);
 	char *list = ks_config_get(cfg, k, NULL);
 	free(k);
-	for (char *s = list; s && *s;) {
-		s += strspn(s, ", \t\r\n");
-		size_t len = strcspn(s, ", \t\r\n");
-		if (!len)
-			break;
+	size_t pos = 0, len;
+	for (const char *s; (s = ks_list_next(list, &pos, &len));) {
 		char *name = ks_xstrndup(s, len);
-		s += len;
 		struct cron_job *j = find_job(c, name);
 		if (j && j->marked) {
 			ks_log_printf(c->log, KS_D_ALWAYS,

@@ -67,16 +67,10 @@ struct cron_params {
 	size_t nmetrics;
 };
 
-/* A growing text limited to max bytes. */
-struct cron_text {
-	char *s;
-	size_t len, cap;
-};
-
 /* Splits a byte stream into lines; a line over max is cut off there and
  * the rest of it dropped (overlong counts those). */
 struct cron_lines {
-	struct cron_text t;
+	struct classad_buf t;
 	size_t max;
 	bool overlong;
 };
@@ -95,8 +89,8 @@ struct cron_job {
 	size_t block_bytes;
 	bool block_full;       /* over CRON_MAX_AD_TEXT, logged */
 	char *sep;             /* what followed the last '-' (NULL: nothing) */
-	struct cron_text kept_out;  /* raw lines of the block, bounded */
-	struct cron_text kept_err;
+	struct classad_buf kept_out;  /* raw lines of the block, bounded */
+	struct classad_buf kept_err;
 	size_t err_lines;
 	unsigned runs, fails, outputs;
 	int64_t last_start_ms, last_exit_ms;
@@ -179,9 +173,11 @@ void sd_cron_job_ended(struct cron_job *j, int status);
 
 /* ---- cron_output.c ---------------------------------------------------- */
 
-void sd_cron_text_add(struct cron_text *t, const char *s, size_t n,
+/* Appends n bytes of s to t, as much of them as keeps t within max bytes;
+ * the rest is dropped. */
+void sd_cron_text_add(struct classad_buf *t, const char *s, size_t n,
 		      size_t max);
-void sd_cron_text_free(struct cron_text *t);
+void sd_cron_text_free(struct classad_buf *t);
 /* Takes in bytes the job wrote to stdout (or stderr). */
 void sd_cron_out_bytes(struct cron_job *j, const char *buf, size_t n);
 void sd_cron_err_bytes(struct cron_job *j, const char *buf, size_t n);

@@ -16,29 +16,20 @@
 #include <time.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
-void sd_cron_text_add(struct cron_text *t, const char *s, size_t n,
+void sd_cron_text_add(struct classad_buf *t, const char *s, size_t n,
 		      size_t max)
 {
 	if (t->len >= max)
 		return;
-	if (n > max - t->len)
-		n = max - t->len;
-	if (t->len + n + 1 > t->cap) {
-		t->cap = (t->len + n + 1) * 2;
-		if (t->cap > max + 1)
-			t->cap = max + 1;
-		t->s = ks_xrealloc(t->s, t->cap);
-	}
-	memcpy(t->s + t->len, s, n);
-	t->len += n;
-	t->s[t->len] = '\0';
+	classad_buf_add(t, s, n < max - t->len ? n : max - t->len);
 }
 
-void sd_cron_text_free(struct cron_text *t)
+void sd_cron_text_free(struct classad_buf *t)
 {
-	free(t->s);
-	*t = (struct cron_text){0};
+	free(t->data);
+	*t = (struct classad_buf){0};
 }
 
 typedef void (*line_fn)(struct cron_job *j, char *line, size_t len,
@@ -58,12 +49,12 @@ static void feed(struct cron_job *j, struct cron_lines *L, const char *buf,
 		if (k == n)
 			return;
 		size_t len = L->t.len;
-		if (len && L->t.s[len - 1] == '\r')
+		if (len && L->t.data[len - 1] == '\r')
 			len--;
 		char empty[1] = "";
-		if (L->t.s)
-			L->t.s[len] = '\0';
-		fn(j, L->t.s ? L->t.s : empty, len, L->overlong);
+		if (L->t.data)
+			L->t.data[len] = '\0';
+		fn(j, L->t.data ? L->t.data : empty, len, L->overlong);
 		L->t.len = 0;
 		L->overlong = false;
 		buf += k + 1;
@@ -115,13 +106,9 @@ static void publish(struct cron_job *j, classad *ad)
 	if (!strcasecmp(c->prefix, "BENCHMARKS"))
 		s = "";
 	bool first = true;
-	while (*s) {
-		s += strspn(s, ", \t\r\n");
-		size_t n = strcspn(s, ", \t\r\n");
-		if (!n)
-			break;
-		char *tok = ks_xstrndup(s, n);
-		s += n;
+	size_t pos = 0, n;
+	for (const char *w; (w = ks_list_next(s, &pos, &n));) {
+		char *tok = ks_xstrndup(w, n);
 		char *colon = strchr(tok, ':');
 		if (first && !colon) {
 			size_t nl = strlen(jname) + n + 2;
@@ -173,7 +160,7 @@ static void end_block(struct cron_job *j, bool dump, pid_t pid)
 			      "CronJob: '%s' (pid %d) produced %zu lines of "
 			      "standard output, which follow.",
 			      j->p->name, (int)pid, j->block_lines);
-		for (char *l = j->kept_out.s, *e; l && *l; l = e + 1) {
+		for (char *l = j->kept_out.data, *e; l && *l; l = e + 1) {
 			e = strchr(l, '\n');
 			if (!e)
 				break;

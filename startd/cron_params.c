@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 static const char *const mode_names[] = {"Periodic", "WaitForExit",
 					 "OneShot", "OnDemand"};
@@ -238,11 +239,8 @@ static void read_slots(const sd_cron *c, const ks_config *cfg,
 		       struct cron_params *p)
 {
 	char *v = get(c, cfg, p->name, "SLOTS");
-	for (char *s = v; s && *s;) {
-		s += strspn(s, ", \t\r\n");
-		size_t n = strcspn(s, ", \t\r\n");
-		if (!n)
-			break;
+	size_t pos = 0, n;
+	for (const char *s; (s = ks_list_next(v, &pos, &n));) {
 		if (!isdigit((unsigned char)*s)) {
 			ks_log_printf(c->log, KS_D_ALWAYS,
 				      "CronJob: job '%s': invalid slot number "
@@ -257,7 +255,6 @@ static void read_slots(const sd_cron *c, const ks_config *cfg,
 		p->slots = ks_xrealloc(p->slots,
 				       (p->nslots + 1) * sizeof(*p->slots));
 		p->slots[p->nslots++] = atoi(s);
-		s += n;
 	}
 	free(v);
 }
@@ -266,13 +263,9 @@ static void read_metrics(const sd_cron *c, const ks_config *cfg,
 			 struct cron_params *p)
 {
 	char *v = get(c, cfg, p->name, "METRICS");
-	for (char *s = v; s && *s;) {
-		s += strspn(s, ", \t\r\n");
-		size_t n = strcspn(s, ", \t\r\n");
-		if (!n)
-			break;
+	size_t pos = 0, n;
+	for (const char *s; (s = ks_list_next(v, &pos, &n));) {
 		char *item = ks_xstrndup(s, n);
-		s += n;
 		char *colon = strchr(item, ':');
 		if (!colon || !colon[1]) {
 			free(item);

@@ -18,6 +18,7 @@
 
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "sd_startd.h"
 
 /* Puts the job's request attr into ad (a copy of the job) as the startd
@@ -237,11 +238,8 @@ static bool has_policy(const classad *pad)
 	if (!classad_eval_string(pad, "MachineResources", NULL, &res))
 		return false;
 	bool all = true, any = false;
-	for (const char *q = res; *q && all;) {
-		q += strspn(q, " ,");
-		size_t n = strcspn(q, " ,");
-		if (!n)
-			break;
+	size_t pos = 0, n;
+	for (const char *q; all && (q = ks_list_next(res, &pos, &n));) {
 		char attr[160];
 		snprintf(attr, sizeof(attr), "Consumption%.*s", (int)n, q);
 		if (!(n == 4 && strncasecmp(q, "Swap", 4) == 0)) {

@@ -63,12 +63,6 @@
 /* The names of an end's files. */
 static const char *const kinds[] = {"claim", "result", "output", "hold"};
 
-static char *ad_string(const classad *ad, const char *name)
-{
-	char *v = NULL;
-	return ad && classad_eval_string(ad, name, NULL, &v) ? v : NULL;
-}
-
 /* dir/.<what>_<tag> (new string). */
 static char *file_of(const char *dir, const char *what, const char *tag)
 {
@@ -195,7 +189,8 @@ void sd_end_collect(ks_daemon *d, const char *slot, const char *dir,
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: the job's output cannot be sent: %s", slot,
 			      err.msg);
-		char *had = ad_string(result, "TransferOutputError");
+		char *had = classad_eval_string_dup(result,
+						    "TransferOutputError");
 		if (!had) {
 			classad_insert_string(result, "TransferOutputError",
 					      err.msg);
@@ -336,7 +331,7 @@ static struct sd_orphan *read_orphan(const char *execute, const char *tag,
 					    NULL)
 			    : NULL;
 	free(text);
-	char *id = ad_string(rec, "ClaimId");
+	char *id = classad_eval_string_dup(rec, "ClaimId");
 	int64_t lease = 0;
 	classad_eval_int(rec, "JobLeaseDuration", NULL, &lease);
 	struct sd_orphan *o = NULL;
@@ -348,7 +343,9 @@ static struct sd_orphan *read_orphan(const char *execute, const char *tag,
 		*usual = !result && errno == ENOENT;
 		free(rpath);
 		bool lost = *usual && (result = job_of(rec));
-		char *how = lost ? NULL : ad_string(result, "JobExitReason");
+		char *how = lost ? NULL
+				 : classad_eval_string_dup(result,
+							   "JobExitReason");
 		if (result && !how && !lost)
 			snprintf(why, size, "its result has no JobExitReason");
 		if (how || lost) {
@@ -356,7 +353,7 @@ static struct sd_orphan *read_orphan(const char *execute, const char *tag,
 			o->lost = lost;
 			memcpy(o->id, id, strlen(id) + 1);
 			o->tag = ks_xstrdup(tag);
-			o->slot = ad_string(rec, "Slot");
+			o->slot = classad_eval_string_dup(rec, "Slot");
 			if (!o->slot)
 				o->slot = ks_xstrdup("?");
 			o->result = result;
@@ -398,7 +395,7 @@ void sd_orphans_restore(ks_daemon *d, const char *execute)
 				      "end to keep: %s", execute, tag, why);
 			continue;
 		}
-		char *how = ad_string(o->result, "JobExitReason");
+		char *how = classad_eval_string_dup(o->result, "JobExitReason");
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "%s: kept the job's end (%s) that an earlier "
 			      "startd left, for its claimer to reconnect to "
@@ -502,7 +499,7 @@ bool sd_orphan_command(ks_daemon *d, struct ks_request *req)
 	struct startd *sd = d->ctx;
 	if (!sd->norphans || !req->n)
 		return false;
-	char *id = ad_string(req->ads[0], "ClaimId");
+	char *id = classad_eval_string_dup(req->ads[0], "ClaimId");
 	size_t i = 0;
 	while (id && i < sd->norphans && !sd_claim_id_is(sd->orphans[i]->id, id))
 		i++;

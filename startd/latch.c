@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 static struct sd_latch *find(struct sd_latch *v, size_t n, const char *name,
 			     size_t len)
@@ -23,11 +24,8 @@ static struct sd_latch *find(struct sd_latch *v, size_t n, const char *name,
 static void add_names(const char *list, struct sd_latch **v, size_t *n,
 		      size_t *cap, struct sd_latch *old, size_t nold)
 {
-	for (const char *p = list; p && *p;) {
-		p += strspn(p, ", \t\n");
-		size_t len = strcspn(p, ", \t\n");
-		if (!len)
-			break;
+	size_t pos = 0, len;
+	for (const char *p; (p = ks_list_next(list, &pos, &len));) {
 		if (!find(*v, *n, p, len)) {
 			if (*n == *cap) {
 				*cap = *cap ? *cap * 2 : 4;
@@ -45,7 +43,6 @@ static void add_names(const char *list, struct sd_latch **v, size_t *n,
 				l->name[len] = '\0';
 			}
 		}
-		p += len;
 	}
 }
 

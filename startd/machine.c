@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 /* Output of an inventory command beyond this is dropped: a GPU inventory
  * of hundreds of devices is a few hundred KiB. */
@@ -64,14 +65,9 @@ static void push_str(char ***v, size_t *n, const char *s, size_t len)
 /* Splits s at commas and blanks, as HTCondor lists of ids are split. */
 static void split_list(const char *s, char ***v, size_t *n)
 {
-	static const char delims[] = ", \t\r\n";
-	while (*s) {
-		s += strspn(s, delims);
-		size_t len = strcspn(s, delims);
-		if (len)
-			push_str(v, n, s, len);
-		s += len;
-	}
+	size_t pos = 0, len;
+	for (const char *p; (p = ks_list_next(s, &pos, &len));)
+		push_str(v, n, p, len);
 }
 
 static bool in_list(char **v, size_t n, const char *s, bool nocase)

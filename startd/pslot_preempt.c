@@ -18,6 +18,7 @@
 
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "ks_wire.h"
 #include "sd_startd.h"
 
@@ -76,9 +77,7 @@ static size_t victims_of(ks_daemon *d, const struct sd_slot *p,
 	size_t n = 0;
 	bool any = false;
 	char *list = ks_xstrdup(ids);
-	char *save = NULL;
-	for (char *id = strtok_r(list, " ,", &save); id;
-	     id = strtok_r(NULL, " ,", &save)) {
+	for (char *cur = list, *id; (id = ks_list_cut(&cur));) {
 		any = true;
 		struct sd_slot *s = sd_preempt_find(d, id);
 		bool twice = false;

@@ -1,6 +1,7 @@
 # The slot state machine: pure logic, shared by the startd and its tests.
 add_library(sd_state STATIC ${CMAKE_CURRENT_SOURCE_DIR}/state.c)
-target_include_directories(sd_state PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_include_directories(sd_state PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
+                           PRIVATE ${CMAKE_SOURCE_DIR}/common/util)
 
 # WANT_HOLD's reason and codes: pure, shared by the startd and its tests.
 add_library(sd_hold STATIC ${CMAKE_CURRENT_SOURCE_DIR}/hold.c)

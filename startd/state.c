@@ -4,13 +4,16 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "ks_assert.h"
+
 const char *sd_state_name(enum sd_state s)
 {
 	static const char *const names[] = {"Owner",      "Unclaimed",
 					    "Matched",    "Claimed",
 					    "Preempting", "Backfill",
 					    "Drained"};
-	return (unsigned)s < sizeof(names) / sizeof(*names) ? names[s] : "?";
+	return ALWAYS((unsigned)s < sizeof(names) / sizeof(*names)) ? names[s]
+								      : "?";
 }
 
 const char *sd_activity_name(enum sd_activity a)
@@ -19,7 +22,8 @@ const char *sd_activity_name(enum sd_activity a)
 					    "Busy",      "Suspended",
 					    "Retiring",  "Vacating",
 					    "Killing"};
-	return (unsigned)a < sizeof(names) / sizeof(*names) ? names[a] : "?";
+	return ALWAYS((unsigned)a < sizeof(names) / sizeof(*names)) ? names[a]
+								      : "?";
 }
 
 const char *sd_expr_name(enum sd_expr x)
@@ -28,7 +32,7 @@ const char *sd_expr_name(enum sd_expr x)
 		"IS_OWNER", "START",   "RUNBENCHMARKS", "WANT_SUSPEND",
 		"SUSPEND",  "CONTINUE", "PREEMPT",      "WANT_VACATE",
 		"KILL",     "START_BACKFILL", "EVICT_BACKFILL"};
-	return (unsigned)x < SD_X_COUNT ? names[x] : "?";
+	return ALWAYS((unsigned)x < SD_X_COUNT) ? names[x] : "?";
 }
 
 static bool go(struct sd_step *out, int n, enum sd_state s,

@@ -299,7 +299,8 @@ int classad_reader_next(classad_reader *r, classad **out, struct ks_err *err);
  * ad's own text, which classad_parse() reads back to the same ad. */
 size_t classad_reader_pos(const classad_reader *r);
 
-/* A growable text buffer the unparsers append to.  Start zeroed; free
+/* kestrel's one growable text buffer: the unparsers append to it, and so
+ * does every other part of kestrel that builds text.  Start zeroed; free
  * data with free(). */
 struct classad_buf {
 	char *data; /* NUL-terminated while len > 0 */
@@ -311,6 +312,9 @@ struct classad_buf {
 void classad_buf_reserve(struct classad_buf *b, size_t extra);
 /* Appends n bytes of s (NUL-terminated after). */
 void classad_buf_add(struct classad_buf *b, const char *s, size_t n);
+/* Appends the C string s, or the one byte c. */
+void classad_buf_puts(struct classad_buf *b, const char *s);
+void classad_buf_putc(struct classad_buf *b, char c);
 /* Appends printf-style text. */
 void classad_buf_printf(struct classad_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -422,6 +426,10 @@ bool classad_eval_bool(const classad *ad, const char *name,
 		       const classad_env *env, bool *out);
 bool classad_eval_string(const classad *ad, const char *name,
 			 const classad_env *env, char **str);
+/* Attribute name of ad evaluated (without an env) as a string: a new
+ * string (free()), or NULL when ad is NULL or the attribute is missing or
+ * not a string. */
+char *classad_eval_string_dup(const classad *ad, const char *name);
 
 /* ---- matchmaking ----------------------------------------------------- */
 

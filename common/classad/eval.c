@@ -697,6 +697,12 @@ bool classad_eval_string(const classad *ad, const char *name,
 	return ok;
 }
 
+char *classad_eval_string_dup(const classad *ad, const char *name)
+{
+	char *s = NULL;
+	return ad && classad_eval_string(ad, name, NULL, &s) ? s : NULL;
+}
+
 /* ---- references (for unresolved() and evalInEachContext) ----------- */
 
 int ca_deref(struct ca_state *st, const classad_expr *e,

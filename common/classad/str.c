@@ -113,6 +113,16 @@ void classad_buf_add(struct classad_buf *b, const char *s, size_t n)
 	b->data[b->len] = '\0';
 }
 
+void classad_buf_puts(struct classad_buf *b, const char *s)
+{
+	classad_buf_add(b, s, strlen(s));
+}
+
+void classad_buf_putc(struct classad_buf *b, char c)
+{
+	classad_buf_add(b, &c, 1);
+}
+
 void classad_buf_printf(struct classad_buf *b, const char *fmt, ...)
 {
 	va_list ap;

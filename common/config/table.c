@@ -13,6 +13,7 @@
 
 #include "config_int.h"
 #include "knobs.h"
+#include "ks_hash.h"
 #include "ks_name.h"
 #include "ks_passwd.h"
 
@@ -67,12 +68,7 @@ bool ks_config_valid_name(const char *name, size_t len)
 
 static uint32_t hash_ci(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++) {
-		h ^= (uint32_t)tolower((unsigned char)s[i]);
-		h *= 16777619u;
-	}
-	return h;
+	return (uint32_t)ks_hash_ci(s, n);
 }
 
 static bool same_name(const char *a, const char *b, size_t blen)

@@ -18,6 +18,7 @@
 #include "ks_commands.h"
 #include "ks_daemon_name.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "ks_token.h"
 #include "ks_version.h"
 #include "ks_wire.h"
@@ -579,9 +580,9 @@ static void collector_port(ks_daemon *d)
 {
 	char *host = ks_config_get(d->cfg, "COLLECTOR_HOST", NULL);
 	struct ks_addr a;
-	if (host) {
-		host[strcspn(host, ", \t")] = '\0';
-		if (ks_addr_parse(host, KS_DEFAULT_PORT, &a, NULL) == 0)
+	char *cur = host, *first = ks_list_cut(&cur);
+	if (first) {
+		if (ks_addr_parse(first, KS_DEFAULT_PORT, &a, NULL) == 0)
 			d->priv->want_port = a.port;
 	}
 	free(host);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "ks_wire.h"
 
 bool ks_query_matches(const classad *ad, const classad_expr *req)
@@ -29,9 +30,7 @@ void ks_projection_read(const classad *query, struct ks_projection *p)
 	char *text = NULL;
 	if (!query || !classad_eval_string(query, "Projection", NULL, &text))
 		return;
-	char *save = NULL;
-	for (char *tok = strtok_r(text, " ,\t\n", &save); tok;
-	     tok = strtok_r(NULL, " ,\t\n", &save)) {
+	for (char *cur = text, *tok; (tok = ks_list_cut(&cur));) {
 		p->names = ks_xrealloc(p->names, (p->n + 1) * sizeof(*p->names));
 		p->names[p->n++] = ks_xstrdup(tok);
 	}

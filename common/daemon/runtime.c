@@ -19,6 +19,7 @@
 
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "ks_wire.h"
 
 /* One setting: the knob's name and its whole configuration line. */
@@ -166,8 +167,7 @@ static bool settable(const ks_config *cfg, const char *name)
 					    "SETTABLE_ATTRS_CONFIG"};
 	for (size_t i = 0; i < 2; i++) {
 		char *v = ks_config_get(cfg, lists[i], NULL);
-		for (char *t = v ? strtok(v, " ,\t") : NULL; t;
-		     t = strtok(NULL, " ,\t"))
+		for (char *cur = v, *t; (t = ks_list_cut(&cur));)
 			if (ks_auth_glob(t, name)) {
 				free(v);
 				return true;

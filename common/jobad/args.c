@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classad.h"
 #include "ks_mem.h"
 
 void ks_jobad_strv_add(struct ks_jobad_strv *sv, const char *s, size_t len)
@@ -36,23 +37,6 @@ void ks_jobad_strv_free(struct ks_jobad_strv *sv)
 	sv->n = sv->cap = 0;
 }
 
-/* A growing byte buffer for one argument being assembled. */
-struct buf {
-	char *p;
-	size_t len;
-	size_t cap;
-};
-
-static void buf_put(struct buf *b, char c)
-{
-	if (b->len + 1 >= b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 64;
-		b->p = ks_xrealloc(b->p, b->cap);
-	}
-	b->p[b->len++] = c;
-	b->p[b->len] = '\0';
-}
-
 static bool is_arg_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -61,7 +45,7 @@ static bool is_arg_space(char c)
 int ks_jobad_args_parse_v2(const char *raw, struct ks_jobad_strv *out,
 			   struct ks_err *err)
 {
-	struct buf b = {0};
+	struct classad_buf b = {0};
 	bool in_token = false;
 	const char *s = raw ? raw : "";
 	while (*s) {
@@ -70,7 +54,7 @@ int ks_jobad_args_parse_v2(const char *raw, struct ks_jobad_strv *out,
 			in_token = true;
 			for (;;) {
 				if (!*s) {
-					free(b.p);
+					free(b.data);
 					return ks_err_set(err, KS_EPARSE, 0, 0,
 							  (size_t)(open - raw),
 							  "unbalanced single quote at "
@@ -80,30 +64,30 @@ int ks_jobad_args_parse_v2(const char *raw, struct ks_jobad_strv *out,
 							  (size_t)(open - raw), open);
 				}
 				if (*s == '\'' && s[1] == '\'') {
-					buf_put(&b, '\'');
+					classad_buf_putc(&b, '\'');
 					s += 2;
 				} else if (*s == '\'') {
 					s++;
 					break;
 				} else {
-					buf_put(&b, *s++);
+					classad_buf_putc(&b, *s++);
 				}
 			}
 		} else if (is_arg_space(*s)) {
 			s++;
 			if (in_token) {
-				ks_jobad_strv_add(out, b.p ? b.p : "", b.len);
+				ks_jobad_strv_add(out, b.data ? b.data : "", b.len);
 				b.len = 0;
 				in_token = false;
 			}
 		} else {
 			in_token = true;
-			buf_put(&b, *s++);
+			classad_buf_putc(&b, *s++);
 		}
 	}
 	if (in_token)
-		ks_jobad_strv_add(out, b.p ? b.p : "", b.len);
-	free(b.p);
+		ks_jobad_strv_add(out, b.data ? b.data : "", b.len);
+	free(b.data);
 	return 0;
 }
 
@@ -140,36 +124,36 @@ int ks_jobad_args_unquote_v2(const char *quoted, char **raw, struct ks_err *err)
 		return ks_err_set(err, KS_EPARSE, 0, 0, 0,
 				  "expected a double-quoted string: %s", quoted);
 	s++;
-	struct buf b = {0};
-	buf_put(&b, '\0');
+	struct classad_buf b = {0};
+	classad_buf_putc(&b, '\0');
 	b.len = 0;
 	const char *close = NULL;
 	while (*s) {
 		if (*s == '"' && s[1] == '"') {
-			buf_put(&b, '"');
+			classad_buf_putc(&b, '"');
 			s += 2;
 		} else if (*s == '"') {
 			close = s++;
 			break;
 		} else {
-			buf_put(&b, *s++);
+			classad_buf_putc(&b, *s++);
 		}
 	}
 	if (!close) {
-		free(b.p);
+		free(b.data);
 		return ks_err_set(err, KS_EPARSE, 0, 0, 0,
 				  "no closing double quote in: %s", quoted);
 	}
 	while (isspace((unsigned char)*s))
 		s++;
 	if (*s) {
-		free(b.p);
+		free(b.data);
 		return ks_err_set(err, KS_EPARSE, 0, 0, (size_t)(close - quoted),
 				  "text after the closing double quote: %s "
 				  "(write \"\" for a double quote inside)",
 				  close);
 	}
-	*raw = b.p;
+	*raw = b.data;
 	return 0;
 }
 
@@ -178,37 +162,37 @@ char *ks_jobad_args_join_v2(const struct ks_jobad_strv *args, size_t from)
 	/* HTCondor's canonical form: only the characters that need it are
 	 * quoted, each run of them in one quoted section ("x y" becomes
 	 * x' 'y), a quote doubled inside, '' for an empty argument */
-	struct buf b = {0};
-	buf_put(&b, '\0');
+	struct classad_buf b = {0};
+	classad_buf_putc(&b, '\0');
 	b.len = 0;
 	for (size_t i = from; i < args->n; i++) {
 		const char *a = args->v[i];
 		if (i > from)
-			buf_put(&b, ' ');
+			classad_buf_putc(&b, ' ');
 		if (!*a) {
-			buf_put(&b, '\'');
-			buf_put(&b, '\'');
+			classad_buf_putc(&b, '\'');
+			classad_buf_putc(&b, '\'');
 		}
 		bool open = false; /* the last thing put closes a quoted run */
 		for (; *a; a++) {
 			bool special = strchr(" \t\n\r'", *a) != NULL;
 			if (!special) {
-				buf_put(&b, *a);
+				classad_buf_putc(&b, *a);
 				open = false;
 				continue;
 			}
 			if (open)
 				b.len--; /* reopen the run just closed */
 			else
-				buf_put(&b, '\'');
+				classad_buf_putc(&b, '\'');
 			if (*a == '\'')
-				buf_put(&b, '\'');
-			buf_put(&b, *a);
-			buf_put(&b, '\'');
+				classad_buf_putc(&b, '\'');
+			classad_buf_putc(&b, *a);
+			classad_buf_putc(&b, '\'');
 			open = true;
 		}
 	}
-	return b.p;
+	return b.data;
 }
 
 /* ---- environments ---------------------------------------------------- */
@@ -315,22 +299,22 @@ int ks_jobad_env_merge_v1(struct ks_jobad_env *env, const char *raw, char delim,
 	} else if (is_delim_char(*s)) {
 		delim = *s++;
 	}
-	struct buf b = {0};
+	struct classad_buf b = {0};
 	int rc = 0;
 	while (*s && !rc) {
 		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
 			s++;
 		b.len = 0;
-		buf_put(&b, '\0');
+		classad_buf_putc(&b, '\0');
 		b.len = 0;
 		while (*s && *s != delim && *s != '\n')
-			buf_put(&b, *s++);
+			classad_buf_putc(&b, *s++);
 		if (*s)
 			s++;
 		if (b.len)
-			rc = ks_jobad_env_put(env, b.p, err);
+			rc = ks_jobad_env_put(env, b.data, err);
 	}
-	free(b.p);
+	free(b.data);
 	return rc;
 }
 
@@ -360,18 +344,18 @@ void ks_jobad_env_replace_in_values(struct ks_jobad_env *env, const char *from,
 		char *eq = strchr(env->kv.v[i], '=');
 		if (!eq || !strstr(eq + 1, from))
 			continue;
-		struct buf b = {0};
+		struct classad_buf b = {0};
 		for (const char *p = env->kv.v[i]; *p;) {
 			if (p > eq && strncmp(p, from, flen) == 0) {
 				for (size_t k = 0; k < tlen; k++)
-					buf_put(&b, to[k]);
+					classad_buf_putc(&b, to[k]);
 				p += flen;
 			} else {
-				buf_put(&b, *p++);
+				classad_buf_putc(&b, *p++);
 			}
 		}
 		free(env->kv.v[i]);
-		env->kv.v[i] = b.p;
+		env->kv.v[i] = b.data;
 	}
 }
 

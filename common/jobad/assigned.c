@@ -10,12 +10,7 @@
 #include <string.h>
 
 #include "ks_mem.h"
-
-static char *ad_str(const classad *ad, const char *name)
-{
-	char *s = NULL;
-	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
-}
+#include "ks_text.h"
 
 /* The digits and commas of ids (HTCondor's rule for the two CUDA names). */
 static void digits_only(const char *ids, struct classad_buf *out)
@@ -58,18 +53,13 @@ static void replace_all(pcre2_code *re, const char *ids, const char *sub,
 			size_t sublen, struct classad_buf *out)
 {
 	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re, NULL);
-	const char *p = ids;
 	bool first = true;
-	for (;;) {
-		p += strspn(p, ", \t\r\n");
-		size_t len = strcspn(p, ", \t\r\n");
-		if (!len)
-			break;
+	size_t pos = 0, len;
+	for (const char *p; (p = ks_list_next(ids, &pos, &len));) {
 		if (!first)
 			classad_buf_add(out, ",", 1);
 		first = false;
 		replace_one(re, md, p, len, sub, sublen, out);
-		p += len;
 	}
 	pcre2_match_data_free(md);
 }
@@ -146,19 +136,15 @@ static void set_from_protos(const char *proto, const char *ids,
 void ks_jobad_assigned_env(const ks_config *cfg, const classad *machine,
 			   struct ks_jobad_env *env, ks_log *log)
 {
-	char *tags = machine ? ad_str(machine, "MachineResources") : NULL;
-	for (char *p = tags; p && *p;) {
-		p += strspn(p, ", \t");
-		size_t len = strcspn(p, ", \t");
-		if (!len)
-			break;
+	char *tags = classad_eval_string_dup(machine, "MachineResources");
+	size_t pos = 0, len;
+	for (const char *p; (p = ks_list_next(tags, &pos, &len));) {
 		char tag[128], attr[160], knob[192];
 		snprintf(tag, sizeof(tag), "%.*s", (int)len, p);
-		p += len;
 		snprintf(attr, sizeof(attr), "Assigned%s", tag);
 		snprintf(knob, sizeof(knob), "ENVIRONMENT_FOR_%s", attr);
 		char *protos = ks_config_get(cfg, knob, NULL);
-		char *ids = ad_str(machine, attr);
+		char *ids = classad_eval_string_dup(machine, attr);
 		if (!ids && classad_lookup(machine, tag) && protos && *protos) {
 			snprintf(knob, sizeof(knob),
 				 "ENVIRONMENT_VALUE_FOR_Un%s", attr);

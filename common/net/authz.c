@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ks_assert.h"
 #include "ks_mem.h"
 
 static const char *const level_names[KS_LEVEL_COUNT] = {
@@ -35,7 +36,7 @@ static const enum ks_level implies_next[KS_LEVEL_COUNT] = {
 
 const char *ks_level_name(enum ks_level level)
 {
-	return level < KS_LEVEL_COUNT ? level_names[level] : "?";
+	return ALWAYS(level < KS_LEVEL_COUNT) ? level_names[level] : "?";
 }
 
 enum ks_level ks_level_from_name(const char *name)

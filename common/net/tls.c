@@ -13,6 +13,7 @@
 #include "ks_addr.h"
 #include "ks_auth.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 
 static bool encryption_is(const ks_config *cfg, const char *what)
 {
@@ -55,16 +56,13 @@ SSL_CTX *ks_tls_client_ctx(struct ks_err *err)
 /* The n-th path of a comma or space separated list, or NULL. */
 static char *list_item(const char *list, int n)
 {
-	const char *p = list;
+	size_t pos = 0, len;
 	for (int i = 0;; i++) {
-		p += strspn(p, ", \t");
-		size_t len = strcspn(p, ", \t");
-		if (!len)
+		const char *p = ks_list_next(list, &pos, &len);
+		if (!p)
 			return NULL;
-		if (i == n) {
+		if (i == n)
 			return ks_xstrndup(p, len);
-		}
-		p += len;
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classad.h"
 #include "ks_mem.h"
 #include "token_int.h"
 
@@ -19,22 +20,6 @@ struct cur {
 	const char *s;
 	size_t len, pos;
 };
-
-/* A growing string. */
-struct sbuf {
-	char *p;
-	size_t n, cap;
-};
-
-static void sb_put(struct sbuf *b, char c)
-{
-	if (b->n + 1 >= b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 32;
-		b->p = ks_xrealloc(b->p, b->cap);
-	}
-	b->p[b->n++] = c;
-	b->p[b->n] = '\0';
-}
 
 static void skip_ws(struct cur *c)
 {
@@ -69,29 +54,29 @@ static bool hex4(struct cur *c, unsigned *out)
 	return true;
 }
 
-static void put_utf8(struct sbuf *b, unsigned cp)
+static void put_utf8(struct classad_buf *b, unsigned cp)
 {
 	if (cp < 0x80) {
-		sb_put(b, (char)cp);
+		classad_buf_putc(b, (char)cp);
 	} else if (cp < 0x800) {
-		sb_put(b, (char)(0xC0 | cp >> 6));
-		sb_put(b, (char)(0x80 | (cp & 0x3F)));
+		classad_buf_putc(b, (char)(0xC0 | cp >> 6));
+		classad_buf_putc(b, (char)(0x80 | (cp & 0x3F)));
 	} else if (cp < 0x10000) {
-		sb_put(b, (char)(0xE0 | cp >> 12));
-		sb_put(b, (char)(0x80 | (cp >> 6 & 0x3F)));
-		sb_put(b, (char)(0x80 | (cp & 0x3F)));
+		classad_buf_putc(b, (char)(0xE0 | cp >> 12));
+		classad_buf_putc(b, (char)(0x80 | (cp >> 6 & 0x3F)));
+		classad_buf_putc(b, (char)(0x80 | (cp & 0x3F)));
 	} else {
-		sb_put(b, (char)(0xF0 | cp >> 18));
-		sb_put(b, (char)(0x80 | (cp >> 12 & 0x3F)));
-		sb_put(b, (char)(0x80 | (cp >> 6 & 0x3F)));
-		sb_put(b, (char)(0x80 | (cp & 0x3F)));
+		classad_buf_putc(b, (char)(0xF0 | cp >> 18));
+		classad_buf_putc(b, (char)(0x80 | (cp >> 12 & 0x3F)));
+		classad_buf_putc(b, (char)(0x80 | (cp >> 6 & 0x3F)));
+		classad_buf_putc(b, (char)(0x80 | (cp & 0x3F)));
 	}
 }
 
 /* A string at c (the opening quote); *out new (free()). */
 static int parse_string(struct cur *c, char **out)
 {
-	struct sbuf b = {0};
+	struct classad_buf b = {0};
 	c->pos++;
 	for (;;) {
 		int ch = peek(c);
@@ -101,21 +86,21 @@ static int parse_string(struct cur *c, char **out)
 		if (ch == '"')
 			break;
 		if (ch != '\\') {
-			sb_put(&b, (char)ch);
+			classad_buf_putc(&b, (char)ch);
 			continue;
 		}
 		int e = peek(c);
 		c->pos++;
 		unsigned cp;
 		switch (e) {
-		case '"': sb_put(&b, '"'); break;
-		case '\\': sb_put(&b, '\\'); break;
-		case '/': sb_put(&b, '/'); break;
-		case 'b': sb_put(&b, '\b'); break;
-		case 'f': sb_put(&b, '\f'); break;
-		case 'n': sb_put(&b, '\n'); break;
-		case 'r': sb_put(&b, '\r'); break;
-		case 't': sb_put(&b, '\t'); break;
+		case '"': classad_buf_putc(&b, '"'); break;
+		case '\\': classad_buf_putc(&b, '\\'); break;
+		case '/': classad_buf_putc(&b, '/'); break;
+		case 'b': classad_buf_putc(&b, '\b'); break;
+		case 'f': classad_buf_putc(&b, '\f'); break;
+		case 'n': classad_buf_putc(&b, '\n'); break;
+		case 'r': classad_buf_putc(&b, '\r'); break;
+		case 't': classad_buf_putc(&b, '\t'); break;
 		case 'u':
 			if (!hex4(c, &cp))
 				goto bad;
@@ -141,10 +126,10 @@ static int parse_string(struct cur *c, char **out)
 			goto bad;
 		}
 	}
-	*out = b.p ? b.p : ks_xstrdup("");
+	*out = b.data ? b.data : ks_xstrdup("");
 	return 0;
 bad:
-	free(b.p);
+	free(b.data);
 	return KS_EPARSE;
 }
 

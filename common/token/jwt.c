@@ -10,75 +10,53 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
+#include "classad.h"
 #include "ks_mem.h"
 #include "ks_token.h"
 #include "token_int.h"
 
-/* ---- a growing string ---- */
+/* ---- building the token's text ---- */
 
-struct buf {
-	char *p;
-	size_t n, cap;
-};
-
-static void put(struct buf *b, const char *s, size_t n)
+/* The most characters base64url gives for n bytes. */
+static size_t b64_max(size_t n)
 {
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 128;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		/* Not realloc: the old copy may hold a secret to wipe. */
-		char *np = ks_xmalloc(cap);
-		if (b->p)
-			memcpy(np, b->p, b->n);
-		kt_wipe_free(b->p, b->cap);
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = '\0';
-}
-
-static void puts_(struct buf *b, const char *s)
-{
-	put(b, s, strlen(s));
+	return (n + 2) / 3 * 4;
 }
 
 /* A JSON string escaped as HTCondor's JSON writer (picojson) does, so the
  * same claims give the same bytes: '/' is escaped, control characters and
  * DEL become \u00xx, other bytes pass unchanged. */
-static void put_json_string(struct buf *b, const char *s)
+static void put_json_string(struct classad_buf *b, const char *s)
 {
-	puts_(b, "\"");
+	classad_buf_puts(b, "\"");
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		char esc[8];
 		switch (c) {
-		case '"': puts_(b, "\\\""); break;
-		case '\\': puts_(b, "\\\\"); break;
-		case '/': puts_(b, "\\/"); break;
-		case '\b': puts_(b, "\\b"); break;
-		case '\f': puts_(b, "\\f"); break;
-		case '\n': puts_(b, "\\n"); break;
-		case '\r': puts_(b, "\\r"); break;
-		case '\t': puts_(b, "\\t"); break;
+		case '"': classad_buf_puts(b, "\\\""); break;
+		case '\\': classad_buf_puts(b, "\\\\"); break;
+		case '/': classad_buf_puts(b, "\\/"); break;
+		case '\b': classad_buf_puts(b, "\\b"); break;
+		case '\f': classad_buf_puts(b, "\\f"); break;
+		case '\n': classad_buf_puts(b, "\\n"); break;
+		case '\r': classad_buf_puts(b, "\\r"); break;
+		case '\t': classad_buf_puts(b, "\\t"); break;
 		default:
 			if (c < 0x20 || c == 0x7f) {
 				snprintf(esc, sizeof(esc), "\\u%04x", c);
-				puts_(b, esc);
+				classad_buf_puts(b, esc);
 			} else {
-				put(b, (const char *)&c, 1);
+				classad_buf_putc(b, (char)c);
 			}
 		}
 	}
-	puts_(b, "\"");
+	classad_buf_puts(b, "\"");
 }
 
-static void put_b64(struct buf *b, const void *data, size_t n)
+static void put_b64(struct classad_buf *b, const void *data, size_t n)
 {
 	char *e = ks_token_b64url_encode(data, n);
-	puts_(b, e);
+	classad_buf_puts(b, e);
 	free(e);
 }
 
@@ -153,53 +131,57 @@ int ks_token_mint(const ks_token_key *key, const char *issuer,
 	int64_t now = req->now ? req->now : (int64_t)time(NULL);
 	char num[32];
 
-	struct buf hdr = {0}, pay = {0}, tok = {0};
-	puts_(&hdr, "{\"alg\":\"HS256\",\"kid\":");
+	struct classad_buf hdr = {0}, pay = {0}, tok = {0};
+	classad_buf_puts(&hdr, "{\"alg\":\"HS256\",\"kid\":");
 	put_json_string(&hdr, ks_token_key_name(key));
-	puts_(&hdr, "}");
+	classad_buf_puts(&hdr, "}");
 
 	/* Keys in byte order, as HTCondor's writer (a sorted map) puts them. */
-	puts_(&pay, "{");
+	classad_buf_puts(&pay, "{");
 	if (req->lifetime >= 0) {
 		snprintf(num, sizeof(num), "\"exp\":%lld,",
 			 (long long)(now + req->lifetime));
-		puts_(&pay, num);
+		classad_buf_puts(&pay, num);
 	}
 	snprintf(num, sizeof(num), "\"iat\":%lld,", (long long)now);
-	puts_(&pay, num);
-	puts_(&pay, "\"iss\":");
+	classad_buf_puts(&pay, num);
+	classad_buf_puts(&pay, "\"iss\":");
 	put_json_string(&pay, issuer);
-	puts_(&pay, ",\"jti\":");
+	classad_buf_puts(&pay, ",\"jti\":");
 	put_json_string(&pay, req->jti ? req->jti : jti);
 	if (req->nauthz > 0) {
-		struct buf sc = {0};
+		struct classad_buf sc = {0};
 		for (size_t i = 0; i < req->nauthz; i++) {
-			puts_(&sc, i ? " condor:/" : "condor:/");
-			puts_(&sc, req->authz[i]);
+			classad_buf_puts(&sc, i ? " condor:/" : "condor:/");
+			classad_buf_puts(&sc, req->authz[i]);
 		}
-		puts_(&pay, ",\"scope\":");
-		put_json_string(&pay, sc.p);
-		free(sc.p);
+		classad_buf_puts(&pay, ",\"scope\":");
+		put_json_string(&pay, sc.data);
+		free(sc.data);
 	}
-	puts_(&pay, ",\"sub\":");
+	classad_buf_puts(&pay, ",\"sub\":");
 	put_json_string(&pay, req->identity);
-	puts_(&pay, "}");
+	classad_buf_puts(&pay, "}");
 
-	put_b64(&tok, hdr.p, hdr.n);
-	puts_(&tok, ".");
-	put_b64(&tok, pay.p, pay.n);
-	free(hdr.p);
-	free(pay.p);
+	/* the token is a credential: room for all of it at once, so that
+	 * no copy of it is left behind unwiped by a realloc() */
+	classad_buf_reserve(&tok, b64_max(hdr.len) + 1 + b64_max(pay.len) + 1 +
+					  b64_max(KS_TOKEN_SIG_LEN));
+	put_b64(&tok, hdr.data, hdr.len);
+	classad_buf_puts(&tok, ".");
+	put_b64(&tok, pay.data, pay.len);
+	free(hdr.data);
+	free(pay.data);
 
 	unsigned char sig[KS_TOKEN_SIG_LEN];
-	if (ks_token_sign(key, tok.p, tok.n, sig)) {
-		kt_wipe_free(tok.p, tok.cap);
+	if (ks_token_sign(key, tok.data, tok.len, sig)) {
+		kt_wipe_free(tok.data, tok.cap);
 		return ks_err_set(err, KS_EINTERNAL, 0, 0, 0, "HMAC failed");
 	}
-	puts_(&tok, ".");
+	classad_buf_puts(&tok, ".");
 	put_b64(&tok, sig, sizeof(sig));
 	OPENSSL_cleanse(sig, sizeof(sig));
-	*token_out = tok.p;
+	*token_out = tok.data;
 	return 0;
 }
 

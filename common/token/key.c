@@ -16,6 +16,7 @@
 #include <openssl/kdf.h>
 #include <openssl/rand.h>
 
+#include "ks_assert.h"
 #include "ks_mem.h"
 #include "ks_priv.h"
 #include "ks_token.h"
@@ -272,7 +273,7 @@ int ks_token_sign(const ks_token_key *key, const void *data, size_t len,
 	unsigned int n = KS_TOKEN_SIG_LEN;
 	if (!HMAC(EVP_sha256(), key->hmac_key, (int)sizeof(key->hmac_key),
 		  data, len, out, &n) ||
-	    n != KS_TOKEN_SIG_LEN)
+	    NEVER(n != KS_TOKEN_SIG_LEN))
 		return KS_EINTERNAL;
 	return 0;
 }

@@ -14,25 +14,18 @@
 #include <string.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 
 /* Calls fn for each word of list, words separated by commas and white
  * space as HTCondor's StringTokenIterator separates them. */
 static void each_word(const char *list, void (*fn)(const char *w, void *arg),
 		      void *arg)
 {
-	static const char seps[] = ", \t\r\n";
-	if (!list)
-		return;
-	const char *p = list;
-	while (*p) {
-		p += strspn(p, seps);
-		size_t n = strcspn(p, seps);
-		if (n == 0)
-			break;
+	size_t pos = 0, n;
+	for (const char *p; (p = ks_list_next(list, &pos, &n));) {
 		char *w = ks_xstrndup(p, n);
 		fn(w, arg);
 		free(w);
-		p += n;
 	}
 }
 

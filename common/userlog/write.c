@@ -25,6 +25,7 @@
 
 #include "ks_clock.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 
 /* How long a writer waits for another's lock before writing anyway. */
 #define LOCK_WAIT_MS 5000
@@ -54,7 +55,6 @@ void ks_userlog_event_init(struct ks_userlog_event *ev,
 int ks_userlog_parse_opts(const char *text, unsigned base, unsigned *out,
 			  struct ks_err *err)
 {
-	static const char seps[] = ", \t\r\n";
 	static const struct {
 		const char *word;
 		unsigned flag;
@@ -66,14 +66,8 @@ int ks_userlog_parse_opts(const char *text, unsigned base, unsigned *out,
 	unsigned opts = base;
 	const char *other = NULL;
 	size_t other_len = 0;
-	const char *p = text ? text : "";
-	while (*p) {
-		p += strspn(p, seps);
-		size_t n = strcspn(p, seps);
-		if (n == 0)
-			break;
-		const char *w = p;
-		p += n;
+	size_t pos = 0, n;
+	for (const char *w; (w = ks_list_next(text, &pos, &n));) {
 		bool bang = *w == '!';
 		if (bang) {
 			w++;

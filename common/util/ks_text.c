@@ -19,18 +19,40 @@ char *ks_trim(char *s)
 	return s;
 }
 
-const char *ks_list_next(const char *list, size_t *pos, size_t *len)
+/* What separates the items of an HTCondor list. */
+static const char list_delims[] = " ,\t\r\n";
+
+const char *ks_list_next_sep(const char *list, const char *seps, size_t *pos,
+			     size_t *len)
 {
-	static const char delims[] = " ,\t\r\n";
 	if (!list)
 		return NULL;
 	const char *p = list + *pos;
-	p += strspn(p, delims);
-	*len = strcspn(p, delims);
+	p += strspn(p, seps);
+	*len = strcspn(p, seps);
 	if (!*len)
 		return NULL;
 	*pos = (size_t)(p - list) + *len;
 	return p;
+}
+
+const char *ks_list_next(const char *list, size_t *pos, size_t *len)
+{
+	return ks_list_next_sep(list, list_delims, pos, len);
+}
+
+char *ks_list_cut(char **cur)
+{
+	size_t pos = 0, len;
+	char *t = *cur ? (char *)ks_list_next(*cur, &pos, &len) : NULL;
+	if (!t) {
+		*cur = NULL;
+		return NULL;
+	}
+	*cur = t + len;
+	if (**cur)
+		*(*cur)++ = '\0';
+	return t;
 }
 
 char *ks_path_in(const char *dir, const char *name)

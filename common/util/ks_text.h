@@ -18,6 +18,19 @@ char *ks_trim(char *s);
  * item is left (list NULL too). */
 const char *ks_list_next(const char *list, size_t *pos, size_t *len);
 
+/* ks_list_next() with other separators than blanks and commas, for the
+ * few lists HTCondor splits otherwise (environment name lists take ';'
+ * too).  seps: the separator bytes. */
+const char *ks_list_next_sep(const char *list, const char *seps, size_t *pos,
+			     size_t *len);
+
+/* The same split over a list the caller may write to (strtok_r() without
+ * its state): the next item from *cur on, NUL-terminated in place (the
+ * separator after it is overwritten), *cur moved past it; NULL when no
+ * item is left (*cur NULL too).  Borrowed: points into the list.
+ *	for (char *cur = copy, *t; (t = ks_list_cut(&cur));) ... */
+char *ks_list_cut(char **cur);
+
 /* name as seen from directory dir: name itself when absolute, else
  * dir/name.  New string (free()). */
 char *ks_path_in(const char *dir, const char *name);

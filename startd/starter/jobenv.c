@@ -12,6 +12,7 @@
 
 #include "ks_mem.h"
 #include "ks_jobad.h"
+#include "ks_text.h"
 
 extern char **environ;
 
@@ -39,23 +40,20 @@ static bool wild_match(const char *pat, const char *name)
  * item everything not excluded passes. */
 static bool inherits(const char *list, const char *name)
 {
-	bool any_white = false, white = false;
-	char *copy = ks_xstrdup(list);
-	char *save = NULL;
-	for (char *t = strtok_r(copy, ",; \t\r\n", &save); t;
-	     t = strtok_r(NULL, ",; \t\r\n", &save)) {
+	bool any_white = false, white = false, black = false;
+	size_t pos = 0, len;
+	for (const char *p; !black &&
+	     (p = ks_list_next_sep(list, ",; \t\r\n", &pos, &len));) {
+		char *t = ks_xstrndup(p, len);
 		if (*t == '!') {
-			if (t[1] && wild_match(t + 1, name)) {
-				free(copy);
-				return false;
-			}
+			black = t[1] && wild_match(t + 1, name);
 		} else {
 			any_white = true;
 			white = white || wild_match(t, name);
 		}
+		free(t);
 	}
-	free(copy);
-	return !any_white || white;
+	return !black && (!any_white || white);
 }
 
 static void inherit_starter_env(const ks_config *cfg, struct ks_jobad_env *out)

@@ -305,6 +305,33 @@ static void test_typed_getters(void **state)
 	classad_free(ad);
 }
 
+/* The attribute-as-string helper the daemons and tools share: a copy of a
+ * string value (computed ones too), NULL for anything else. */
+static void test_eval_string_dup(void **state)
+{
+	(void)state;
+	classad *ad = tu_ad("[s = \"x\"; t = strcat(s, \"y\"); e = \"\"; "
+			    "i = 7; u = nope; l = {\"a\"}]");
+	char *s = classad_eval_string_dup(ad, "S");
+	assert_non_null(s);
+	assert_string_equal(s, "x");
+	free(s);
+	s = classad_eval_string_dup(ad, "t");
+	assert_non_null(s);
+	assert_string_equal(s, "xy");
+	free(s);
+	s = classad_eval_string_dup(ad, "e");
+	assert_non_null(s);
+	assert_string_equal(s, "");
+	free(s);
+	assert_null(classad_eval_string_dup(ad, "i"));
+	assert_null(classad_eval_string_dup(ad, "u"));
+	assert_null(classad_eval_string_dup(ad, "l"));
+	assert_null(classad_eval_string_dup(ad, "missing"));
+	assert_null(classad_eval_string_dup(NULL, "s"));
+	classad_free(ad);
+}
+
 /* A value read as policies read one: booleans, and numbers as non-zero. */
 static void test_value_bool(void **state)
 {
@@ -410,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_value_lifetime),
 		cmocka_unit_test(test_typed_getters),
+		cmocka_unit_test(test_eval_string_dup),
 		cmocka_unit_test(test_value_bool),
 		cmocka_unit_test(test_each_ref),
 	};

@@ -503,6 +503,31 @@ static void test_cache_large(void **state)
 	free(text);
 }
 
+/* The one text buffer: zeroed is empty, every append keeps it
+ * NUL-terminated, and it grows past any first guess. */
+static void test_buf(void **state)
+{
+	(void)state;
+	struct classad_buf b = {0};
+	classad_buf_puts(&b, "ab");
+	classad_buf_putc(&b, 'c');
+	classad_buf_add(&b, "dxx", 1);
+	classad_buf_printf(&b, "%d", 42);
+	assert_string_equal(b.data, "abcd42");
+	assert_int_equal(b.len, 6);
+	for (int i = 0; i < 1000; i++)
+		classad_buf_putc(&b, 'z');
+	assert_int_equal(b.len, 1006);
+	assert_int_equal(strlen(b.data), 1006);
+	assert_true(b.cap > b.len);
+	free(b.data);
+	struct classad_buf e = {0};
+	classad_buf_puts(&e, "");
+	assert_non_null(e.data);
+	assert_string_equal(e.data, "");
+	free(e.data);
+}
+
 int main(void)
 {
 	setenv("TZ", "UTC", 1);
@@ -518,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_cache_unshared),
 		cmocka_unit_test(test_cache_exprs),
 		cmocka_unit_test(test_cache_large),
+		cmocka_unit_test(test_buf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

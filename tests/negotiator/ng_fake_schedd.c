@@ -46,12 +46,6 @@ struct fake {
 	size_t nhung;
 };
 
-static char *str_attr(const classad *ad, const char *name)
-{
-	char *s = NULL;
-	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
-}
-
 static void forget(struct fake *f)
 {
 	for (size_t i = 0; i < f->nreq; i++)
@@ -112,7 +106,7 @@ static int64_t left_of(struct fake *f, size_t i)
 	int64_t count = 1, ac = 0;
 	classad_eval_int(f->req[i], "ResourceRequestCount", NULL, &count);
 	classad_eval_int(f->req[i], "AutoClusterId", NULL, &ac);
-	char *user = str_attr(f->req[i], "User");
+	char *user = classad_eval_string_dup(f->req[i], "User");
 	int64_t left = count - (user ? *given_of(f, user, ac) : 0);
 	free(user);
 	return left;
@@ -126,7 +120,7 @@ static size_t make_ads(ks_daemon *d, classad ***out)
 	int64_t *idle = NULL;
 	size_t n = 0;
 	for (size_t i = 0; i < f->nreq; i++) {
-		char *user = str_attr(f->req[i], "User");
+		char *user = classad_eval_string_dup(f->req[i], "User");
 		if (!user)
 			continue;
 		size_t k = 0;
@@ -187,7 +181,8 @@ static size_t make_ads(ks_daemon *d, classad ***out)
 static void cmd_negotiate(ks_daemon *d, struct ks_request *req)
 {
 	struct fake *f = d->ctx;
-	char *who = req->n ? str_attr(req->ads[0], "Submitter") : NULL;
+	char *who = req->n ? classad_eval_string_dup(req->ads[0],
+						     "Submitter") : NULL;
 	if (!who) {
 		ks_reply_error(req, "NEGOTIATE carries an ad with Submitter");
 		return;
@@ -197,13 +192,14 @@ static void cmd_negotiate(ks_daemon *d, struct ks_request *req)
 	size_t n = 0;
 	char *misbehave = NULL;
 	for (size_t i = 0; i < f->nreq; i++) {
-		char *user = str_attr(f->req[i], "User");
+		char *user = classad_eval_string_dup(f->req[i], "User");
 		bool mine = user && strcmp(user, who) == 0;
 		free(user);
 		if (!mine)
 			continue;
 		if (!misbehave)
-			misbehave = str_attr(f->req[i], "KsMisbehave");
+			misbehave = classad_eval_string_dup(f->req[i],
+							    "KsMisbehave");
 		int64_t left = left_of(f, i);
 		if (left <= 0)
 			continue;
@@ -244,8 +240,9 @@ static void cmd_permission(ks_daemon *d, struct ks_request *req)
 	for (size_t i = 0; i + 1 < req->n; i += 2) {
 		int64_t ac = -1;
 		classad_eval_int(req->ads[i], "AutoClusterId", NULL, &ac);
-		char *sub = str_attr(req->ads[i], "Submitter");
-		char *why = str_attr(req->ads[i], "RejectReason");
+		char *sub = classad_eval_string_dup(req->ads[i], "Submitter");
+		char *why = classad_eval_string_dup(req->ads[i],
+						    "RejectReason");
 		if (why) {
 			ks_log_printf(d->log, KS_D_ALWAYS,
 				      "REJECTED submitter=%s autocluster=%lld "
@@ -255,8 +252,8 @@ static void cmd_permission(ks_daemon *d, struct ks_request *req)
 			free(sub);
 			continue;
 		}
-		char *claim = str_attr(req->ads[i], "ClaimId");
-		char *slot = str_attr(req->ads[i + 1], "Name");
+		char *claim = classad_eval_string_dup(req->ads[i], "ClaimId");
+		char *slot = classad_eval_string_dup(req->ads[i + 1], "Name");
 		ks_log_printf(d->log, KS_D_ALWAYS,
 			      "PERMISSION_AND_AD submitter=%s autocluster=%lld "
 			      "claim=%s slot=%s", sub ? sub : "?",
@@ -277,7 +274,8 @@ static void cmd_permission(ks_daemon *d, struct ks_request *req)
 
 static void cmd_match_info(ks_daemon *d, struct ks_request *req)
 {
-	char *claim = req->n ? str_attr(req->ads[0], "ClaimId") : NULL;
+	char *claim = req->n ? classad_eval_string_dup(req->ads[0],
+						       "ClaimId") : NULL;
 	ks_log_printf(d->log, KS_D_ALWAYS, "MATCH_INFO claim=%s",
 		      claim ? claim : "?");
 	free(claim);

@@ -16,6 +16,7 @@
 #include "ks_client.h"
 #include "ks_commands.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "ks_version.h"
 #include "ks_wire.h"
 
@@ -468,10 +469,9 @@ int main(int argc, char **argv)
 	char *host = pool ? ks_xstrdup(pool)
 			  : ks_config_get(cfg, "COLLECTOR_HOST", NULL);
 	if (rc == 0) {
-		if (host)
-			host[strcspn(host, ", \t")] = '\0';
+		char *cur = host, *first = ks_list_cut(&cur);
 		printf("Sent %d of %zu ad%s to %s.\n", sent, m.n,
-		       m.n == 1 ? "" : "s", host ? host : addr);
+		       m.n == 1 ? "" : "s", first ? first : addr);
 		if ((size_t)sent != m.n)
 			status = 1;
 	}

@@ -8,6 +8,7 @@
 
 #include "hist.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "qtool.h"
 
 static void hi_usage(FILE *out, const char *prog)
@@ -216,8 +217,7 @@ int hi_parse_args(int argc, const char *const *argv, struct hi_opts *o,
 			if (!has || argv[i + 1][0] == '-')
 				return hi_arg_error(err, "Error: Argument -attributes must be followed by a list of attributes\n", a);
 			char *list = ks_xstrdup(argv[++i]);
-			for (char *save = NULL, *t = strtok_r(list, ", \t", &save);
-			     t; t = strtok_r(NULL, ", \t", &save))
+			for (char *cur = list, *t; (t = ks_list_cut(&cur));)
 				tf_names_add(&o->attrs, t);
 			free(list);
 		} else if (tf_flag(a, "help", 1, NULL)) {

@@ -368,7 +368,7 @@ static void cq_print_attrs(struct classad_buf *out, const classad *job,
 			classad_value_clear(&v);
 		}
 		if (a.len) {
-			char *name = tf_ad_string(slots[0], "Name");
+			char *name = classad_eval_string_dup(slots[0], "Name");
 			classad_buf_printf(out, "\n%s has the following attributes:\n\n%s",
 					   name ? name : "Target", tf_buf_str(&a));
 			free(name);
@@ -509,7 +509,7 @@ static void cq_tally(struct cq_tally *a, const classad *job_in,
 		     classad *const *slots, size_t nslots, const bool *use,
 		     const struct cq_prios *prios, const struct cq_preempt *pe)
 {
-	char *user = tf_ad_string(job_in, "User");
+	char *user = classad_eval_string_dup(job_in, "User");
 	/* the job's submitter's priority goes into its copy as
 	 * SubmittorPrio, as HTCondor's analysis sets it */
 	classad *copy = NULL;
@@ -529,9 +529,9 @@ static void cq_tally(struct cq_tally *a, const classad *job_in,
 	struct tf_names machines = {0};
 	classad_match *m = classad_match_new(job, NULL, NULL);
 	for (size_t k = 0; k < nslots; k++) {
-		char *mach = tf_ad_string(slots[k], "Machine");
+		char *mach = classad_eval_string_dup(slots[k], "Machine");
 		if (!mach)
-			mach = tf_ad_string(slots[k], "Name");
+			mach = classad_eval_string_dup(slots[k], "Name");
 		if (mach && !tf_names_has(&machines, mach))
 			tf_names_add(&machines, mach);
 		free(mach);
@@ -551,7 +551,7 @@ static void cq_tally(struct cq_tally *a, const classad *job_in,
 		a->both++;
 		if (cq_is_slot_type(slots[k], "Offline"))
 			a->offline++;
-		char *remote = tf_ad_string(slots[k], "RemoteUser");
+		char *remote = classad_eval_string_dup(slots[k], "RemoteUser");
 		if (!remote) {
 			a->available++;
 		} else {
@@ -646,7 +646,7 @@ static char *cq_job_status(const classad *job)
 		tf_buf_add(&b, "Job is running.");
 	if (st == 5) {
 		tf_buf_add(&b, "Job is held.");
-		char *why = tf_ad_string(job, "HoldReason");
+		char *why = classad_eval_string_dup(job, "HoldReason");
 		if (why && *why)
 			classad_buf_printf(&b, "\n\nHold reason: %s", why);
 		free(why);
@@ -668,7 +668,7 @@ static const char *cq_universe_warning(const classad *job)
 	case 5: case 10: case 11: case 13:
 		return "";
 	case 9: {
-		char *res = tf_ad_string(job, "GridResource");
+		char *res = classad_eval_string_dup(job, "GridResource");
 		bool mm = res && strstr(res, "$$");
 		free(res);
 		return mm ? "" : "\nWARNING: Analysis is only meaningful for Grid universe jobs using matchmaking.\n";
@@ -712,7 +712,7 @@ static void cq_last_match(struct classad_buf *out, const classad *job)
 		tf_buf_add(out, "Last failed match: ");
 		cq_ctime(out, rejected);
 		tf_buf_addc(out, '\n');
-		char *why = tf_ad_string(job, "LastRejMatchReason");
+		char *why = classad_eval_string_dup(job, "LastRejMatchReason");
 		if (why)
 			classad_buf_printf(out,
 					   "Reason for last match failure: %s\n",
@@ -734,7 +734,7 @@ static void cq_analyze_job(struct classad_buf *out, const struct cq_job *j,
 	struct cq_tally a = {0};
 	long long u = 0;
 	tf_ad_int(job, "JobUniverse", &u);
-	char *owner = tf_ad_string(job, "Owner");
+	char *owner = classad_eval_string_dup(job, "Owner");
 	if (!owner) {
 		status = ks_xstrdup("Nothing here.");
 	} else if (u == 7 || u == 12) {

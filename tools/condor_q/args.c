@@ -12,6 +12,7 @@
 
 #include "cq.h"
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "qtool.h"
 
 static void cq_push(char ***list, size_t *n, const char *s)
@@ -415,8 +416,7 @@ int cq_parse_args(int argc, const char *const *argv, struct cq_opts *o,
 				break;
 			}
 			char *list = ks_xstrdup(argv[++i]);
-			for (char *save = NULL, *t = strtok_r(list, ", \t", &save);
-			     t; t = strtok_r(NULL, ", \t", &save))
+			for (char *cur = list, *t; (t = ks_list_cut(&cur));)
 				tf_names_add(&o->attrs, t);
 			free(list);
 		} else if (tf_flag(a, "format", 1, NULL)) {

@@ -79,10 +79,11 @@ void cq_batch_note(struct cq_batch *b, struct cq_job *j, const classad *ad)
 		j->flags |= CQ_R_ISDAGNODE;
 	} else {
 		/* batch names are unique per owner */
-		char *name = tf_ad_string(ad, "JobBatchName");
+		char *name = classad_eval_string_dup(ad, "JobBatchName");
 		char *node = NULL;
 		if (!name && classad_lookup(ad, "DAGManJobId") &&
-		    (node = tf_ad_string(ad, "DAGNodeName")) != NULL) {
+		    (node = classad_eval_string_dup(ad,
+						    "DAGNodeName")) != NULL) {
 			struct classad_buf t = {0};
 			classad_buf_printf(&t, "NODE: %s", node);
 			name = t.data;
@@ -90,7 +91,7 @@ void cq_batch_note(struct cq_batch *b, struct cq_job *j, const classad *ad)
 		if (name) {
 			struct classad_buf key = {0};
 			tf_buf_add(&key, name);
-			char *owner = tf_ad_string(ad, "Owner");
+			char *owner = classad_eval_string_dup(ad, "Owner");
 			if (owner) {
 				tf_buf_addc(&key, '\n');
 				tf_buf_add(&key, owner);

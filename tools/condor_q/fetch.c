@@ -58,7 +58,7 @@ static int cq_locate(const struct cq_opts *o, const ks_config *cfg,
 
 bool cq_is_summary(const classad *ad)
 {
-	char *type = tf_ad_string(ad, "MyType");
+	char *type = classad_eval_string_dup(ad, "MyType");
 	bool summary = type && strcasecmp(type, "Summary") == 0;
 	free(type);
 	return summary;

@@ -263,7 +263,7 @@ static void cq_print_table(struct cq_run *r, struct classad_buf *out,
 	 * showed: not to a queue superuser, who sees every job */
 	char *myname = NULL;
 	if (o->my_jobs && r->sink.summary)
-		myname = tf_ad_string(sum, "MyName");
+		myname = classad_eval_string_dup(sum, "MyName");
 	const char *me = myname;
 	if (o->view != CQ_V_TOTALS)
 		tf_buf_addc(out, '\n');

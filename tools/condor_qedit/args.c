@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "qedit.h"
 #include "tfmt.h"
 
@@ -249,8 +250,7 @@ int qe_parse_args(int argc, const char *const *argv, struct qe_opts *o,
 			if (!next)
 				return qe_need(o, a, "a list of job ids as an argument", err);
 			char *list = ks_xstrdup(argv[++i]);
-			for (char *save = NULL, *t = strtok_r(list, ", \t", &save);
-			     t; t = strtok_r(NULL, ", \t", &save))
+			for (char *cur = list, *t; (t = ks_list_cut(&cur));)
 				qe_id(o, t);
 			free(list);
 			bare_names_jobs = false;

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "status.h"
 
 /* The -af spelling: one dash only. */
@@ -302,9 +303,8 @@ int st_parse_args(int argc, const char *const *argv, struct st_opts *o,
 			enum tf_ads_format f = TF_ADS_LONG;
 			if (c) {
 				char *opts = ks_xstrdup(c);
-				for (char *save = NULL,
-					  *t = strtok_r(opts, ", ", &save);
-				     t; t = strtok_r(NULL, ", ", &save))
+				for (char *cur = opts, *t;
+				     (t = ks_list_cut(&cur));)
 					if (strcmp(t, "nosort") != 0)
 						f = tf_ads_format_of(t, f);
 				free(opts);

@@ -108,7 +108,7 @@ void st_compact_ingest(struct st_entry *e, const struct st_layout *lay)
 	} else if (tf_ad_bool(ad, "DynamicSlot", &dslot) && dslot) {
 		e->flags |= ST_R_DYNAMIC;
 	}
-	char *state = tf_ad_string(ad, "State");
+	char *state = classad_eval_string_dup(ad, "State");
 	enum tf_state st = state ? tf_state_of(state) : TF_NO_STATE;
 	free(state);
 	if (pslot && st == TF_CLAIMED)
@@ -120,7 +120,7 @@ void st_compact_ingest(struct st_entry *e, const struct st_layout *lay)
 		e->flags |= ST_R_UNAVAIL;
 
 	if (lay->ix_machineslot >= 0) {
-		char *name = tf_ad_string(ad, "Name");
+		char *name = classad_eval_string_dup(ad, "Name");
 		if (name) {
 			char *at = strchr(name, '@');
 			if (at)

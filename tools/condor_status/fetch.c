@@ -77,7 +77,7 @@ static bool st_type_matches(const char *target, const classad *ad)
 		"Collector", "Negotiator", "Accounting", NULL};
 	if (!target || strcasecmp(target, "Any") == 0)
 		return true;
-	char *mytype = tf_ad_string(ad, "MyType");
+	char *mytype = classad_eval_string_dup(ad, "MyType");
 	bool ok;
 	if (!mytype) {
 		ok = true; /* ads saved without MyType are taken as asked */

@@ -114,8 +114,8 @@ static bool st_class_key(const struct st_totals *t, const classad *ad,
 	case ST_PP_SLOTS_NORMAL:
 	case ST_PP_SLOTS_RUN:
 	case ST_PP_SLOTS_SERVER: {
-		char *arch = tf_ad_string(ad, "Arch");
-		char *opsys = tf_ad_string(ad, "OpSys");
+		char *arch = classad_eval_string_dup(ad, "Arch");
+		char *opsys = classad_eval_string_dup(ad, "OpSys");
 		bool ok = arch && opsys;
 		if (ok)
 			classad_buf_printf(key, "%s/%s", arch, opsys);
@@ -127,8 +127,8 @@ static bool st_class_key(const struct st_totals *t, const classad *ad,
 		return tf_platform_name(ad, key);
 	case ST_PP_SLOTS_STATE:
 	case ST_PP_SUBMITTER: {
-		char *s = tf_ad_string(ad, t->style == ST_PP_SUBMITTER ? "Name"
-								       : "Activity");
+		char *s = classad_eval_string_dup(
+			ad, t->style == ST_PP_SUBMITTER ? "Name" : "Activity");
 		if (s)
 			tf_buf_add(key, s);
 		free(s);
@@ -201,7 +201,7 @@ static bool st_count_slots(struct st_count *c, const classad *ad, int options,
 		classad_value_clear(&l);
 		return true;
 	}
-	char *state = tf_ad_string(ad, "State");
+	char *state = classad_eval_string_dup(ad, "State");
 	bool ok = state && st_count_state(c, state, bkfill, count_machine);
 	free(state);
 	return ok;
@@ -228,7 +228,7 @@ static bool st_count_ad(const struct st_totals *t, struct st_count *c,
 	case ST_PP_SLOTS_STATE:
 		return st_count_slots(c, ad, options, false);
 	case ST_PP_SLOTS_SERVER: {
-		char *state = tf_ad_string(ad, "State");
+		char *state = classad_eval_string_dup(ad, "State");
 		if (!state)
 			return false;
 		enum tf_state st = tf_state_of(state);

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "ks_version.h"
 #include "submit.h"
 
@@ -44,9 +45,7 @@ static int each_submit_attr(const struct sub_job_ctx *c,
 	for (size_t k = 0; k < sizeof(attr_lists) / sizeof(*attr_lists) && !rc;
 	     k++) {
 		char *list = sub_knob(c, attr_lists[k]);
-		char *save = NULL;
-		for (char *n = list ? strtok_r(list, ", \t\r\n", &save) : NULL;
-		     n && !rc; n = strtok_r(NULL, ", \t\r\n", &save))
+		for (char *cur = list, *n; !rc && (n = ks_list_cut(&cur));)
 			rc = fn(c, ad, n, err);
 		free(list);
 	}

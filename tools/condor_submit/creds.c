@@ -158,14 +158,10 @@ static const char *oauth_part(const char *key, const char **end)
 
 static bool in_list(const char *list, const char *name, size_t len)
 {
-	static const char seps[] = ", \t\r\n";
-	for (const char *p = list; *p;) {
-		p += strspn(p, seps);
-		size_t n = strcspn(p, seps);
-		if (n && n == len && !strncasecmp(p, name, n))
+	size_t pos = 0, n;
+	for (const char *p; (p = ks_list_next(list, &pos, &n));)
+		if (n == len && !strncasecmp(p, name, n))
 			return true;
-		p += n;
-	}
 	return false;
 }
 
@@ -174,7 +170,6 @@ void sub_set_oauth(const struct sub_job_ctx *c, classad *ad)
 	char *wanted = sub_param(c, "use_oauth_services", "UseOAuthServices");
 	if (!wanted)
 		return;
-	static const char seps[] = ", \t\r\n";
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	/* a service with a handle (box_oauth_permissions_read) is needed
@@ -207,18 +202,14 @@ void sub_set_oauth(const struct sub_job_ctx *c, classad *ad)
 			continue;
 		}
 		/* the bare services, last */
-		for (const char *p = wanted; *p;) {
-			p += strspn(p, seps);
-			size_t len = strcspn(p, seps);
-			if (len && !in_list(handled.data ? handled.data : "", p,
-					    len)) {
+		size_t pos = 0, len;
+		for (const char *p; (p = ks_list_next(wanted, &pos, &len));)
+			if (!in_list(handled.data ? handled.data : "", p, len)) {
 				if (n == cap)
 					names = ks_xrealloc(names, (cap *= 2) *
 								   sizeof(*names));
 				names[n++] = ks_xstrndup(p, len);
 			}
-			p += len;
-		}
 	}
 	qsort(names, n, sizeof(*names), by_name);
 	struct classad_buf b = {0};

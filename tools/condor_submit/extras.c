@@ -272,9 +272,7 @@ static int put_limits(classad *ad, char *v, struct ks_err *err)
 	char **items = NULL;
 	size_t n = 0, cap = 0;
 	int rc = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(v, ", \t\r\n", &save); t;
-	     t = strtok_r(NULL, ", \t\r\n", &save)) {
+	for (char *cur = v, *t; (t = ks_list_cut(&cur));) {
 		if (!is_limit(t)) {
 			rc = ks_err_set(err, KS_EINVAL, 0, 0, 0,
 					"Invalid concurrency limit '%s'", t);
@@ -536,9 +534,7 @@ char *sub_strip_quotes(char *v)
 static void put_joined(classad *ad, const char *attr, char *v)
 {
 	struct classad_buf b = {0};
-	char *save = NULL;
-	for (char *t = strtok_r(v, ", \t\r\n", &save); t;
-	     t = strtok_r(NULL, ", \t\r\n", &save)) {
+	for (char *cur = v, *t; (t = ks_list_cut(&cur));) {
 		if (b.len)
 			classad_buf_add(&b, ",", 1);
 		classad_buf_add(&b, t, strlen(t));
@@ -910,9 +906,7 @@ static int set_services(const struct sub_job_ctx *c, classad *ad,
 		return 0;
 	classad_insert_string(ad, "ContainerServiceNames", list);
 	int rc = 0;
-	char *save = NULL;
-	for (char *s = strtok_r(list, ", \t\r\n", &save); s && !rc;
-	     s = strtok_r(NULL, ", \t\r\n", &save)) {
+	for (char *cur = list, *s; !rc && (s = ks_list_cut(&cur));) {
 		size_t n = strlen(s) + sizeof("_container_port");
 		char *key = ks_xmalloc(n);
 		snprintf(key, n, "%s_container_port", s);
@@ -1082,11 +1076,6 @@ static bool literal_at_most(const classad *ad, const char *attr, double max)
 	return small;
 }
 
-static void add(struct classad_buf *b, const char *s)
-{
-	classad_buf_add(b, s, strlen(s));
-}
-
 /* A set of names, ignoring case: an ad's attributes are one. */
 static void note_name(const char *name, void *set)
 {
@@ -1135,18 +1124,18 @@ static void add_platform(const classad *ad, const classad *refs,
 		 * architecture */
 		if (!has(refs, "Arch")) {
 			if (b->len)
-				add(b, " && ");
-			add(b, "(TARGET.Arch == \"X86_64\")");
+				classad_buf_puts(b, " && ");
+			classad_buf_puts(b, "(TARGET.Arch == \"X86_64\")");
 		}
 		if (!has(refs, "HasVM"))
-			add(b, "&& (TARGET.HasVM =?= true)");
+			classad_buf_puts(b, "&& (TARGET.HasVM =?= true)");
 		if (!has(refs, "VM_Type"))
-			add(b, " && (TARGET.VM_Type == MY.JobVMType)");
+			classad_buf_puts(b, " && (TARGET.VM_Type == MY.JobVMType)");
 		if (!has(refs, "VM_AvailNum"))
-			add(b, " && (TARGET.VM_AvailNum > 0)");
+			classad_buf_puts(b, " && (TARGET.VM_AvailNum > 0)");
 		bool ckpt = false;
 		if (classad_eval_bool(ad, "JobVMCheckpoint", NULL, &ckpt) && ckpt)
-			add(b, " && ((MY.VM_CkptMac =?= UNDEFINED) || "
+			classad_buf_puts(b, " && ((MY.VM_CkptMac =?= UNDEFINED) || "
 			       "(TARGET.VM_All_Guest_Macs =?= UNDEFINED) || "
 			       "(stringListIMember(MY.VM_CkptMac, "
 			       "TARGET.VM_All_Guest_Macs, \",\") == FALSE))");
@@ -1155,40 +1144,40 @@ static void add_platform(const classad *ad, const classad *refs,
 	if (universe == 10) {
 		/* a java job runs wherever there is a java */
 		if (b->len)
-			add(b, " && ");
-		add(b, "TARGET.HasJava");
+			classad_buf_puts(b, " && ");
+		classad_buf_puts(b, "TARGET.HasJava");
 		return;
 	}
 	if (!has(refs, "Arch")) {
 		if (b->len)
-			add(b, " && ");
-		add(b, "(TARGET.Arch == \"X86_64\")");
+			classad_buf_puts(b, " && ");
+		classad_buf_puts(b, "(TARGET.Arch == \"X86_64\")");
 	}
 	if (topping == SUB_DOCKER) {
 		if (b->len)
-			add(b, " && ");
-		add(b, "TARGET.HasDocker");
+			classad_buf_puts(b, " && ");
+		classad_buf_puts(b, "TARGET.HasDocker");
 		char *net = NULL;
 		/* every docker supports these three without saying so */
 		if (classad_eval_string(ad, "DockerNetworkType", NULL, &net) &&
 		    *net && strcmp(net, "host") && strcmp(net, "none") &&
 		    strcmp(net, "nat"))
-			add(b, "&& StringListMember(My.DockerNetworkType, "
+			classad_buf_puts(b, "&& StringListMember(My.DockerNetworkType, "
 			       "TARGET.DockerNetworks)");
 		free(net);
 	} else if (topping == SUB_CONTAINER) {
 		if (b->len)
-			add(b, " && ");
-		add(b, "TARGET.HasContainer");
+			classad_buf_puts(b, " && ");
+		classad_buf_puts(b, "TARGET.HasContainer");
 		char *image = NULL;
 		if (classad_lookup(ad, "DockerImage")) {
-			add(b, "&& TARGET.HasDockerURL");
+			classad_buf_puts(b, "&& TARGET.HasDockerURL");
 		} else if (classad_eval_string(ad, "ContainerImage", NULL,
 					       &image)) {
 			static const char *const kind[] = {
 				"&& TARGET.HasDockerURL", "&& TARGET.HasSIF",
 				"&& TARGET.HasSandboxImage"};
-			add(b, kind[image_kind_of(image)]);
+			classad_buf_puts(b, kind[image_kind_of(image)]);
 		}
 		free(image);
 	} else {
@@ -1198,7 +1187,7 @@ static void add_platform(const classad *ad, const classad *refs,
 		for (size_t i = 0; i < sizeof(opsys) / sizeof(*opsys); i++)
 			if (has(refs, opsys[i]))
 				return;
-		add(b, " && (TARGET.OpSys == \"LINUX\")");
+		classad_buf_puts(b, " && (TARGET.OpSys == \"LINUX\")");
 	}
 }
 
@@ -1211,12 +1200,12 @@ static void add_disk(const classad *ad, const classad *refs, int universe,
 	bool request = classad_lookup(ad, "RequestDisk") != NULL;
 	if (has(refs, "Disk")) {
 		if (universe != 13 && request)
-			add(b, " && (TARGET.Disk >= RequestDisk)");
+			classad_buf_puts(b, " && (TARGET.Disk >= RequestDisk)");
 	} else if (!request) {
-		add(b, universe == 13 ? " && (TARGET.TotalDisk >= DiskUsage)"
+		classad_buf_puts(b, universe == 13 ? " && (TARGET.TotalDisk >= DiskUsage)"
 				      : " && (TARGET.Disk >= DiskUsage)");
 	} else if (!literal_at_most(ad, "RequestDisk", 0)) {
-		add(b, universe == 5 ? " && (versionGE(split(TARGET.CondorVersion)"
+		classad_buf_puts(b, universe == 5 ? " && (versionGE(split(TARGET.CondorVersion)"
 				       "[1], \"25.12.0\") || (TARGET.Disk >= "
 				       "RequestDisk))"
 				     : " && (TARGET.Disk >= RequestDisk)");
@@ -1231,20 +1220,20 @@ static void add_vm_memory(const classad *ad, const classad *refs,
 	char *type = NULL;
 	classad_eval_string(ad, "JobVMType", NULL, &type);
 	if (!type || strcasecmp(type, "xen"))
-		add(b, " && (TARGET.TotalMemory >= MY.JobVMMemory)");
+		classad_buf_puts(b, " && (TARGET.TotalMemory >= MY.JobVMMemory)");
 	free(type);
 	if (!has(refs, "VM_Memory"))
-		add(b, " && (TARGET.VM_Memory >= MY.JobVMMemory)");
+		classad_buf_puts(b, " && (TARGET.VM_Memory >= MY.JobVMMemory)");
 	bool on = false;
 	if (classad_eval_bool(ad, "JobVMHardwareVT", NULL, &on) && on &&
 	    !has(refs, "VM_HardwareVT"))
-		add(b, " && TARGET.VM_HardwareVT");
+		classad_buf_puts(b, " && TARGET.VM_HardwareVT");
 	on = false;
 	if (classad_eval_bool(ad, "JobVMNetworking", NULL, &on) && on) {
 		if (!has(refs, "VM_Networking"))
-			add(b, " && TARGET.VM_Networking");
+			classad_buf_puts(b, " && TARGET.VM_Networking");
 		if (classad_lookup(ad, "JobVMNetworkingType"))
-			add(b, " && stringListIMember(JobVMNetworkingType,"
+			classad_buf_puts(b, " && stringListIMember(JobVMNetworkingType,"
 			       "TARGET.VM_Networking_Types,\",\")");
 	}
 }
@@ -1331,8 +1320,8 @@ static void add_transfer_clause(const classad *ad, const classad *refs,
 	free(s);
 	if (no) {
 		if (!checks_fs) {
-			add(b, " && ");
-			add(b, fs);
+			classad_buf_puts(b, " && ");
+			classad_buf_puts(b, fs);
 		}
 		return;
 	}
@@ -1341,23 +1330,23 @@ static void add_transfer_clause(const classad *ad, const classad *refs,
 	/* IF_NEEDED: the same file system, or else file transfer */
 	bool either = !yes && !checks_fs;
 	if (either) {
-		add(b, " && (");
-		add(b, fs);
-		add(b, " || (");
+		classad_buf_puts(b, " && (");
+		classad_buf_puts(b, fs);
+		classad_buf_puts(b, " || (");
 	} else {
-		add(b, " && (");
+		classad_buf_puts(b, " && (");
 	}
 	s = NULL;
 	bool plugins = classad_eval_string(ad, "TransferPlugins", NULL, &s) &&
 		       *s;
 	free(s);
-	add(b, plugins ? "TARGET.HasJobTransferPlugins" : "TARGET.HasFileTransfer");
+	classad_buf_puts(b, plugins ? "TARGET.HasJobTransferPlugins" : "TARGET.HasFileTransfer");
 	static const char *const crypt[] = {
 		"EncryptInputFiles", "EncryptOutputFiles", "DontEncryptInputFiles",
 		"DontEncryptOutputFiles"};
 	for (size_t i = 0; i < 4 && !has(refs, "HasPerFileEncryption"); i++)
 		if (classad_lookup(ad, crypt[i])) {
-			add(b, " && TARGET.HasPerFileEncryption");
+			classad_buf_puts(b, " && TARGET.HasPerFileEncryption");
 			break;
 		}
 	/* what execute sides before 8.9.7 cannot do */
@@ -1371,9 +1360,9 @@ static void add_transfer_clause(const classad *ad, const classad *refs,
 		newer = true;
 	free(s);
 	if (newer)
-		add(b, " && versioncmp( split(TARGET.CondorVersion)[1], "
+		classad_buf_puts(b, " && versioncmp( split(TARGET.CondorVersion)[1], "
 		       "\"8.9.7\" ) >= 0");
-	add(b, either ? "))" : ")");
+	classad_buf_puts(b, either ? "))" : ")");
 }
 
 int sub_requirements(const classad *ad, const char *user, int universe,
@@ -1382,7 +1371,7 @@ int sub_requirements(const classad *ad, const char *user, int universe,
 	*out = NULL;
 	struct classad_buf b = {0};
 	if (user)
-		add(&b, user);
+		classad_buf_puts(&b, user);
 	bool circular;
 	classad *refs = machine_refs(b.data, &circular);
 	if (circular) {
@@ -1399,21 +1388,21 @@ int sub_requirements(const classad *ad, const char *user, int universe,
 	if (universe == 13)
 		add_vm_memory(ad, refs, &b);
 	else if (!literal_at_most(ad, "RequestMemory", 1))
-		add(&b, " && (TARGET.Memory >= RequestMemory)");
+		classad_buf_puts(&b, " && (TARGET.Memory >= RequestMemory)");
 	if (universe != 9 && !has(refs, "Cpus") &&
 	    classad_lookup(ad, "RequestCpus") &&
 	    !literal_at_most(ad, "RequestCpus", 1))
-		add(&b, " && (TARGET.Cpus >= RequestCpus)");
+		classad_buf_puts(&b, " && (TARGET.Cpus >= RequestCpus)");
 	add_customs(ad, refs, custom, &b);
 	/* a tool daemon, and an encrypted scratch directory, need a machine
 	 * that offers them */
 	if (!has(refs, "HasTDP") && classad_lookup(ad, "ToolDaemonCmd"))
-		add(&b, " && TARGET.HasTDP");
+		classad_buf_puts(&b, " && TARGET.HasTDP");
 	bool encrypt = false;
 	if (!has(refs, "EncryptExecuteDirectory") &&
 	    classad_eval_bool(ad, "EncryptExecuteDirectory", NULL, &encrypt) &&
 	    encrypt)
-		add(&b, " && TARGET.HasEncryptExecuteDirectory");
+		classad_buf_puts(&b, " && TARGET.HasEncryptExecuteDirectory");
 	/* the universes whose jobs may use a shared file system or file
 	 * transfer */
 	if (universe == 5 || universe == 8 || universe == 10 ||
@@ -1452,8 +1441,8 @@ int sub_gpus_require(const struct sub_job_ctx *c, classad *ad,
 		    has(props, limits[i].prop))
 			continue;
 		if (b.len)
-			add(&b, " && ");
-		add(&b, limits[i].clause);
+			classad_buf_puts(&b, " && ");
+		classad_buf_puts(&b, limits[i].clause);
 	}
 	classad_free(props);
 	if (!b.len)

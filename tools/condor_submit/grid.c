@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "submit.h"
 
 /* What USE_INSTANCE_ROLE names instead of key files: the keys of the
@@ -157,19 +158,13 @@ static int put_key(classad *ad, char *v, const char *attr, bool checks,
  * blanks), into a NULL-terminated array; *n counts them. */
 static char **split_names(const char *v, size_t *n)
 {
-	static const char seps[] = ", \t\r\n";
-	size_t cap = 8;
+	size_t cap = 8, pos = 0, len;
 	char **names = ks_xmalloc(cap * sizeof(*names));
 	*n = 0;
-	for (const char *p = v ? v : ""; *p;) {
-		p += strspn(p, seps);
-		size_t len = strcspn(p, seps);
-		if (!len)
-			break;
+	for (const char *p; (p = ks_list_next(v, &pos, &len));) {
 		if (*n + 2 > cap)
 			names = ks_xrealloc(names, (cap *= 2) * sizeof(*names));
 		names[(*n)++] = ks_xstrndup(p, len);
-		p += len;
 	}
 	names[*n] = NULL;
 	return names;

@@ -268,14 +268,11 @@ extern char **environ;
  * name out, none of the first kind meaning every name. */
 static bool getenv_takes(const char *list, const char *name, size_t len)
 {
-	static const char seps[] = ",; \t\r\n";
 	char *var = ks_xstrndup(name, len);
 	bool white = false, in_white = false, in_black = false;
-	for (const char *p = list; *p;) {
-		p += strspn(p, seps);
-		size_t n = strcspn(p, seps);
-		if (!n)
-			break;
+	size_t pos = 0, n;
+	const char *p;
+	while ((p = ks_list_next_sep(list, ",; \t\r\n", &pos, &n))) {
 		bool black = *p == '!';
 		char *pat = ks_xstrndup(p + black, n - black);
 		bool hit = *pat && fnmatch(pat, var, FNM_CASEFOLD) == 0;
@@ -286,7 +283,6 @@ static bool getenv_takes(const char *list, const char *name, size_t len)
 			in_white |= hit;
 		}
 		free(pat);
-		p += n;
 	}
 	free(var);
 	return !in_black && (!white || in_white);

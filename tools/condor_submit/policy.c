@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "ks_mem.h"
+#include "ks_text.h"
 #include "submit.h"
 
 /* Expressions taken as written (each may also be written under its
@@ -327,12 +328,9 @@ static void add_on_evict(classad *ad, const char *attr)
 	classad_eval_string(ad, "TransformOnEvict", NULL, &list);
 	struct classad_buf b = {0};
 	bool there = false;
-	for (const char *p = list ? list : ""; *p;) {
-		p += strspn(p, ", \t");
-		size_t n = strcspn(p, ", \t");
+	size_t pos = 0, n;
+	for (const char *p; (p = ks_list_next(list, &pos, &n));)
 		there |= n == strlen(attr) && !strncasecmp(p, attr, n);
-		p += n;
-	}
 	if (list && *list)
 		classad_buf_printf(&b, "%s ", list);
 	classad_buf_printf(&b, "%s", attr);
@@ -629,9 +627,7 @@ int sub_set_on_evict(const struct sub_job_ctx *c, classad *ad,
 	if (!tags)
 		return 0;
 	struct classad_buf list = {0};
-	char *save = NULL;
-	for (char *t = strtok_r(tags, ", \t\r\n", &save); t;
-	     t = strtok_r(NULL, ", \t\r\n", &save)) {
+	for (char *cur = tags, *t; (t = ks_list_cut(&cur));) {
 		/* the transform's body: transform_body_<tag> (or
 		 * TransformBody_<tag>), one statement a line, comments and
 		 * blank lines left out */

@@ -35,9 +35,9 @@ static bool get_int(const classad *ad, const char *attr, size_t i, int64_t *v)
 
 static char *get_str(const classad *ad, const char *attr, size_t i)
 {
-	char name[96], *s = NULL;
+	char name[96];
 	snprintf(name, sizeof(name), "%s%zu", attr, i);
-	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
+	return classad_eval_string_dup(ad, name);
 }
 
 struct up_rec *up_recs_from_ad(const classad *ad, size_t *n, int *avail,

@@ -114,16 +114,10 @@ struct found {
 	size_t nwarned;
 };
 
-static char *ad_string(const classad *ad, const char *name)
-{
-	char *v = NULL;
-	return classad_eval_string(ad, name, NULL, &v) ? v : NULL;
-}
-
 static int take_ad(classad *ad, void *arg)
 {
 	struct found *f = arg;
-	char *type = ad_string(ad, "MyType");
+	char *type = classad_eval_string_dup(ad, "MyType");
 	bool summary = type && strcasecmp(type, "Summary") == 0;
 	free(type);
 	int64_t cid = 0, nprocs = -1;
@@ -133,15 +127,15 @@ static int take_ad(classad *ad, void *arg)
 	}
 	if (!classad_eval_int(ad, "TotalSubmitProcs", NULL, &nprocs))
 		nprocs = -1;
-	char *batch = ad_string(ad, "JobBatchName");
+	char *batch = classad_eval_string_dup(ad, "JobBatchName");
 	wq_track_know(f->t, (int)cid, batch, (long)nprocs);
 	free(batch);
 	if (f->o->batches.n)
 		wq_track_filter(f->t, (int)cid);
 
-	char *log = ad_string(ad, "DAGManNodesLog");
+	char *log = classad_eval_string_dup(ad, "DAGManNodesLog");
 	if (!log)
-		log = ad_string(ad, "UserLog");
+		log = classad_eval_string_dup(ad, "UserLog");
 	if (!log || !*log) {
 		bool said = false;
 		for (size_t i = 0; i < f->nwarned; i++)
@@ -155,7 +149,7 @@ static int take_ad(classad *ad, void *arg)
 			f->warned[f->nwarned++] = (int)cid;
 		}
 	} else {
-		char *iwd = ad_string(ad, "Iwd");
+		char *iwd = classad_eval_string_dup(ad, "Iwd");
 		add_log(f->logs, abspath(log, iwd ? iwd : "/"));
 		free(iwd);
 	}

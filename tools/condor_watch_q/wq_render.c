@@ -8,10 +8,10 @@
  * blank line, all cut to the terminal's height.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "classad.h"
 #include "ks_mem.h"
 #include "wq.h"
 
@@ -23,56 +23,10 @@
 #define BRIGHT_YELLOW "\033[93m"
 #define BRIGHT_WHITE "\033[97m"
 
-/* A growing string. */
-struct str {
-	char *s;
-	size_t len, cap;
-};
-
-static void str_addn(struct str *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = ks_xrealloc(b->s, b->cap);
-	}
-	if (n)
-		memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void str_add(struct str *b, const char *s)
-{
-	str_addn(b, s, strlen(s));
-}
-
-static void str_printf(struct str *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void str_printf(struct str *b, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof buf) {
-		str_addn(b, buf, (size_t)n);
-		return;
-	}
-	char *big = ks_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	str_addn(b, big, (size_t)n);
-	free(big);
-}
-
-static void str_pad(struct str *b, size_t n)
+static void str_pad(struct classad_buf *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		str_addn(b, " ", 1);
+		classad_buf_add(b, " ", 1);
 }
 
 /* Characters as a terminal shows them: UTF-8 sequences count once, and
@@ -136,7 +90,8 @@ static const struct {
 char *wq_bar(char *buf, const long count[WQ_NSTATES], long total, int width,
 	     bool color)
 {
-	struct str b = {buf, buf ? strlen(buf) : 0, buf ? strlen(buf) + 1 : 0};
+	struct classad_buf b = {buf, buf ? strlen(buf) : 0,
+				buf ? strlen(buf) + 1 : 0};
 	long w = (width < 79 ? width : 79) - 2;
 	long len[NPARTS];
 	long sum = 0;
@@ -151,17 +106,17 @@ char *wq_bar(char *buf, const long count[WQ_NSTATES], long total, int width,
 	}
 	/* what rounding left over goes to the longest part */
 	len[big] += w - sum;
-	str_add(&b, "[");
+	classad_buf_puts(&b, "[");
 	for (size_t i = 0; i < NPARTS; i++) {
 		if (color)
-			str_add(&b, bar_parts[i].color);
+			classad_buf_puts(&b, bar_parts[i].color);
 		for (long k = 0; k < len[i]; k++)
-			str_addn(&b, &bar_parts[i].ch, 1);
+			classad_buf_add(&b, &bar_parts[i].ch, 1);
 		if (color)
-			str_add(&b, RESET);
+			classad_buf_puts(&b, RESET);
 	}
-	str_add(&b, "]");
-	return b.s;
+	classad_buf_puts(&b, "]");
+	return b.data;
 }
 
 enum col_kind { COL_KEY, COL_STATE, COL_TOTAL, COL_IDS };
@@ -177,40 +132,40 @@ struct col {
 static char *cell(const struct wq_row *r, const struct col *c)
 {
 	char buf[64];
-	struct str b = {0};
+	struct classad_buf b = {0};
 	switch (c->kind) {
 	case COL_KEY:
-		str_add(&b, r->key);
+		classad_buf_puts(&b, r->key);
 		break;
 	case COL_STATE:
 		if (r->count[c->state])
 			snprintf(buf, sizeof buf, "%ld", r->count[c->state]);
 		else
 			strcpy(buf, "-");
-		str_add(&b, buf);
+		classad_buf_puts(&b, buf);
 		break;
 	case COL_TOTAL:
 		if (r->total)
 			snprintf(buf, sizeof buf, "%ld", r->total);
 		else
 			strcpy(buf, "-");
-		str_add(&b, buf);
+		classad_buf_puts(&b, buf);
 		break;
 	case COL_IDS:
-		str_add(&b, r->job_ids);
+		classad_buf_puts(&b, r->job_ids);
 		break;
 	}
-	str_add(&b, " ");
-	return b.s;
+	classad_buf_puts(&b, " ");
+	return b.data;
 }
 
-static void put_aligned(struct str *b, const char *text, const struct col *c)
+static void put_aligned(struct classad_buf *b, const char *text, const struct col *c)
 {
 	size_t n = visible_len(text);
 	size_t pad = c->width > n ? c->width - n : 0;
 	if (!c->left)
 		str_pad(b, pad);
-	str_add(b, text);
+	classad_buf_puts(b, text);
 	if (c->left)
 		str_pad(b, pad);
 }
@@ -273,30 +228,30 @@ static void table(struct lines *out, const struct wq_rows *r,
 			cells[i * nc + c] = t;
 		}
 
-	struct str h = {0};
+	struct classad_buf h = {0};
 	for (size_t c = 0; c < nc; c++) {
 		if (c)
-			str_add(&h, "  ");
+			classad_buf_puts(&h, "  ");
 		put_aligned(&h, cols[c].head, &cols[c]);
 	}
-	while (h.len && h.s[h.len - 1] == ' ')
-		h.s[--h.len] = '\0';
-	push(out, h.s);
+	while (h.len && h.data[h.len - 1] == ' ')
+		h.data[--h.len] = '\0';
+	push(out, h.data);
 
 	size_t first = out->n;
 	for (size_t i = 0; i < r->n; i++) {
-		struct str l = {0};
+		struct classad_buf l = {0};
 		if (v->color)
-			str_add(&l, row_color(&r->v[i]));
+			classad_buf_puts(&l, row_color(&r->v[i]));
 		for (size_t c = 0; c < nc; c++) {
 			if (c)
-				str_add(&l, "  ");
+				classad_buf_puts(&l, "  ");
 			put_aligned(&l, cells[i * nc + c], &cols[c]);
 			free(cells[i * nc + c]);
 		}
 		if (v->color)
-			str_add(&l, RESET);
-		push(out, l.s ? l.s : ks_xstrdup(""));
+			classad_buf_puts(&l, RESET);
+		push(out, l.data ? l.data : ks_xstrdup(""));
 	}
 	free(cells);
 
@@ -342,19 +297,19 @@ static char *summary_totals(const struct wq_rows *r, int width)
 	/* the state names are cut shorter until the line fits (to two
 	 * letters at least) */
 	for (size_t cut = 10;; cut--) {
-		struct str b = {0};
-		str_printf(&b, "Total: %ld jobs; ", r->total);
+		struct classad_buf b = {0};
+		classad_buf_printf(&b, "Total: %ld jobs; ", r->total);
 		bool first = true;
 		for (int i = 0; i < 6; i++) {
 			if (n[i] <= 0)
 				continue;
-			str_printf(&b, "%s%ld %.*s", first ? "" : ", ", n[i],
+			classad_buf_printf(&b, "%s%ld %.*s", first ? "" : ", ", n[i],
 				   (int)cut, summary_names[i]);
 			first = false;
 		}
 		if ((long)b.len <= width || cut <= 2)
-			return b.s;
-		free(b.s);
+			return b.data;
+		free(b.data);
 	}
 }
 
@@ -362,16 +317,16 @@ static char *summary_percentages(const struct wq_rows *r)
 {
 	long n[6];
 	summary_counts(r, n);
-	struct str b = {0};
-	str_printf(&b, "Total: %ld jobs; ", r->total);
+	struct classad_buf b = {0};
+	classad_buf_printf(&b, "Total: %ld jobs; ", r->total);
 	for (int i = 0; i < 6; i++) {
 		double f = n[i] && r->total ? (double)n[i] / (double)r->total
 					   : 0.0;
 		/* Python's round(): halves to even, as rint() does */
-		str_printf(&b, "%s%ld%% %s", i ? ", " : "", (long)rint(100.0 * f),
+		classad_buf_printf(&b, "%s%ld%% %s", i ? ", " : "", (long)rint(100.0 * f),
 			   summary_names[i]);
 	}
-	return b.s;
+	return b.data;
 }
 
 char *wq_render(const struct wq_rows *r, const struct wq_opts *o,
@@ -394,9 +349,9 @@ char *wq_render(const struct wq_rows *r, const struct wq_opts *o,
 		push(&l, ks_xstrdup(""));
 	}
 	if (o->updated_at) {
-		struct str b = {0};
-		str_printf(&b, "Updated at %s", v->updated);
-		push(&l, b.s);
+		struct classad_buf b = {0};
+		classad_buf_printf(&b, "Updated at %s", v->updated);
+		push(&l, b.data);
 		push(&l, ks_xstrdup(""));
 	}
 	/* the last part's blank line is not shown */
@@ -406,23 +361,23 @@ char *wq_render(const struct wq_rows *r, const struct wq_opts *o,
 		size_t keep = v->lines >= 2 ? (size_t)v->lines - 2 : 0;
 		shown = keep ? keep - 1 : 0;
 	}
-	struct str out = {0};
-	str_add(&out, "");
+	struct classad_buf out = {0};
+	classad_buf_puts(&out, "");
 	for (size_t i = 0; i < shown; i++) {
 		if (i)
-			str_add(&out, "\n");
-		str_add(&out, l.v[i]);
+			classad_buf_puts(&out, "\n");
+		classad_buf_puts(&out, l.v[i]);
 	}
 	if (too_tall)
-		str_add(&out, "\nInsufficient terminal height to display full "
+		classad_buf_puts(&out, "\nInsufficient terminal height to display full "
 			      "output!");
 	if (!v->refresh)
-		str_add(&out, "\n...");
+		classad_buf_puts(&out, "\n...");
 	if (!o->nexits)
-		str_add(&out, v->key_press ? "\nPress any key to exit"
+		classad_buf_puts(&out, v->key_press ? "\nPress any key to exit"
 					   : "\nPress ^C to exit");
 	for (size_t i = 0; i < l.n; i++)
 		free(l.v[i]);
 	free(l.v);
-	return out.s;
+	return out.data;
 }

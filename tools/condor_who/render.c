@@ -33,7 +33,7 @@ static bool r_slot_id(classad_value *v, const classad *ad,
 	char out[32];
 	bool dynamic = false;
 	if (tf_ad_bool(ad, "DynamicSlot", &dynamic) && dynamic) {
-		char *name = tf_ad_string(ad, "Name");
+		char *name = classad_eval_string_dup(ad, "Name");
 		if (name && strncmp(name, "slot", 4) == 0) {
 			snprintf(out, sizeof(out), "%.9s", name + 4);
 			out[strcspn(out, "@")] = '\0';
@@ -135,7 +135,7 @@ enum what { PROGRAM, DIR, DIR_OR_PROGRAM };
  * even when /proc has nothing to say. */
 static bool r_process(classad_value *v, const classad *ad, enum what w)
 {
-	char *jobid = tf_ad_string(ad, "JobId");
+	char *jobid = classad_eval_string_dup(ad, "JobId");
 	bool running = jobid != NULL;
 	free(jobid);
 	long pid = job_pid(ad);

@@ -35,16 +35,6 @@ bool tf_ad_bool(const classad *ad, const char *name, bool *out)
 	return classad_eval_bool(ad, name, NULL, out);
 }
 
-char *tf_ad_string(const classad *ad, const char *name)
-{
-	classad_value v = CLASSAD_VALUE_INIT;
-	classad_eval_attr(ad, name, NULL, &v);
-	const char *s = classad_value_str(&v, NULL);
-	char *r = s ? ks_xstrdup(s) : NULL;
-	classad_value_clear(&v);
-	return r;
-}
-
 static void tf_set_str(classad_value *v, const char *s)
 {
 	classad_value_set_string(v, s, strlen(s));
@@ -97,7 +87,7 @@ static bool tf_r_activity_or_ocu(classad_value *v, const classad *ad,
 				 const struct tf_col *c)
 {
 	(void)c;
-	char *act = tf_ad_string(ad, "Activity");
+	char *act = classad_eval_string_dup(ad, "Activity");
 	if (!act || !*act) {
 		tf_set_str(v, "??");
 	} else {
@@ -158,13 +148,14 @@ static void tf_f_date(const classad_value *v, struct classad_buf *out,
 
 bool tf_platform_name(const classad *ad, struct classad_buf *out)
 {
-	char *opsys = tf_ad_string(ad, "OpSys");
+	char *opsys = classad_eval_string_dup(ad, "OpSys");
 	bool windows = opsys && strcmp(opsys, "WINDOWS") == 0;
 	free(opsys);
-	char *name = tf_ad_string(ad, windows ? "OpSysShortName" : "OpSysAndVer");
+	char *name = classad_eval_string_dup(
+		ad, windows ? "OpSysShortName" : "OpSysAndVer");
 	if (!name)
 		return false;
-	char *arch = tf_ad_string(ad, "Arch");
+	char *arch = classad_eval_string_dup(ad, "Arch");
 	if (arch) {
 		tf_buf_truncate(out, 0);
 		if (strcmp(arch, "X86_64") == 0)
@@ -326,14 +317,14 @@ static bool tf_r_activity_code(classad_value *v, const classad *ad,
 	bool ok = false;
 	if (ac > TF_NO_ACT && ac < TF_ACT_THRESHOLD) {
 		ok = true;
-		char *s = tf_ad_string(ad, "State");
+		char *s = classad_eval_string_dup(ad, "State");
 		st = tf_state_of(s ? s : in);
 		free(s);
 	} else {
 		st = tf_state_of(in);
 		if (st > TF_NO_STATE && st < TF_STATE_THRESHOLD) {
 			ok = true;
-			char *a = tf_ad_string(ad, "Activity");
+			char *a = classad_eval_string_dup(ad, "Activity");
 			ac = a ? tf_activity_of(a) : TF_ACT_ERROR;
 			free(a);
 		}
@@ -428,7 +419,7 @@ static bool tf_r_job_id(classad_value *v, const classad *ad,
 	(void)c;
 	long long cluster, proc = -1;
 	if (!tf_ad_int(ad, "ClusterId", &cluster)) {
-		char *id = tf_ad_string(ad, "JobId");
+		char *id = classad_eval_string_dup(ad, "JobId");
 		if (!id)
 			return false;
 		tf_set_str(v, id);

@@ -37,7 +37,7 @@ static bool tf_r_owner(classad_value *v, const classad *ad,
 		       const struct tf_col *c)
 {
 	(void)c;
-	char *owner = tf_ad_string(ad, "Owner");
+	char *owner = classad_eval_string_dup(ad, "Owner");
 	if (!owner)
 		return false;
 	tf_set_str(v, owner);
@@ -151,21 +151,21 @@ static bool tf_r_job_description(classad_value *v, const classad *ad,
 				 const struct tf_col *c)
 {
 	(void)c;
-	char *cmd = tf_ad_string(ad, "Cmd");
+	char *cmd = classad_eval_string_dup(ad, "Cmd");
 	if (!cmd)
 		return false;
 	struct classad_buf b = {0};
-	char *desc = tf_ad_string(ad, "MATCH_EXP_JobDescription");
+	char *desc = classad_eval_string_dup(ad, "MATCH_EXP_JobDescription");
 	if (!desc)
-		desc = tf_ad_string(ad, "JobDescription");
+		desc = classad_eval_string_dup(ad, "JobDescription");
 	if (desc && *desc) {
 		classad_buf_printf(&b, "(%s)", desc);
 	} else {
 		const char *base = strrchr(cmd, '/');
 		tf_buf_add(&b, base ? base + 1 : cmd);
-		char *args = tf_ad_string(ad, "Arguments");
+		char *args = classad_eval_string_dup(ad, "Arguments");
 		if (!args)
-			args = tf_ad_string(ad, "Args");
+			args = classad_eval_string_dup(ad, "Args");
 		if (args && *args) {
 			tf_buf_addc(&b, ' ');
 			tf_buf_add(&b, args);
@@ -185,7 +185,7 @@ static bool tf_r_batch_name(classad_value *v, const classad *ad,
 			    const struct tf_col *c)
 {
 	(void)c;
-	char *name = tf_ad_string(ad, "JobBatchName");
+	char *name = classad_eval_string_dup(ad, "JobBatchName");
 	long long universe = 0, cluster = 0;
 	bool ok = true;
 	if (name) {
@@ -197,7 +197,8 @@ static bool tf_r_batch_name(classad_value *v, const classad *ad,
 		snprintf(buf, sizeof buf, "DAG: %d", (int)cluster);
 		tf_set_str(v, buf);
 	} else if (classad_lookup(ad, "DAGManJobId") &&
-		   (name = tf_ad_string(ad, "DAGNodeName")) != NULL) {
+		   (name = classad_eval_string_dup(ad,
+						   "DAGNodeName")) != NULL) {
 		struct classad_buf b = {0};
 		classad_buf_printf(&b, "NODE: %s", name);
 		tf_set_str(v, tf_buf_str(&b));
@@ -219,11 +220,11 @@ static bool tf_r_remote_host(classad_value *v, const classad *ad,
 	tf_ad_int(ad, "JobUniverse", &universe);
 	char *s = NULL;
 	if (universe == TF_UNIVERSE_GRID) {
-		s = tf_ad_string(ad, "EC2RemoteVirtualMachineName");
+		s = classad_eval_string_dup(ad, "EC2RemoteVirtualMachineName");
 		if (!s)
-			s = tf_ad_string(ad, "GridResource");
+			s = classad_eval_string_dup(ad, "GridResource");
 	} else {
-		s = tf_ad_string(ad, "RemoteHost");
+		s = classad_eval_string_dup(ad, "RemoteHost");
 	}
 	if (!s)
 		return false;

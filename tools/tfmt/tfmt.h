@@ -264,8 +264,6 @@ void tf_state_code(char sa[3], enum tf_state st, enum tf_activity ac);
 bool tf_ad_int(const classad *ad, const char *name, long long *out);
 bool tf_ad_real(const classad *ad, const char *name, double *out);
 bool tf_ad_bool(const classad *ad, const char *name, bool *out);
-/* A new string (free()), or NULL. */
-char *tf_ad_string(const classad *ad, const char *name);
 /* Arch/OpSysAndVer as HTCondor's PLATFORM shows it ("x64/Ubuntu22"). */
 bool tf_platform_name(const classad *ad, struct classad_buf *out);
 
