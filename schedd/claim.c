@@ -44,8 +44,8 @@ static void on_claim_reply(void *arg, ks_call *c, const struct ks_call_reply *re
 	}
 	const classad *slot = rep->n ? rep->ads[0] : NULL;
 	/* a partitionable slot answers with the dynamic slot it made */
-	char *id = sc_run_ad_string(slot, "ClaimId");
-	char *name = sc_run_ad_string(slot, "Name");
+	char *id = classad_eval_string_dup(slot, "ClaimId");
+	char *name = classad_eval_string_dup(slot, "Name");
 	if (id) {
 		free(r->claim_id);
 		r->claim_id = id;
@@ -129,9 +129,9 @@ int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
 {
 	if ((long)s->nruns >= s->max_jobs_running)
 		return KS_ERANGE;
-	char *addr = sc_run_ad_string(slot, "MyAddress");
+	char *addr = classad_eval_string_dup(slot, "MyAddress");
 	if (!addr)
-		addr = sc_run_ad_string(slot, "StartdIpAddr");
+		addr = classad_eval_string_dup(slot, "StartdIpAddr");
 	if (!addr)
 		return KS_EINVAL;
 	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
@@ -142,7 +142,7 @@ int sc_run_match(struct sc_schedd *s, struct sc_job *j, const char *claim_id,
 	r->claim_id = ks_xstrdup(claim_id);
 	r->dslot_claims = dslot_claims ? ks_xstrdup(dslot_claims) : NULL;
 	r->startd = addr;
-	r->slot_name = sc_run_ad_string(slot, "Name");
+	r->slot_name = classad_eval_string_dup(slot, "Name");
 	if (!r->slot_name)
 		r->slot_name = ks_xstrdup(addr);
 	r->slot = classad_copy(slot);

@@ -72,12 +72,6 @@ static struct sc_run *run_by_serial(struct sc_schedd *s, uint64_t serial)
 	return NULL;
 }
 
-char *sc_run_ad_string(const classad *ad, const char *name)
-{
-	char *v = NULL;
-	return ad && classad_eval_string(ad, name, NULL, &v) ? v : NULL;
-}
-
 /* The job as the startd gets it: whole, without the claim id.  As
  * HTCondor's shadow decides, a job that transfers files only IF_NEEDED
  * runs in its Iwd when the slot shares the submit side's file system
@@ -102,7 +96,7 @@ classad *sc_run_job_for_startd(const struct sc_schedd *s,
 	static const char *const group_attrs[] = {"RemoteGroup",
 						  "RemoteNegotiatingGroup"};
 	for (size_t i = 0; i < 2; i++) {
-		char *v = sc_run_ad_string(slot, group_attrs[i]);
+		char *v = classad_eval_string_dup(slot, group_attrs[i]);
 		if (v)
 			classad_insert_string(ad, group_attrs[i], v);
 		free(v);
@@ -159,7 +153,7 @@ int sc_run_reply_ok(const struct ks_call_reply *rep, struct ks_err *err)
 {
 	if (rep->code == KS_REPLY_OK)
 		return 0;
-	char *why = rep->n ? sc_run_ad_string(rep->ads[0], "ErrorString")
+	char *why = rep->n ? classad_eval_string_dup(rep->ads[0], "ErrorString")
 			   : NULL;
 	int rc = ks_err_set(err, KS_EPERM, 0, 0, 0, "%s",
 			    why ? why : "refused");
@@ -223,7 +217,7 @@ void sc_run_free(struct sc_run *r)
 /* A job's ConcurrencyLimits, "" for none (new string). */
 char *sc_run_job_limits(const struct sc_job *j)
 {
-	char *v = sc_run_ad_string(j->ad, "ConcurrencyLimits");
+	char *v = classad_eval_string_dup(j->ad, "ConcurrencyLimits");
 	return v ? v : ks_xstrdup("");
 }
 
@@ -374,7 +368,7 @@ static void record_usage(struct sc_schedd *s, struct sc_job *j,
 		sc_job_set_int(s, j, "CumulativeSuspensionTime", susp);
 	sc_job_set_int(s, j, "LastJobLeaseRenewal", (int64_t)time(NULL));
 	/* where it ran stays known, as HTCondor keeps it */
-	char *host = sc_run_ad_string(j->ad, "RemoteHost");
+	char *host = classad_eval_string_dup(j->ad, "RemoteHost");
 	if (host)
 		sc_job_set_string(s, j, "LastRemoteHost", host);
 	free(host);
@@ -458,7 +452,7 @@ static bool job_output(struct sc_run *r, struct sc_job *j, const classad *res,
 		       size_t size, int *sub)
 {
 	struct sc_schedd *s = r->s;
-	char *failure = sc_run_ad_string(res, "TransferOutputError");
+	char *failure = classad_eval_string_dup(res, "TransferOutputError");
 	if (failure) {
 		int64_t e = 0;
 		classad_eval_int(res, "TransferOutputErrno", NULL, &e);
@@ -498,7 +492,7 @@ void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 		    const classad *res, struct sc_run *r,
 		    classad *const *files, size_t nfiles)
 {
-	char *how = sc_run_ad_string(res, "JobExitReason");
+	char *how = classad_eval_string_dup(res, "JobExitReason");
 	if (!how)
 		how = ks_xstrdup(res ? "?" : "lost");
 	ks_log_printf(s->d->log, KS_D_ALWAYS, "job %d.%d on %s ended: %s",
@@ -527,7 +521,7 @@ void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 			sc_job_hold(s, j, why, 12, sub);
 		}
 	} else if (strcmp(how, "start failed") == 0) {
-		char *why = sc_run_ad_string(res, "HoldReason");
+		char *why = classad_eval_string_dup(res, "HoldReason");
 		int64_t code = 6, sub = 0;
 		classad_eval_int(res, "HoldReasonCode", NULL, &code);
 		classad_eval_int(res, "HoldReasonSubCode", NULL, &sub);
@@ -537,7 +531,7 @@ void sc_run_job_end(struct sc_schedd *s, struct sc_job *j, const char *where,
 	} else if (startd_held(res)) {
 		/* the startd's WANT_HOLD: held instead of evicted, as
 		 * HTCondor's shadow holds it, with no eviction event */
-		char *why = sc_run_ad_string(res, "HoldReason");
+		char *why = classad_eval_string_dup(res, "HoldReason");
 		int64_t code = 21, sub = 0;
 		classad_eval_int(res, "HoldReasonCode", NULL, &code);
 		classad_eval_int(res, "HoldReasonSubCode", NULL, &sub);
@@ -611,7 +605,7 @@ static void job_news(struct sc_run *r, const classad *u)
 		return;
 	renew_lease(r);
 	int64_t now = (int64_t)time(NULL);
-	char *state = sc_run_ad_string(u, "JobState");
+	char *state = classad_eval_string_dup(u, "JobState");
 	if (state && strcmp(state, "Suspended") == 0 &&
 	    j->status == SC_RUNNING) {
 		int64_t npids = -1;
@@ -800,7 +794,7 @@ static bool startd_moved(struct sc_run *r)
 {
 	ks_daemon *d = r->s->d;
 	const char *at = strrchr(r->slot_name, '@');
-	char *machine = sc_run_ad_string(r->slot, "Machine");
+	char *machine = classad_eval_string_dup(r->slot, "Machine");
 	if (!machine && at && at[1])
 		machine = ks_xstrdup(at + 1);
 	if (!machine)
@@ -825,8 +819,8 @@ static bool startd_moved(struct sc_run *r)
 	if (ks_collector_query(d->cfg, NULL, KS_QUERY_STARTD_ADS, q, &ads, &n,
 			       &err) == 0) {
 		for (size_t i = 0; i < n && !named; i++) {
-			char *addr = sc_run_ad_string(ads[i], "MyAddress");
-			char *name = sc_run_ad_string(ads[i], "Name");
+			char *addr = classad_eval_string_dup(ads[i], "MyAddress");
+			char *name = classad_eval_string_dup(ads[i], "Name");
 			if (addr && name && strcmp(name, r->slot_name) == 0) {
 				free(found);
 				found = addr;
@@ -1360,9 +1354,9 @@ static struct sc_run *run_of_record(struct sc_schedd *s,
 	struct sc_run *r = ks_xcalloc(1, sizeof(*r));
 	r->s = s;
 	r->state = st;
-	r->claim_id = sc_run_ad_string(j->ad, "ClaimId");
-	r->startd = sc_run_ad_string(j->ad, "StartdIpAddr");
-	r->slot_name = sc_run_ad_string(j->ad, "RemoteHost");
+	r->claim_id = classad_eval_string_dup(j->ad, "ClaimId");
+	r->startd = classad_eval_string_dup(j->ad, "StartdIpAddr");
+	r->slot_name = classad_eval_string_dup(j->ad, "RemoteHost");
 	if (!r->slot_name)
 		r->slot_name = ks_xstrdup(r->startd ? r->startd : "unknown");
 	r->slot = classad_new();

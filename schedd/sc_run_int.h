@@ -53,8 +53,6 @@ struct sc_run {
 };
 
 /* run.c */
-/* ad's string attribute name (new string), or NULL. */
-char *sc_run_ad_string(const classad *ad, const char *name);
 /* The job as the startd gets it with a claim or an activation (new). */
 classad *sc_run_job_for_startd(const struct sc_schedd *s,
 			       const struct sc_job *j, const classad *slot);

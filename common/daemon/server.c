@@ -300,12 +300,6 @@ void ks_reply_error(struct ks_request *req, const char *fmt, ...)
 		send_reason(req->conn, KS_REPLY_ERROR, why);
 }
 
-static char *ad_string(const classad *ad, const char *name)
-{
-	char *s = NULL;
-	return classad_eval_string(ad, name, NULL, &s) ? s : NULL;
-}
-
 void kd_identity_forget(ks_daemon *d)
 {
 	free(d->priv->id_name);
@@ -448,7 +442,7 @@ static void hs_hello(struct ks_srv_conn *c, const classad *hello)
 		c->closing = true;
 		return;
 	}
-	char *cn = ad_string(hello, "ClientNonce");
+	char *cn = classad_eval_string_dup(hello, "ClientNonce");
 	snprintf(c->cn, sizeof(c->cn), "%s", cn ? cn : "");
 	free(cn);
 	if (c->unix_peer) {
@@ -461,7 +455,7 @@ static void hs_hello(struct ks_srv_conn *c, const classad *hello)
 			return;
 		}
 	}
-	char *head = ad_string(hello, "TokenHead");
+	char *head = classad_eval_string_dup(hello, "TokenHead");
 	if (head) {
 		struct ks_err err;
 		char *id = NULL;
@@ -489,7 +483,7 @@ static void hs_hello(struct ks_srv_conn *c, const classad *hello)
 
 static void hs_proof(struct ks_srv_conn *c, const classad *ad)
 {
-	char *proof = ad ? ad_string(ad, "Proof") : NULL;
+	char *proof = ad ? classad_eval_string_dup(ad, "Proof") : NULL;
 	char want[65];
 	/* the proofs cover the TLS channel too (ks_tls.h) */
 	char *sn = ks_tls_bind_nonce(c->ssl, c->sn);

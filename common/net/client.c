@@ -260,12 +260,6 @@ const char *ks_conn_identity(const ks_conn *c)
 	return c->identity ? c->identity : KS_ANONYMOUS;
 }
 
-static char *ad_string(const classad *ad, const char *name)
-{
-	char *s = NULL;
-	return ad && classad_eval_string(ad, name, NULL, &s) ? s : NULL;
-}
-
 /* Drives the handshake's steps over the blocking connection. */
 static int handshake(ks_conn *c, const ks_config *cfg, bool unix_peer,
 		     struct ks_err *err)
@@ -418,7 +412,7 @@ int ks_conn_reschedule(ks_conn *c, struct ks_err *err)
 	if (rc == 0)
 		rc = ks_conn_recv(c, &code, &in, &n, &more, err);
 	if (rc == 0 && code < 0) {
-		char *why = n ? ad_string(in[0], "ErrorString") : NULL;
+		char *why = n ? classad_eval_string_dup(in[0], "ErrorString") : NULL;
 		rc = ks_err_set(err, code == KS_REPLY_DENIED ? KS_EPERM
 							      : KS_EPROTO,
 				0, 0, 0, "%s", why ? why : "no reason given");

@@ -7,25 +7,16 @@
 #include <strings.h>
 
 #include "ks_auth.h"
+#include "ks_text.h"
 #include "ks_tls.h"
 #include "ks_tokauth.h"
 
-static char *ad_string(const classad *ad, const char *name)
-{
-	char *s = NULL;
-	return ad && classad_eval_string(ad, name, NULL, &s) ? s : NULL;
-}
-
 static bool method_listed(const char *list, const char *name)
 {
-	size_t n = strlen(name);
-	for (const char *p = list; *p;) {
-		p += strspn(p, ", \t");
-		size_t len = strcspn(p, ", \t");
-		if (len == n && strncasecmp(p, name, n) == 0)
+	size_t pos = 0, len, n = strlen(name);
+	for (const char *item; (item = ks_list_next(list, &pos, &len));)
+		if (len == n && strncasecmp(item, name, n) == 0)
 			return true;
-		p += len;
-	}
 	return false;
 }
 
@@ -75,9 +66,9 @@ int ks_hs_client_begin(struct ks_hs_client *h, const ks_config *cfg,
  * the host) and is derived from the token's secret otherwise. */
 static void take_done(struct ks_hs_client *h, const classad *in)
 {
-	h->identity = ad_string(in, "Identity");
-	char *sid = ad_string(in, "SessionId");
-	char *skey = ad_string(in, "SessionKey");
+	h->identity = classad_eval_string_dup(in, "Identity");
+	char *sid = classad_eval_string_dup(in, "SessionId");
+	char *skey = classad_eval_string_dup(in, "SessionKey");
 	if (sid && strlen(sid) == KS_WIRE_SESSION_ID) {
 		if (skey && ks_auth_unhex(skey, h->key, 32) == 0)
 			strcpy(h->session, sid);
@@ -98,7 +89,7 @@ int ks_hs_client_step(struct ks_hs_client *h, SSL *ssl, int code,
 {
 	*out = NULL;
 	if (code == KS_REPLY_DENIED || code == KS_REPLY_ERROR) {
-		char *why = ad_string(in, "ErrorString");
+		char *why = classad_eval_string_dup(in, "ErrorString");
 		int rc = ks_err_set(err, KS_EAUTH, 0, 0, 0,
 				    "%s refused the connection: %s", h->peer,
 				    why ? why : "no reason given");
@@ -106,7 +97,7 @@ int ks_hs_client_step(struct ks_hs_client *h, SSL *ssl, int code,
 		return rc;
 	}
 	if (code == KS_HS_CHALLENGE && h->head && !h->proving) {
-		char *sn0 = ad_string(in, "ServerNonce");
+		char *sn0 = classad_eval_string_dup(in, "ServerNonce");
 		/* the proofs cover the TLS channel too, when there is one */
 		char *sn = ks_tls_bind_nonce(ssl, sn0);
 		free(sn0);
@@ -126,7 +117,7 @@ int ks_hs_client_step(struct ks_hs_client *h, SSL *ssl, int code,
 				  "%s answered the handshake with code %d",
 				  h->peer, code);
 	if (h->proving) {
-		char *sp = ad_string(in, "ServerProof");
+		char *sp = classad_eval_string_dup(in, "ServerProof");
 		bool ok = sp && strlen(sp) == 64 &&
 			  CRYPTO_memcmp(sp, h->server_proof, 64) == 0;
 		free(sp);

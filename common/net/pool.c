@@ -12,12 +12,6 @@
 #include "ks_daemon_name.h"
 #include "ks_mem.h"
 
-static char *ad_string(const classad *ad, const char *name)
-{
-	char *s = NULL;
-	return ad && classad_eval_string(ad, name, NULL, &s) ? s : NULL;
-}
-
 /* The address in the collector's address file, if the file names the
  * collector the user meant (same port, or any when the port is 0). */
 static char *address_file(const ks_config *cfg, const struct ks_addr *want)
@@ -83,7 +77,7 @@ static int query_record(const struct ks_wire_record *rec, void *arg)
 		return q->each(rec, q->arg);
 	classad *ad = q->why ? NULL : ks_wire_record_parse(rec, NULL, NULL);
 	if (ad)
-		q->why = ad_string(ad, "ErrorString");
+		q->why = classad_eval_string_dup(ad, "ErrorString");
 	classad_free(ad);
 	return 0;
 }
@@ -231,7 +225,7 @@ int ks_schedd_addr(const ks_config *cfg, const char *name, const char *pool,
 				    &n, err);
 	classad_free(q);
 	if (rc == 0) {
-		*addr = n ? ad_string(ads[0], "MyAddress") : NULL;
+		*addr = n ? classad_eval_string_dup(ads[0], "MyAddress") : NULL;
 		if (!*addr)
 			rc = ks_err_set(err, KS_ENOTFOUND, 0, 0, 0,
 					"no schedd named %s is known to the "
