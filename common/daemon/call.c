@@ -61,6 +61,7 @@ struct ks_call {
 	int busy;  /* callbacks of this call under way */
 	bool dead; /* to be freed once they are over */
 	int code;    /* the request's */
+	bool post;   /* no reply: done once the request is written */
 	int fail_rc; /* an end decided before the loop ran */
 	struct ks_err fail_err;
 };
@@ -207,6 +208,10 @@ static int flush_out(ks_call *c)
 	if (c->outpos == c->out.len) {
 		c->out.len = 0;
 		c->outpos = 0;
+		if (c->post && c->st == C_READY) {
+			finish(c, 0, NULL);
+			return -1;
+		}
 	}
 	watch_for(c, c->out.len > 0);
 	return 0;
@@ -478,9 +483,10 @@ static int start(ks_call *c, const ks_config *cfg, struct ks_err *err)
 	return 0;
 }
 
-ks_call *ks_call_start(ks_calls *set, const ks_config *cfg, const char *addr,
-		       int code, classad *const *ads, size_t n, int timeout_ms,
-		       const struct ks_call_ops *ops, void *arg)
+static ks_call *call_new(ks_calls *set, const ks_config *cfg,
+			 const char *addr, int code, classad *const *ads,
+			 size_t n, unsigned flags, bool post, int timeout_ms,
+			 const struct ks_call_ops *ops, void *arg)
 {
 	ks_call *c = ks_xcalloc(1, sizeof(*c));
 	c->set = set;
@@ -496,9 +502,10 @@ ks_call *ks_call_start(ks_calls *set, const ks_config *cfg, const char *addr,
 	c->cache = classad_cache_new();
 	c->st = C_CONNECTING;
 	c->code = code;
+	c->post = post;
 	int rc = start(c, cfg, &c->fail_err);
 	if (rc == 0)
-		rc = ks_wire_encode(&c->held, code, ads, n, 0, c->compress,
+		rc = ks_wire_encode(&c->held, code, ads, n, flags, c->compress,
 				    &c->fail_err);
 	if (rc) {
 		call_close(c);
@@ -508,6 +515,22 @@ ks_call *ks_call_start(ks_calls *set, const ks_config *cfg, const char *addr,
 	}
 	ks_call_deadline(c, timeout_ms == 0 ? 20000 : timeout_ms);
 	return c;
+}
+
+ks_call *ks_call_start(ks_calls *set, const ks_config *cfg, const char *addr,
+		       int code, classad *const *ads, size_t n, int timeout_ms,
+		       const struct ks_call_ops *ops, void *arg)
+{
+	return call_new(set, cfg, addr, code, ads, n, 0, false, timeout_ms,
+			ops, arg);
+}
+
+ks_call *ks_call_post(ks_calls *set, const ks_config *cfg, const char *addr,
+		      int code, classad *const *ads, size_t n, unsigned flags,
+		      int timeout_ms, const struct ks_call_ops *ops, void *arg)
+{
+	return call_new(set, cfg, addr, code, ads, n,
+			flags & KS_WIRE_PAIRED, true, timeout_ms, ops, arg);
 }
 
 int ks_call_send(ks_call *c, int code, classad *const *ads, size_t n,

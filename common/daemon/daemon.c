@@ -106,8 +106,52 @@ static void common_attrs(ks_daemon *d, classad *ad)
 	classad_insert_string(ad, "CondorPlatform", KS_CONDOR_PLATFORM);
 }
 
-/* Sends ads in one message (flags: KS_WIRE_PAIRED or 0).  Returns 0 or
- * the error code (logged). */
+/* A collector that does not take an update in this long is taken as
+ * gone for that update. */
+#define COLLECTOR_TIMEOUT_MS 5000
+
+/* An update's failure: logged (at start-up, when the collector the master
+ * started at the same moment may not listen yet, the first quick retries
+ * only at D_FULLDEBUG). */
+static void update_failed(ks_daemon *d, int code, const char *why)
+{
+	ks_log_printf(d->log, d->priv->retries < 3 ? KS_D_FULLDEBUG
+						   : KS_D_ALWAYS,
+		      "cannot send %s to the collector: %s",
+		      ks_command_name(code), why);
+}
+
+static void on_sent(void *arg, ks_call *c, int rc, const struct ks_err *err)
+{
+	if (rc)
+		update_failed(arg, ks_call_code(c), err ? err->msg : "failed");
+}
+
+static const struct ks_call_ops sent_ops = {NULL, on_sent};
+
+/* Sends ads in one message (flags: KS_WIRE_PAIRED or 0) without waiting:
+ * a stopped collector holds up none of the daemon's work.  ops (NULL:
+ * failures are logged) hear how it went.  Returns 0, or the error when
+ * the collector's address is not known (logged). */
+static ks_call *post_to_collector(ks_daemon *d, int code,
+				  classad *const *ads, size_t n,
+				  unsigned flags, const struct ks_call_ops *ops)
+{
+	struct ks_err err;
+	char *addr = NULL;
+	if (ks_collector_addr(d->cfg, NULL, &addr, &err)) {
+		update_failed(d, code, err.msg);
+		return NULL;
+	}
+	ks_call *c = ks_call_post(d->calls, d->cfg, addr, code, ads, n, flags,
+				  COLLECTOR_TIMEOUT_MS,
+				  ops ? ops : &sent_ops, d);
+	free(addr);
+	return c;
+}
+
+/* The same, waited for: the invalidation a daemon sends as it exits,
+ * after its loop has ended. */
 static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
 			     size_t n, unsigned flags)
 {
@@ -116,19 +160,13 @@ static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
 	ks_conn *c = NULL;
 	int rc = ks_collector_addr(d->cfg, NULL, &addr, &err);
 	if (rc == 0)
-		rc = ks_conn_open(d->cfg, addr, 5000, &c, &err);
+		rc = ks_conn_open(d->cfg, addr, COLLECTOR_TIMEOUT_MS, &c, &err);
 	if (rc == 0)
 		rc = ks_conn_send(c, code, ads, n, flags, &err);
 	if (rc == 0)
 		rc = ks_conn_flush(c, &err);
-	/* At start-up the collector (started by the master at the same
-	 * moment) may not listen yet: the first quick retries say so only
-	 * at D_FULLDEBUG. */
 	if (rc)
-		ks_log_printf(d->log, d->priv->retries < 3 ? KS_D_FULLDEBUG
-							   : KS_D_ALWAYS,
-			      "cannot send %s to the collector: %s",
-			      ks_command_name(code), err.msg);
+		update_failed(d, code, err.msg);
 	ks_conn_close(c);
 	free(addr);
 	return rc;
@@ -136,7 +174,7 @@ static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
 
 int ks_daemon_send(ks_daemon *d, int code, classad *const *ads, size_t n)
 {
-	return send_to_collector(d, code, ads, n, 0);
+	return post_to_collector(d, code, ads, n, 0, NULL) ? 0 : KS_ENOTFOUND;
 }
 
 static void on_update(void *arg);
@@ -190,11 +228,52 @@ classad **kd_public_ads(ks_daemon *d, size_t *n)
 	return ads;
 }
 
+static void retry_update(ks_daemon *d)
+{
+	/* At start-up the collector may not be listening yet (the master
+	 * starts it a moment before the others): try again soon rather than
+	 * a whole interval later, after 25 ms and then twice as long each
+	 * time up to a second (a flat second made one start in ten list its
+	 * slots a second late). */
+	if (d->priv->retries < 30 && !d->priv->retry_timer) {
+		int64_t wait = d->priv->retries < 6 ? 25 << d->priv->retries
+						    : 1000;
+		d->priv->retries++;
+		d->priv->retry_timer = ks_loop_timer(d->loop, wait, 0,
+						     on_retry, d);
+	}
+}
+
+static void on_updated(void *arg, ks_call *c, int rc, const struct ks_err *err)
+{
+	ks_daemon *d = arg;
+	d->priv->update_call = NULL;
+	if (rc == 0) {
+		d->priv->retries = 0;
+	} else {
+		update_failed(d, ks_call_code(c), err ? err->msg : "failed");
+		retry_update(d);
+	}
+	/* ads that changed meanwhile: all of them now */
+	if (d->priv->update_again && !d->priv->retry_timer) {
+		d->priv->update_again = false;
+		ks_daemon_update_collector(d);
+	}
+}
+
 /* Sends ads (new array of new ads, freed here) as the daemon's update. */
 static void send_update(ks_daemon *d, classad **ads, size_t n)
 {
+	static const struct ks_call_ops updated_ops = {NULL, on_updated};
 	if (!n) {
 		free(ads);
+		return;
+	}
+	/* One update at a time, so that they reach the collector in order:
+	 * what changes while one is on its way goes after it, whole. */
+	if (d->priv->update_call) {
+		d->priv->update_again = true;
+		free_ads(ads, n);
 		return;
 	}
 	++d->priv->seq;
@@ -203,21 +282,11 @@ static void send_update(ks_daemon *d, classad **ads, size_t n)
 		common_attrs(d, ads[i]);
 		classad_insert_int(ads[i], "UpdateSequenceNumber", d->priv->seq);
 	}
-	/* At start-up the collector may not be listening yet (the master
-	 * starts it a moment before the others): try again soon rather than
-	 * a whole interval later, after 25 ms and then twice as long each
-	 * time up to a second (a flat second made one start in ten list its
-	 * slots a second late). */
-	if (send_to_collector(d, d->ops->update_code, ads, n,
-			      d->ops->paired_ads ? KS_WIRE_PAIRED : 0) == 0) {
-		d->priv->retries = 0;
-	} else if (d->priv->retries < 30 && !d->priv->retry_timer) {
-		int64_t wait = d->priv->retries < 6 ? 25 << d->priv->retries
-						    : 1000;
-		d->priv->retries++;
-		d->priv->retry_timer = ks_loop_timer(d->loop, wait, 0,
-						     on_retry, d);
-	}
+	d->priv->update_call = post_to_collector(
+		d, d->ops->update_code, ads, n,
+		d->ops->paired_ads ? KS_WIRE_PAIRED : 0, &updated_ops);
+	if (!d->priv->update_call)
+		retry_update(d);
 	free_ads(ads, n);
 }
 

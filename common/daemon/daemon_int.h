@@ -21,6 +21,8 @@ struct ks_daemon_priv {
 	struct kd_session *sessions; /* oldest first */
 	size_t nsessions;
 	int64_t exit_by; /* ks_clock_ms() by which to exit, once exiting */
+	ks_call *update_call; /* the update on its way to the collector */
+	bool update_again;    /* ads changed meanwhile: send all again */
 	int tcp_fd, udp_fd, unix_fd;
 	char *unix_path;
 	struct ks_srv_conn *conns; /* doubly linked */

@@ -73,6 +73,13 @@ ks_call *ks_call_start(ks_calls *set, const ks_config *cfg, const char *addr,
 		       int code, classad *const *ads, size_t n, int timeout_ms,
 		       const struct ks_call_ops *ops, void *arg);
 
+/* A request that gets no reply (an update to the collector): the call
+ * ends (0) once the request is written whole.  flags: KS_WIRE_PAIRED or
+ * 0.  Otherwise as ks_call_start(). */
+ks_call *ks_call_post(ks_calls *set, const ks_config *cfg, const char *addr,
+		      int code, classad *const *ads, size_t n, unsigned flags,
+		      int timeout_ms, const struct ks_call_ops *ops, void *arg);
+
 /* Sends one more message on the call (once its handshake is done: it
  * waits until then), marked KS_WIRE_ECHO; its reply comes with echo set.
  * Returns 0, or KS_ERANGE (too big) with err filled. */

@@ -204,8 +204,9 @@ void ks_daemon_update_collector(ks_daemon *d);
 void ks_daemon_update_changed(ks_daemon *d);
 
 /* Sends ads to the collector in one message with the given command (an
- * invalidation of one of several ads, say).  Returns 0 or the error
- * code (logged). */
+ * invalidation of one of several ads, say), without waiting (a failure
+ * is logged).  Returns 0, or the error code (logged) when the collector's
+ * address is not known. */
 int ks_daemon_send(ks_daemon *d, int code, classad *const *ads, size_t n);
 
 /* Withdraws the daemon's ad from the collector (once; done at exit if
