@@ -1,10 +1,12 @@
 # Every test's tier, as a CTest label (README.md, "Testing"):
-#   unit  no daemon started, quick: the cmocka tests, the reference
-#         vectors, the commands' output cases (ctest -L unit: about a
-#         minute in all on two cores)
-#   pool  integration: a personal pool's daemons on 127.0.0.1
-#   fuzz  the fuzzers' corpora replayed (and, with KS_FUZZ, short runs)
-#   soak  over about two minutes each
+#   unit   in-process tests (cmocka, the ClassAd vector runner): no daemon,
+#          no command run; ctest -L unit takes well under a minute
+#   tools  the commands run against files, no daemon: the reference
+#          vectors, the output cases, the command-line checks (minutes,
+#          for their number)
+#   pool   integration: a personal pool's daemons on 127.0.0.1
+#   fuzz   the fuzzers' corpora replayed (and, with KS_FUZZ, short runs)
+#   soak   over about two minutes each
 # A test is labelled by the first rule its name matches, so that the files
 # declaring tests stay as they are: each tests/ CMakeLists.txt begins with
 #   cmake_language(DEFER CALL ks_label_tests)
@@ -17,14 +19,14 @@ set(KS_TEST_TIERS
   fuzz "^fuzz_"
   # (CMake's regular expressions take at most nine groups each)
   unit "^(log|userlog|ulogread|xfer|token|status|queue_tools|net|store|who|watch_q)_unit$"
-  unit "^(status|queue_tools)_case_"
   unit "^classad_(vectors|parse|eval|builtins|formats|match|xml)$"
-  unit "^config_(vectors_.*|unit|knobs_used|seeds)$"
-  unit "^(token_tools|net_authz|vacate_drain_args|install_layout|tests_labelled)$"
-  unit "^(daemon_(loop|lock|parent)|collector_(updstats|store))$"
+  unit "^(config_unit|config_knobs_used|net_authz|vacate_drain_args|tests_labelled)$"
+  unit "^(daemon_(loop|lock|parent)|collector_(updstats|store)|schedd_(transform|queue))$"
   unit "^startd_(layout|cron|starter_args|starter_user|passwd_files|sr_file|sr_end|state|hold|latch)$"
   unit "^negotiator_(accountant|share|match|limits|groups|pslot_preempt)$"
-  unit "^(submit_(vectors_.*|cases_.*|cli)|schedd_(transform|queue)|condor_(version|wait)_cmd)$"
+  tools "^(status|queue_tools)_case_"
+  tools "^(config_(vectors_.*|seeds)|submit_(vectors_.*|cases_.*|cli))$"
+  tools "^(token_tools|install_layout|condor_(version|wait)_cmd)$"
   pool "^(pool_collector|pool_multihost|daemon_big_attr|daemon_instance_.*)$"
   pool "^startd_(benchmarks|starter|pool|death|kill_escalation|end_kept|pslot_preempt|policy_loop|consumption_pool|want_hold)$"
   pool "^negotiator_(pool|preempt_.*|groups_pool)$"

@@ -1,7 +1,7 @@
 # cmake -DBUILD=DIR -P labels_check.cmake: fails when a test of the build
 # has none of the tiers' labels (tests/labels.cmake says where to add it).
 execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir ${BUILD} -N
-                        -LE "^(unit|pool|fuzz|soak)$"
+                        -LE "^(unit|tools|pool|fuzz|soak)$"
                 OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "ctest -N failed (${rc}):\n${out}")
