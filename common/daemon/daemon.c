@@ -121,37 +121,9 @@ static void update_failed(ks_daemon *d, int code, const char *why)
 		      ks_command_name(code), why);
 }
 
-static void on_sent(void *arg, ks_call *c, int rc, const struct ks_err *err)
-{
-	if (rc)
-		update_failed(arg, ks_call_code(c), err ? err->msg : "failed");
-}
-
-static const struct ks_call_ops sent_ops = {NULL, on_sent};
-
-/* Sends ads in one message (flags: KS_WIRE_PAIRED or 0) without waiting:
- * a stopped collector holds up none of the daemon's work.  ops (NULL:
- * failures are logged) hear how it went.  Returns 0, or the error when
- * the collector's address is not known (logged). */
-static ks_call *post_to_collector(ks_daemon *d, int code,
-				  classad *const *ads, size_t n,
-				  unsigned flags, const struct ks_call_ops *ops)
-{
-	struct ks_err err;
-	char *addr = NULL;
-	if (ks_collector_addr(d->cfg, NULL, &addr, &err)) {
-		update_failed(d, code, err.msg);
-		return NULL;
-	}
-	ks_call *c = ks_call_post(d->calls, d->cfg, addr, code, ads, n, flags,
-				  COLLECTOR_TIMEOUT_MS,
-				  ops ? ops : &sent_ops, d);
-	free(addr);
-	return c;
-}
-
-/* The same, waited for: the invalidation a daemon sends as it exits,
- * after its loop has ended. */
+/* Sends ads in one message, waited for: the invalidation a daemon sends
+ * as it exits, after its loop has ended.  (Everything else goes through
+ * the loop: post.c.) */
 static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
 			     size_t n, unsigned flags)
 {
@@ -174,7 +146,19 @@ static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
 
 int ks_daemon_send(ks_daemon *d, int code, classad *const *ads, size_t n)
 {
-	return post_to_collector(d, code, ads, n, 0, NULL) ? 0 : KS_ENOTFOUND;
+	struct ks_err err;
+	char *addr = NULL;
+	int rc = ks_collector_addr(d->cfg, NULL, &addr, &err);
+	free(addr);
+	if (rc) {
+		update_failed(d, code, err.msg);
+		return rc;
+	}
+	classad **mine = ks_xmalloc((n ? n : 1) * sizeof(*mine));
+	for (size_t i = 0; i < n; i++)
+		mine[i] = classad_ref(ads[i]);
+	kd_post(d, code, mine, n, 0, false);
+	return 0;
 }
 
 static void on_update(void *arg);
@@ -244,50 +228,44 @@ static void retry_update(ks_daemon *d)
 	}
 }
 
-static void on_updated(void *arg, ks_call *c, int rc, const struct ks_err *err)
+void kd_posted(ks_daemon *d, int code, bool update, int rc, const char *why)
 {
-	ks_daemon *d = arg;
-	d->priv->update_call = NULL;
-	if (rc == 0) {
+	if (rc)
+		update_failed(d, code, why);
+	if (update && rc == 0)
 		d->priv->retries = 0;
-	} else {
-		update_failed(d, ks_call_code(c), err ? err->msg : "failed");
+	else if (update)
 		retry_update(d);
-	}
-	/* ads that changed meanwhile: all of them now */
-	if (d->priv->update_again && !d->priv->retry_timer) {
-		d->priv->update_again = false;
-		ks_daemon_update_collector(d);
-	}
 }
 
-/* Sends ads (new array of new ads, freed here) as the daemon's update. */
-static void send_update(ks_daemon *d, classad **ads, size_t n)
+/* The update's marks: its sequence number and what every ad carries. */
+static void stamp(ks_daemon *d, classad **ads, size_t n)
 {
-	static const struct ks_call_ops updated_ops = {NULL, on_updated};
-	if (!n) {
-		free(ads);
-		return;
-	}
-	/* One update at a time, so that they reach the collector in order:
-	 * what changes while one is on its way goes after it, whole. */
-	if (d->priv->update_call) {
-		d->priv->update_again = true;
-		free_ads(ads, n);
-		return;
-	}
 	++d->priv->seq;
 	size_t step = d->ops->paired_ads ? 2 : 1;
 	for (size_t i = 0; i < n; i += step) {
 		common_attrs(d, ads[i]);
 		classad_insert_int(ads[i], "UpdateSequenceNumber", d->priv->seq);
 	}
-	d->priv->update_call = post_to_collector(
-		d, d->ops->update_code, ads, n,
-		d->ops->paired_ads ? KS_WIRE_PAIRED : 0, &updated_ops);
-	if (!d->priv->update_call)
-		retry_update(d);
-	free_ads(ads, n);
+}
+
+classad **kd_update_ads(ks_daemon *d, size_t *n)
+{
+	classad **ads = daemon_ads(d, n);
+	stamp(d, ads, *n);
+	return ads;
+}
+
+/* Sends ads (new array of new ads, taken) as the daemon's update. */
+static void send_update(ks_daemon *d, classad **ads, size_t n)
+{
+	if (!n) {
+		free(ads);
+		return;
+	}
+	stamp(d, ads, n);
+	kd_post(d, d->ops->update_code, ads, n,
+		d->ops->paired_ads ? KS_WIRE_PAIRED : 0, true);
 }
 
 void ks_daemon_update_collector(ks_daemon *d)
@@ -661,6 +639,7 @@ static void daemon_free(ks_daemon *d)
 {
 	ks_authz_free(d->authz);
 	ks_log_close(d->log);
+	kd_posts_free(d);
 	ks_calls_free(d->calls);
 	ks_loop_free(d->loop);
 	ks_config_free(d->cfg);

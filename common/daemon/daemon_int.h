@@ -21,8 +21,9 @@ struct ks_daemon_priv {
 	struct kd_session *sessions; /* oldest first */
 	size_t nsessions;
 	int64_t exit_by; /* ks_clock_ms() by which to exit, once exiting */
-	ks_call *update_call; /* the update on its way to the collector */
-	bool update_again;    /* ads changed meanwhile: send all again */
+	/* post.c: messages for the collector, the first one on its way */
+	struct kd_post *posts, *posts_tail;
+	ks_call *post_call;
 	int tcp_fd, udp_fd, unix_fd;
 	char *unix_path;
 	struct ks_srv_conn *conns; /* doubly linked */
@@ -59,6 +60,18 @@ struct ks_daemon_priv {
 /* server.c */
 int kd_server_start(ks_daemon *d, struct ks_err *err);
 void kd_server_stop(ks_daemon *d);
+
+/* post.c: queues a message for the collector (ads: a new array of ads,
+ * taken), sent through the loop after those before it; update: the
+ * daemon's update, which a later one may replace by a whole update. */
+void kd_post(ks_daemon *d, int code, classad **ads, size_t n, unsigned flags,
+	     bool update);
+/* Drops what is queued (at the daemon's end). */
+void kd_posts_free(ks_daemon *d);
+/* daemon.c: how a posted message went (why: NULL when it went); and the
+ * daemon's whole update as it is now (new array of new ads). */
+void kd_posted(ks_daemon *d, int code, bool update, int rc, const char *why);
+classad **kd_update_ads(ks_daemon *d, size_t *n);
 void kd_sessions_free(ks_daemon *d);
 /* Forgets the remembered peer identity (the configuration changed). */
 void kd_identity_forget(ks_daemon *d);

@@ -11,6 +11,9 @@
 #    their startd (the schedd's log says so), as HTCondor's shadow gives
 #    up on a silent starter;
 #  - the startd, continued, is heard again by the pool.
+# Then the collector is stopped: condor_q and condor_submit are answered,
+# a running job's end is recorded, and once the collector is continued
+# the job submitted meanwhile runs.
 # It prints the slowest condor_q answer seen while the startd was
 # stopped (a figure, not a check).
 set -u
@@ -40,7 +43,9 @@ two_startds() { [ "$(condor_status -af Name | grep -c '^slot')" -ge 2 ]; }
 wait_for 30 two_startds || fail "not both startds' slots: $(condor_status -af Name)"
 SD2=$(pgrep -P "$MASTER_PID" -f 'local-name STARTD2')
 [ -n "$SD2" ] || fail "no second startd"
-trap 'kill -CONT $SD2 2>/dev/null; pool_cleanup' EXIT
+COLL=$(pgrep -P "$MASTER_PID" -f condor_collector)
+[ -n "$COLL" ] || fail "no collector"
+trap 'kill -CONT $SD2 $COLL 2>/dev/null; pool_cleanup' EXIT
 
 # two long jobs for the second startd, with a short lease
 cat > "$T/long.sub" <<SUB
@@ -105,3 +110,30 @@ kill -CONT "$SD2"
 wait_for 30 sh -c "condor_status -af Name State | grep '@second@' | grep -vq Claimed" ||
 	fail "the continued startd's slots did not come back: $(condor_status -af Name State)"
 echo "ok: the continued startd is back"
+
+# --- a stopped collector -------------------------------------------------
+cat > "$T/c.sub" <<SUB
+executable = /bin/sleep
+arguments = 4
+queue
+SUB
+out=$(condor_submit "$T/c.sub") || fail "c submit: $out"
+C=$(cluster_of "$out")
+wait_for 30 status_is "$C.0" 2 || fail "job c not running"
+kill -STOP "$COLL"
+out=$(timeout 10 condor_submit "$T/c.sub") ||
+	fail "condor_submit did not answer while the collector was stopped: $out"
+D=$(cluster_of "$out")
+slowest=0
+until in_history "$C" 1; do
+	t0=$(date +%s%N)
+	timeout 3 condor_q -allusers -af ClusterId ProcId JobStatus >/dev/null ||
+		fail "condor_q did not answer within 3 s while the collector was stopped"
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	[ "$ms" -gt "$slowest" ] && slowest=$ms
+	sleep 0.2
+done
+echo "ok: with the collector stopped, a job's end was recorded and condor_submit and condor_q answered (the slowest condor_q in $slowest ms)"
+kill -CONT "$COLL"
+wait_for 60 in_history "$D" 1 || fail "the job submitted while the collector was stopped did not run once it was back"
+echo "ok: once the collector was back, the job submitted meanwhile ran"
