@@ -35,6 +35,8 @@ struct ks_calls {
 	ks_loop *loop;
 	ks_call *head;
 	size_t n;
+	classad_cache *cache; /* the replies' expressions, shared */
+	uint64_t purge_timer;
 };
 
 struct ks_call {
@@ -54,7 +56,6 @@ struct ks_call {
 	struct classad_buf held; /* to write once the handshake is done */
 	unsigned char *in;
 	size_t inlen, incap;
-	classad_cache *cache;
 	uint64_t timer;
 	const struct ks_call_ops *ops;
 	void *arg;
@@ -66,10 +67,19 @@ struct ks_call {
 	struct ks_err fail_err;
 };
 
+/* Expressions no reply's ad holds any more leave the cache: a job's
+ * news differ from one report to the next. */
+static void on_purge(void *arg)
+{
+	classad_cache_purge(((ks_calls *)arg)->cache);
+}
+
 ks_calls *ks_calls_new(ks_loop *loop)
 {
 	ks_calls *set = ks_xcalloc(1, sizeof(*set));
 	set->loop = loop;
+	set->cache = classad_cache_new();
+	set->purge_timer = ks_loop_timer(loop, 60000, 60000, on_purge, set);
 	return set;
 }
 
@@ -105,7 +115,6 @@ static void call_free(ks_call *c)
 	free(c->out.data);
 	free(c->held.data);
 	free(c->in);
-	classad_cache_free(c->cache);
 	free(c->peer);
 	free(c);
 }
@@ -116,6 +125,8 @@ void ks_calls_free(ks_calls *set)
 		return;
 	while (set->head)
 		call_free(set->head);
+	ks_loop_cancel(set->loop, set->purge_timer);
+	classad_cache_free(set->cache);
 	free(set);
 }
 
@@ -206,7 +217,8 @@ static int flush_out(ks_call *c)
 		return -1;
 	}
 	if (c->outpos == c->out.len) {
-		c->out.len = 0;
+		free(c->out.data);
+		c->out = (struct classad_buf){0};
 		c->outpos = 0;
 		if (c->post && c->st == C_READY) {
 			finish(c, 0, NULL);
@@ -305,7 +317,7 @@ static void parse(ks_call *c)
 		classad **ads = NULL;
 		size_t n = 0;
 		int rc = ks_wire_decode(&h, c->in + pos + KS_WIRE_HEADER,
-					c->cache, &ads, &n, &err);
+					c->set->cache, &ads, &n, &err);
 		pos += need;
 		if (rc) {
 			finish(c, rc, &err);
@@ -323,6 +335,13 @@ static void parse(ks_call *c)
 		return;
 	memmove(c->in, c->in + pos, c->inlen - pos);
 	c->inlen -= pos;
+	/* a channel waits long between messages (a job's news): it keeps no
+	 * buffer meanwhile */
+	if (c->inlen == 0) {
+		free(c->in);
+		c->in = NULL;
+		c->incap = 0;
+	}
 }
 
 /* Reads what there is.  Returns 1 at the end of the input, 0 when the
@@ -499,7 +518,6 @@ static ks_call *call_new(ks_calls *set, const ks_config *cfg,
 	c->peer = ks_xstrdup(addr ? addr : "");
 	c->ops = ops;
 	c->arg = arg;
-	c->cache = classad_cache_new();
 	c->st = C_CONNECTING;
 	c->code = code;
 	c->post = post;
