@@ -566,11 +566,6 @@ int ks_call_send(ks_call *c, int code, classad *const *ads, size_t n,
 	return rc;
 }
 
-const char *ks_call_identity(const ks_call *c)
-{
-	return c->st == C_READY ? c->hs.identity : NULL;
-}
-
 const char *ks_call_peer(const ks_call *c)
 {
 	return c->peer;

@@ -106,10 +106,6 @@ static void common_attrs(ks_daemon *d, classad *ad)
 	classad_insert_string(ad, "CondorPlatform", KS_CONDOR_PLATFORM);
 }
 
-/* A collector that does not take an update in this long is taken as
- * gone for that update. */
-#define COLLECTOR_TIMEOUT_MS 5000
-
 /* An update's failure: logged (at start-up, when the collector the master
  * started at the same moment may not listen yet, the first quick retries
  * only at D_FULLDEBUG). */
@@ -132,7 +128,7 @@ static int send_to_collector(ks_daemon *d, int code, classad *const *ads,
 	ks_conn *c = NULL;
 	int rc = ks_collector_addr(d->cfg, NULL, &addr, &err);
 	if (rc == 0)
-		rc = ks_conn_open(d->cfg, addr, COLLECTOR_TIMEOUT_MS, &c, &err);
+		rc = ks_conn_open(d->cfg, addr, KD_COLLECTOR_TIMEOUT_MS, &c, &err);
 	if (rc == 0)
 		rc = ks_conn_send(c, code, ads, n, flags, &err);
 	if (rc == 0)

@@ -61,6 +61,10 @@ struct ks_daemon_priv {
 int kd_server_start(ks_daemon *d, struct ks_err *err);
 void kd_server_stop(ks_daemon *d);
 
+/* A collector that does not take a message in this long is taken as gone
+ * for that message. */
+#define KD_COLLECTOR_TIMEOUT_MS 5000
+
 /* post.c: queues a message for the collector (ads: a new array of ads,
  * taken), sent through the loop after those before it; update: the
  * daemon's update, which a later one may replace by a whole update. */

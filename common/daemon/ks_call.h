@@ -94,10 +94,6 @@ void ks_call_deadline(ks_call *c, int64_t ms);
  * within the call's own callbacks. */
 void ks_call_cancel(ks_call *c);
 
-/* The identity the peer authenticated us as, once the handshake is done
- * (else NULL).  Borrowed. */
-const char *ks_call_identity(const ks_call *c);
-
 /* The address the call was made to.  Borrowed. */
 const char *ks_call_peer(const ks_call *c);
 

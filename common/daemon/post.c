@@ -12,10 +12,6 @@
 #include "ks_mem.h"
 #include "ks_pool.h"
 
-/* A collector that does not take a message in this long is taken as gone
- * for that message. */
-#define POST_TIMEOUT_MS 5000
-
 struct kd_post {
 	struct kd_post *next;
 	int code;
@@ -61,10 +57,9 @@ static void start_next(ks_daemon *d)
 		char *addr = NULL;
 		struct ks_err err = {0};
 		if (e->n && ks_collector_addr(d->cfg, NULL, &addr, &err) == 0) {
-			p->post_call = ks_call_post(d->calls, d->cfg, addr,
-						    e->code, e->ads, e->n,
-						    e->flags, POST_TIMEOUT_MS,
-						    &ops, d);
+			p->post_call = ks_call_post(
+				d->calls, d->cfg, addr, e->code, e->ads, e->n,
+				e->flags, KD_COLLECTOR_TIMEOUT_MS, &ops, d);
 			free(addr);
 			return;
 		}

@@ -222,16 +222,6 @@ void ks_ads_free(classad **ads, size_t n)
 	free(ads);
 }
 
-int ks_conn_fd(const ks_conn *c)
-{
-	return c->fd;
-}
-
-bool ks_conn_pending(const ks_conn *c)
-{
-	return c->ssl && SSL_pending(c->ssl) > 0;
-}
-
 void ks_conn_close(ks_conn *c)
 {
 	if (!c)

@@ -79,13 +79,6 @@ int ks_conn_send_raw(ks_conn *c, const char *msgs, size_t len,
 
 void ks_conn_close(ks_conn *c);
 
-/* For a daemon that waits in its event loop for a reply that comes
- * later (the end of a job): the connection's socket, to watch for input,
- * and whether a message's bytes have already been read off it into the
- * connection (TLS reads ahead), so that it need not wait for the socket. */
-int ks_conn_fd(const ks_conn *c);
-bool ks_conn_pending(const ks_conn *c);
-
 /* Frees an array of ads returned by this module (NULL allowed). */
 void ks_ads_free(classad **ads, size_t n);
 

@@ -59,7 +59,6 @@ out=$(condor_submit "$T/long.sub") || fail "long submit: $out"
 L=$(cluster_of "$out")
 wait_for 30 status_is "$L.0" 2 || fail "long job 0 not running"
 wait_for 30 status_is "$L.1" 2 || fail "long job 1 not running"
-started() { grep -c 'started on' "$T/log/SchedLog"; }
 wait_for 30 sh -c "[ \$(grep -c 'job $L\\.[01] started on' '$T/log/SchedLog') = 2 ]" ||
 	fail "long jobs not started"
 
